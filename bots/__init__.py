@@ -1,0 +1,1 @@
+"""Bot players.  A bot sees only its seat's view and the legal actions."""

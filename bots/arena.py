@@ -1,0 +1,212 @@
+"""The local arena: bots play a game against each other, no server.
+
+Every game's bot-strength report uses it (DESIGN.md §3, Tournaments):
+
+- **seeds**: game ``k`` of a run deals from seed ``seeds[k]``; bots get per-decision
+  seeds derived from it, so a run is reproducible.
+- **seat rotation and duplicate deals**: with ``duplicate=True`` each seed is played
+  once per rotation of the lineup round the table (heads-up: the same cards with the
+  seats swapped), so every bot plays every seat of every deal and the luck of the
+  cards cancels out of the comparison.
+- **confidence intervals**: a bot's sample for a seed is its mean score over the
+  rotations of that seed; the standing is the mean over seeds with a normal 95%
+  interval (1.96 standard errors), which is valid because seeds are independent.
+- **progress bar** on stderr, only when stderr is a terminal.
+
+Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big blind).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from bots.base import Bot, RandomBot
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.rng import Rng
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A bot's mean score per game and its 95% confidence interval."""
+
+    name: str
+    mean: float
+    half_width: float  # the interval is mean ± half_width
+    samples: int  # independent samples (seeds)
+    games: int  # games played (seeds x rotations)
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.half_width
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    standings: tuple[Standing, ...]
+    games: int
+    actions: int
+    illegal: int  # bot answers the rules rejected (replaced by a random legal action)
+    seconds: float
+    per_seed: dict[str, list[float]] = field(repr=False)
+
+    def standing(self, name: str) -> Standing:
+        return next(s for s in self.standings if s.name == name)
+
+    def difference(self, a: str, b: str) -> Standing:
+        """``a``'s score minus ``b``'s, paired by seed (the duplicate comparison)."""
+        diffs = [x - y for x, y in zip(self.per_seed[a], self.per_seed[b], strict=True)]
+        return _standing(f"{a} - {b}", diffs, self.standing(a).games)
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its normal 95% confidence interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, math.inf
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, Z95 * math.sqrt(var / n)
+
+
+def _standing(name: str, values: Sequence[float], games: int) -> Standing:
+    mean, half = mean_ci(values)
+    return Standing(name, mean, half, len(values), games)
+
+
+def play_game(
+    game: Game[Any, Any],
+    config: Any,
+    seed: int,
+    seats: Sequence[Bot],
+    budget: float = 1.0,
+) -> tuple[tuple[float, ...], int, int]:
+    """One game with ``seats[i]`` playing seat ``i``: (scores, actions, illegal)."""
+    state = game.new(config, seed)
+    actions = illegal = 0
+    fallback = RandomBot()
+    while True:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        legal = game.legal(state, seat)
+        decision_seed = (seed * 1_000_003 + actions * 31 + seat) & ((1 << 63) - 1)
+        view = game.view(state, seat)
+        action = seats[seat].decide(view, legal, seat, decision_seed, budget)
+        try:
+            state, _ = game.apply(state, seat, action)
+        except IllegalAction:
+            illegal += 1
+            state, _ = game.apply(state, seat, fallback.decide(view, legal, seat, 0, 0))
+        actions += 1
+    result = game.result(state)
+    assert result is not None
+    return result.scores, actions, illegal
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent otherwise."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, label: str = "games") -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = self.stream.isatty()
+        self.label = label
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if done < self.total and now - self.last < 0.2:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / max(1, self.total))
+        elapsed = now - self.start
+        eta = elapsed / done * (self.total - done) if done else 0.0
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.label}"
+            f"  {elapsed:6.1f}s  eta {eta:6.1f}s"
+        )
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run(
+    game: Game[Any, Any],
+    config: Any,
+    lineup: Sequence[tuple[str, Bot]],
+    seeds: Sequence[int],
+    *,
+    duplicate: bool = True,
+    budget: float = 1.0,
+    scale: float = 1.0,
+    progress: bool | TextIO = True,
+    on_game: Callable[[int, tuple[float, ...]], None] | None = None,
+) -> ArenaResult:
+    """Play ``lineup`` (one (name, bot) per seat, names distinct) over ``seeds``.
+
+    With ``duplicate`` every seed is played once per rotation of the lineup (bot ``i``
+    in seat ``(i + r) % seats`` in rotation ``r``); otherwise rotation ``seed % seats``
+    only.  Returns standings (mean score per game, 95% CI) in lineup order.
+    """
+    seats = game.seat_count(config)
+    if len(lineup) != seats:
+        raise ValueError(
+            f"{game.name} with this config has {seats} seats, lineup has {len(lineup)}"
+        )
+    names = [n for n, _ in lineup]
+    if len(set(names)) != len(names):
+        raise ValueError("lineup names must be distinct")
+    rotations = list(range(seats)) if duplicate else None
+    total = len(seeds) * (seats if duplicate else 1)
+    bar = Progress(total, progress if not isinstance(progress, bool) else None)
+    if progress is False:
+        bar.enabled = False
+    per_seed: dict[str, list[float]] = {n: [] for n in names}
+    played = actions = illegal = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        sums = [0.0] * seats
+        rots = rotations if rotations is not None else [seed % seats]
+        for r in rots:
+            by_seat: list[Bot] = [lineup[0][1]] * seats
+            seat_of = [(i + r) % seats for i in range(seats)]
+            for i, (_, bot) in enumerate(lineup):
+                by_seat[seat_of[i]] = bot
+            scores, n_actions, n_illegal = play_game(game, config, seed, by_seat, budget)
+            for i in range(seats):
+                sums[i] += scores[seat_of[i]] * scale
+            actions += n_actions
+            illegal += n_illegal
+            played += 1
+            if on_game is not None:
+                on_game(seed, scores)
+            bar.update(played)
+        for i, name in enumerate(names):
+            per_seed[name].append(sums[i] / len(rots))
+    standings = tuple(_standing(n, per_seed[n], len(seeds) * len(rots)) for n in names)
+    return ArenaResult(standings, played, actions, illegal, time.perf_counter() - start, per_seed)
+
+
+def derive_seeds(base: int, count: int) -> list[int]:
+    """``count`` distinct reproducible seeds from ``base``."""
+    rng = Rng(base)
+    return [rng.next64() >> 1 for _ in range(count)]

@@ -1,0 +1,85 @@
+"""The Bot contract, the random-legal bot every game has, and the bot registry."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from engine.errors import IllegalAction
+from engine.events import JSON
+from engine.game import Action
+from engine.rng import Rng
+
+
+class Bot(Protocol):
+    """A player program: picks one of ``legal`` from what ``view`` shows its seat.
+
+    ``seed`` makes its choices reproducible; ``budget`` is the seconds it may think
+    (the server stops waiting after it and falls back to a random legal action).
+    """
+
+    def decide(
+        self, view: JSON, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action: ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal action."""
+
+    def decide(
+        self, view: JSON, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        return Rng(seed).choice(legal)
+
+
+# (game, bot name) -> "module:Class".  Every game has "random"; its first other
+# entry, if any, is the default that fills empty seats.
+BOTS: dict[str, dict[str, str]] = {
+    "bridge": {"gib": "bots.bridge.gib:GibBot", "random": "bots.base:RandomBot"},
+    "poker": {
+        "equity": "bots.poker.equity:PokerEquityBot",
+        "rule": "bots.poker.rule:PokerRuleBot",
+        "random": "bots.base:RandomBot",
+    },
+    "whist": {
+        "heuristic": "bots.whist.heuristic:WhistHeuristicBot",
+        "random": "bots.base:RandomBot",
+    },
+    "tractor": {
+        "heuristic": "bots.tractor.heuristic:TractorHeuristicBot",
+        "random": "bots.base:RandomBot",
+    },
+    "rummy": {
+        "combo": "bots.rummy.combo:RummyComboBot",
+        "greedy": "bots.rummy.greedy:RummyGreedyBot",
+        "random": "bots.base:RandomBot",
+    },
+}
+
+
+def bot_names(game: str) -> list[str]:
+    """Bot names available for ``game`` (the default first)."""
+    return list(BOTS.get(game, {"random": ""}))
+
+
+def default_bot(game: str) -> str:
+    return bot_names(game)[0]
+
+
+def make_bot(game: str, name: str) -> Bot:
+    """An instance of bot ``name`` for ``game``; ``unknown_bot`` if there is none."""
+    table = BOTS.get(game, {"random": "bots.base:RandomBot"})
+    target = table.get(name)
+    if target is None:
+        raise IllegalAction("unknown_bot", f"no bot {name!r} for {game}; known: {', '.join(table)}")
+    module, _, attr = target.partition(":")
+    bot: Bot = getattr(importlib.import_module(module), attr)()
+    return bot
+
+
+def decide(
+    game: str, name: str, view: JSON, legal: list[Any], seat: int, seed: int, budget: float
+) -> Action:
+    """Top-level entry point for the server's process pool (must be picklable)."""
+    return dict(make_bot(game, name).decide(view, legal, seat, seed, budget))

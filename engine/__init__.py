@@ -1,0 +1,1 @@
+"""Game-independent core: cards, seeded RNG, the Game contract, events, replay."""

@@ -1,0 +1,137 @@
+"""The Game contract every game implements (DESIGN.md §2).
+
+A game is a deterministic state machine.  States are immutable values, so a
+rejected action cannot half-change one; every method is a pure function of its
+arguments.  Actions are JSON objects (``{"type": "play", "card": "AS"}``) so the
+log, the wire and the rules speak the same language; each game parses them into
+its own typed values and hands back a canonical form from :meth:`Game.validate`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from engine.errors import IllegalAction
+from engine.events import JSON, Event
+
+Action = Mapping[str, Any]
+S = TypeVar("S")
+C = TypeVar("C", bound="GameConfig")
+
+
+class GameConfig(BaseModel):
+    """Base of every game's settings: frozen, unknown options rejected, versioned."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+
+    version: int = 1
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final outcome: a score per seat, and ranks (1 = best; ties share a rank)."""
+
+    scores: tuple[float, ...]
+    summary: str
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(1 + sum(o > s for o in self.scores) for s in self.scores)
+
+    def to_json(self) -> JSON:
+        return {"scores": list(self.scores), "ranks": list(self.ranks), "summary": self.summary}
+
+
+class Game(ABC, Generic[S, C]):
+    """One game's rules.  Subclasses are stateless; all state lives in ``S``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    config_model: ClassVar[type[GameConfig]]
+    # Keys of views and events whose strings are not cards although they may look
+    # like them (bridge's "4S" contract); the leak scanner skips them.
+    non_card_keys: ClassVar[frozenset[str]] = frozenset()
+    # Event kinds that make cards public (a card played, a hand shown, a board card
+    # dealt); the leak scanner lets such events name cards that were secret before.
+    revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})
+
+    def parse_config(self, options: Mapping[str, Any] | None) -> C:
+        """Validate table options; a bad one raises ``bad_option`` naming it."""
+        try:
+            return self.config_model.model_validate(dict(options or {}))  # type: ignore[return-value]
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"]) or "options"
+            raise IllegalAction("bad_option", f"option {where!r}: {err['msg']}") from None
+
+    def config_json(self, config: C) -> JSON:
+        return config.model_dump(mode="json")
+
+    @abstractmethod
+    def seat_count(self, config: C) -> int:
+        """How many seats a table of this configuration has."""
+
+    @abstractmethod
+    def new(self, config: C, seed: int) -> S:
+        """The initial state; all randomness derives from ``seed``."""
+
+    def initial_events(self, state: S) -> list[Event]:
+        """What ``new`` did, as events (the opening deal, private to each seat)."""
+        return []
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """Seats that may act now (empty when the game is over)."""
+
+    def to_act_visible(self, state: S, viewer: int) -> tuple[int, ...]:
+        """What ``viewer`` may know of ``to_act``.  Where being able to act reveals a
+        hidden card (Tractor: who could declare trump during the draw), a game shows
+        each viewer only the seats everyone must know about, plus itself."""
+        return self.to_act(state)
+
+    @abstractmethod
+    def legal(self, state: S, seat: int) -> list[Action]:
+        """Legal actions for ``seat``: all of them where the set is small, else a
+        non-empty representative subset (``validate`` is the authority)."""
+
+    @abstractmethod
+    def validate(self, state: S, seat: int, action: Action) -> Action:
+        """The canonical form of a legal action; raises :class:`IllegalAction`."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Validate and perform ``action``; the new state and what happened."""
+
+    @abstractmethod
+    def view(self, state: S, viewer: int) -> JSON:
+        """What ``viewer`` (seat, SPECTATOR or OMNISCIENT) may see, JSON-ready."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """None until the game is over; then the result."""
+
+    @abstractmethod
+    def encode(self, state: S) -> JSON:
+        """Every bit of the state as JSON (what the final-state hash covers)."""
+
+    @abstractmethod
+    def secrets(self, state: S, viewer: int) -> frozenset[int]:
+        """Faces ``viewer`` must not learn now (other hands, stock, kitty...).
+
+        The conformance suite's leak scanner checks every view, event and error
+        message against this set, so it excludes faces the viewer legitimately
+        sees (with two decks, a face the viewer holds itself is not secret).
+        """
+
+    def describe(self, action: Action) -> str:
+        """A short human reading of an action, for logs and terminal clients."""
+        return " ".join(str(v) for v in action.values())
+
+    def seat_names(self, config: C) -> Sequence[str]:
+        """Display names of the seats (``N E S W`` in bridge, numbers elsewhere)."""
+        return [str(i) for i in range(self.seat_count(config))]

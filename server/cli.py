@@ -1,0 +1,287 @@
+"""``cardtable``: one entry point for serving, playing, replaying and tools."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from server.settings import Settings
+
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
+
+
+def _add_db(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--db",
+        dest="db_url",
+        help="database URL (env CARDTABLE_DB_URL; default sqlite:///cardtable.db)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardtable",
+        description="Multiplayer card-game server with bot players.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the websocket server")
+    serve.add_argument("--host", help="interface to bind (env CARDTABLE_HOST; default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (env CARDTABLE_PORT; default 8765)")
+    _add_db(serve)
+    serve.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        help="log level (env CARDTABLE_LOG_LEVEL; default info)",
+    )
+    serve.add_argument("--grace", type=float, help="reconnect grace period, seconds (default 60)")
+    serve.add_argument(
+        "--disconnect-policy",
+        choices=["bot", "wait", "forfeit"],
+        help="what happens to an absent player's seat after the grace period (default bot)",
+    )
+    serve.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving")
+    serve.add_argument("--bot-workers", type=int, help="bot processes (0: a thread)")
+    serve.set_defaults(func=cmd_serve)
+
+    games = sub.add_parser("games", help="list stored games")
+    _add_db(games)
+    games.add_argument("--status", choices=["waiting", "live", "finished", "abandoned"])
+    games.add_argument("--limit", type=int, default=30)
+    games.set_defaults(func=cmd_games)
+
+    rp = sub.add_parser("replay", help="step through a stored game in the terminal")
+    rp.add_argument("game_id", type=int)
+    _add_db(rp)
+    rp.add_argument(
+        "--viewer",
+        default=None,
+        help="seat number, 'spectator' or 'all' (default: all if finished, else spectator)",
+    )
+    rp.add_argument(
+        "--all", dest="print_all", action="store_true", help="print every step, no prompts"
+    )
+    rp.set_defaults(func=cmd_replay)
+
+    schema = sub.add_parser("schema", help="write the protocol's JSON Schema")
+    schema.add_argument("--out", type=Path, default=SCHEMA_PATH)
+    schema.add_argument(
+        "--check", action="store_true", help="fail if the file differs from the code"
+    )
+    schema.set_defaults(func=cmd_schema)
+
+    sd = sub.add_parser("showdown", help="rank poker hands and print their equities")
+    sd.add_argument("hands", nargs="+", help="hole cards like AhKh, or ranges like QQ+,AKs")
+    sd.add_argument("--board", default="", help="board cards, e.g. 'Qc 7d 2s'")
+    sd.add_argument("--dead", default="", help="cards known to be out of play")
+    sd.add_argument("--samples", type=int, help="Monte Carlo samples (default: exact if small)")
+    sd.add_argument("--seed", type=int, default=0)
+    sd.set_defaults(func=cmd_showdown)
+
+    tour = sub.add_parser(
+        "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95% CIs)"
+    )
+    tour.add_argument("--game", default="whist")
+    tour.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bot names, assigned to seats in turn (default: all of the game's)",
+    )
+    tour.add_argument("--games", type=int, default=100, help="deals (seeds) to play")
+    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument("--options", default="{}", help="table options as JSON")
+    tour.add_argument("--budget", type=float, default=1.0, help="seconds per bot decision")
+    tour.add_argument(
+        "--no-duplicate",
+        action="store_true",
+        help="one seating per deal instead of every rotation of the lineup",
+    )
+    tour.set_defaults(func=cmd_tournament)
+
+    from server.solve_cmd import add_solve_parser
+    from server.terminal.play import add_play_parser
+
+    add_play_parser(sub)
+    add_solve_parser(sub)
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")
+    more = ("bot_delay", "bot_workers")
+    return Settings.from_env(**{k: getattr(args, k, None) for k in keys + more})
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if settings.log_level != "debug":
+        # websockets logs every connection and HTTP response at INFO.
+        logging.getLogger("websockets").setLevel(logging.WARNING)
+    from server.app import Server
+
+    async def run() -> None:
+        server = Server(settings)
+        await server.start()
+        print(
+            f"cardtable serving on ws://{settings.host}:{server.port}/  "
+            f"(database {settings.db_url}; Ctrl-C to stop)",
+            flush=True,
+        )
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        logging.getLogger("cardtable.server").info("shutting down")
+        await server.stop()
+
+    _run_fast(run())
+    return 0
+
+
+def _run_fast(coro: Any) -> None:
+    """Run the server on uvloop where it is installed (Linux/macOS): the same asyncio
+    API with a faster event loop; plain asyncio otherwise."""
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(coro)
+    else:
+        uvloop.run(coro)
+
+
+def _with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
+    from server.persistence.store import Store
+
+    async def run() -> Any:
+        store = await Store.open(_settings(args).db_url)
+        try:
+            return await fn(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    async def fetch(store: Any) -> Any:
+        return await store.list_games(args.limit, args.status)
+
+    rows = _with_store(args, fetch)
+    if not rows:
+        print("no stored games")
+        return 0
+    print(f"{'id':>5}  {'game':<8} {'status':<10} {'actions':>7}  {'created':<19}  result")
+    for g, n in rows:
+        summary = (g.result or {}).get("summary", "")
+        created = g.created_at.strftime("%Y-%m-%d %H:%M:%S")
+        print(f"{g.id:>5}  {g.game_type:<8} {g.status:<10} {n:>7}  {created:<19}  {summary}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from server.terminal.replay import run_replay
+
+    async def fetch(store: Any) -> Any:
+        return await store.get_game(args.game_id)
+
+    stored = _with_store(args, fetch)
+    if stored is None:
+        print(f"no stored game {args.game_id}", file=sys.stderr)
+        return 2
+    return run_replay(stored, args.viewer, args.print_all)
+
+
+def cmd_showdown(args: argparse.Namespace) -> int:
+    from rules.poker import showdown_report
+    from rules.poker.evaluator import HandError
+    from rules.poker.ranges import RangeError
+
+    try:
+        print(
+            showdown_report(
+                args.hands, board=args.board, dead=args.dead, samples=args.samples, seed=args.seed
+            )
+        )
+    except (HandError, RangeError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from bots.arena import derive_seeds, mean_ci, run
+    from bots.base import bot_names, make_bot
+    from engine.errors import IllegalAction
+    from rules.registry import get_game
+
+    try:
+        game = get_game(args.game)
+        config = game.parse_config(json.loads(args.options))
+        names = args.bots.split(",") if args.bots else bot_names(args.game)
+        seats = game.seat_count(config)
+        lineup = [
+            (f"{names[i % len(names)]}@{i}", make_bot(args.game, names[i % len(names)]))
+            for i in range(seats)
+        ]
+    except (IllegalAction, ValueError) as exc:
+        print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    seeds = derive_seeds(args.seed, args.games)
+    result = run(game, config, lineup, seeds, duplicate=not args.no_duplicate, budget=args.budget)
+    print(
+        f"{game.title}: {result.games} games ({args.games} deals"
+        f"{', every seating' if not args.no_duplicate else ''}), "
+        f"{result.actions} actions, {result.seconds:.1f}s"
+    )
+    print(f"{'bot':<16} {'mean score/game':>16}  95% CI")
+    by_bot: dict[str, list[str]] = {}
+    for seat_name, _ in lineup:
+        by_bot.setdefault(seat_name.split("@")[0], []).append(seat_name)
+    for bot, seat_names in by_bot.items():
+        per_seed = [
+            sum(result.per_seed[n][k] for n in seat_names) / len(seat_names)
+            for k in range(len(seeds))
+        ]
+        mean, half = mean_ci(per_seed)
+        print(f"{bot:<16} {mean:>16.3f}  [{mean - half:+.3f}, {mean + half:+.3f}]")
+    if result.illegal:
+        print(f"{result.illegal} illegal bot answers were replaced by random legal actions")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from server.protocol import json_schema
+
+    text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
+    if args.check:
+        current = args.out.read_text() if args.out.exists() else ""
+        if current != text:
+            print(f"{args.out} is out of date; run `cardtable schema`", file=sys.stderr)
+            return 1
+        print(f"{args.out} matches the protocol models")
+        return 0
+    args.out.write_text(text)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

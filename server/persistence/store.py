@@ -1,0 +1,322 @@
+"""The game store: the only code that reads or writes the database.
+
+Appends to the action log are group-committed: while one transaction is being
+committed, further appends queue up and go in the next one, so many tables can
+each wait for their own durable commit without one transaction per action.
+An append's future resolves only after its transaction committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from server.persistence.database import make_engine, upgrade
+from server.persistence.models import ActionRow, GameRow, Player, SeatRow, TableEvent
+
+ACTIONS = ActionRow.metadata.tables["actions"]
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a bearer token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    kind: str  # "empty" | "human" | "bot"
+    player_id: int | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    at: datetime
+    actor: str
+
+
+@dataclass
+class StoredGame:
+    id: int
+    game_type: str
+    config: dict[str, Any]
+    seed: int
+    name: str
+    status: str
+    created_at: datetime
+    finished_at: datetime | None
+    result: dict[str, Any] | None
+    table_options: dict[str, Any] = field(default_factory=dict)
+    seats: list[SeatRecord] = field(default_factory=list)
+    actions: list[StoredAction] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PendingAction:
+    game_id: int
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    actor: str
+    at: datetime
+
+
+class Store:
+    """Async access to players, games, seats and the append-only action log."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+        """Connect to ``url``, upgrading the schema to the newest migration first."""
+        if migrate:
+            await upgrade(url)
+        return cls(make_engine(url))
+
+    async def close(self) -> None:
+        """Wait for pending appends, then release connections."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        await self.engine.dispose()
+
+    # players
+
+    async def create_player(self, name: str, token: str) -> int:
+        async with self._sessions.begin() as s:
+            res = await s.execute(
+                insert(Player)
+                .values(name=name, token_hash=token_hash(token), created_at=now())
+                .returning(Player.id)
+            )
+            return int(res.scalar_one())
+
+    async def player_by_token(self, token: str) -> tuple[int, str] | None:
+        async with self._sessions() as s:
+            row = (
+                await s.execute(
+                    select(Player.id, Player.name).where(Player.token_hash == token_hash(token))
+                )
+            ).first()
+            return (int(row[0]), str(row[1])) if row else None
+
+    async def player_names(self, ids: Sequence[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        async with self._sessions() as s:
+            rows = await s.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+            return {int(i): str(n) for i, n in rows}
+
+    # games and seats
+
+    async def create_game(
+        self,
+        game_type: str,
+        config: dict[str, Any],
+        seed: int,
+        name: str,
+        seats: int,
+        table_options: dict[str, Any] | None = None,
+    ) -> int:
+        async with self._sessions.begin() as s:
+            res = await s.execute(
+                insert(GameRow)
+                .values(
+                    game_type=game_type,
+                    config=config,
+                    seed=seed,
+                    name=name,
+                    status="waiting",
+                    created_at=now(),
+                    table_options=table_options or {},
+                )
+                .returning(GameRow.id)
+            )
+            game_id = int(res.scalar_one())
+            await s.execute(
+                insert(SeatRow),
+                [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(seats)],
+            )
+            return game_id
+
+    async def set_seat(self, game_id: int, record: SeatRecord) -> None:
+        async with self._sessions.begin() as s:
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == record.seat)
+                .values(
+                    kind=record.kind,
+                    player_id=record.player_id,
+                    bot=record.bot,
+                    token_hash=record.token_hash,
+                )
+            )
+
+    async def set_status(
+        self, game_id: int, status: str, result: dict[str, Any] | None = None
+    ) -> None:
+        values: dict[str, Any] = {"status": status}
+        if status in ("finished", "abandoned"):
+            values["finished_at"] = now()
+            values["result"] = result
+        async with self._sessions.begin() as s:
+            await s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    async def log_table_event(self, game_id: int, kind: str, detail: dict[str, Any]) -> None:
+        async with self._sessions.begin() as s:
+            await s.execute(
+                insert(TableEvent).values(game_id=game_id, at=now(), kind=kind, detail=detail)
+            )
+
+    async def table_events(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        async with self._sessions() as s:
+            rows = await s.execute(
+                select(TableEvent.kind, TableEvent.detail)
+                .where(TableEvent.game_id == game_id)
+                .order_by(TableEvent.id)
+            )
+            return [(str(k), dict(d)) for k, d in rows]
+
+    # the action log
+
+    async def append_action(
+        self, game_id: int, seq: int, seat: int, action: dict[str, Any], actor: str
+    ) -> None:
+        """Durably append one action; returns once its transaction has committed."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((PendingAction(game_id, seq, seat, action, actor, now()), fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                # Core insert on a bare connection: the ORM's bulk path costs more
+                # than the commit itself at high action rates.
+                async with self.engine.begin() as conn:
+                    await conn.execute(
+                        insert(ACTIONS),
+                        [
+                            {
+                                "game_id": p.game_id,
+                                "seq": p.seq,
+                                "seat": p.seat,
+                                "action": p.action,
+                                "at": p.at,
+                                "actor": p.actor,
+                            }
+                            for p, _ in batch
+                        ],
+                    )
+            except Exception as exc:  # every waiter learns its append failed
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+            else:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
+
+    # reading games back
+
+    async def get_game(self, game_id: int, *, with_actions: bool = True) -> StoredGame | None:
+        async with self._sessions() as s:
+            row = await s.get(GameRow, game_id)
+            if row is None:
+                return None
+            game = _stored(row)
+            seats = await s.execute(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            )
+            game.seats = [
+                SeatRecord(r.seat, r.kind, r.player_id, r.bot, r.token_hash)
+                for r in seats.scalars()
+            ]
+            if with_actions:
+                acts = await s.execute(
+                    select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+                )
+                game.actions = [
+                    StoredAction(a.seq, a.seat, dict(a.action), a.at, a.actor)
+                    for a in acts.scalars()
+                ]
+            return game
+
+    async def unfinished_games(self) -> list[StoredGame]:
+        """Every game still waiting or live, with seats and log (to resume on startup)."""
+        async with self._sessions() as s:
+            ids = (
+                await s.execute(
+                    select(GameRow.id)
+                    .where(GameRow.status.in_(("waiting", "live")))
+                    .order_by(GameRow.id)
+                )
+            ).scalars()
+            id_list = list(ids)
+        games = [await self.get_game(i) for i in id_list]
+        return [g for g in games if g is not None]
+
+    async def list_games(
+        self, limit: int = 50, status: str | None = None, game_type: str | None = None
+    ) -> list[tuple[StoredGame, int]]:
+        """Newest games first, each with its number of logged actions."""
+        counts = (
+            select(ActionRow.game_id, func.count().label("n"))
+            .group_by(ActionRow.game_id)
+            .subquery()
+        )
+        q = (
+            select(GameRow, func.coalesce(counts.c.n, 0))
+            .outerjoin(counts, counts.c.game_id == GameRow.id)
+            .order_by(GameRow.id.desc())
+            .limit(limit)
+        )
+        if status:
+            q = q.where(GameRow.status == status)
+        if game_type:
+            q = q.where(GameRow.game_type == game_type)
+        async with self._sessions() as s:
+            rows = await s.execute(q)
+            return [(_stored(g), int(n)) for g, n in rows]
+
+    async def delete_everything(self) -> None:
+        """Empty every table (tests only)."""
+        async with self._sessions.begin() as s:
+            for model in (ActionRow, TableEvent, SeatRow, GameRow, Player):
+                await s.execute(delete(model))
+
+
+def _stored(row: GameRow) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        game_type=row.game_type,
+        config=dict(row.config),
+        seed=int(row.seed),
+        name=row.name,
+        status=row.status,
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+        result=dict(row.result) if row.result is not None else None,
+        table_options=dict(row.table_options or {}),
+    )

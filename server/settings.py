@@ -1,0 +1,44 @@
+"""Server settings: defaults, environment variables (CARDTABLE_*), then flags."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from typing import Literal
+
+Policy = Literal["bot", "wait", "forfeit"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db_url: str = "sqlite:///cardtable.db"
+    log_level: str = "info"
+    grace: float = 60.0  # seconds a disconnected player keeps their seat to themselves
+    disconnect_policy: Policy = "bot"  # what happens to the seat after the grace period
+    bot_delay: float = 0.4  # pause before a bot moves, so humans can follow
+    bot_budget: float = 2.0  # seconds a bot may think per decision
+    bot_workers: int = 2  # processes in the bot pool (0: decide in a thread)
+    max_frame: int = 64 * 1024
+    rate: float = 20.0  # messages per second per connection
+    burst: int = 40
+    flood_limit: int = 200  # refused messages in a row before closing with 4008
+    outbound_queue: int = 512  # frames queued for a slow client before closing with 4009
+    idle_timeout: float = 600.0  # close connections silent this long (4010)
+    table_queue: int = 1024  # pending commands per table before table_busy
+    history: int = 1000  # versions of events kept per table for reconnects
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+        """Defaults, overridden by ``CARDTABLE_<FIELD>`` variables, then by ``overrides``
+        (flags given on the command line; None means "not given")."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = env.get(f"CARDTABLE_{f.name.upper()}")
+            if raw is not None:
+                kind = type(getattr(cls, f.name))
+                values[f.name] = kind(raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

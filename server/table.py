@@ -1,0 +1,531 @@
+"""A table is an actor: one task, one bounded queue, every mutation in order.
+
+The validation pipeline for an action is, in this order: session (the
+connection said hello) → seat token → phase (the game is live) → version (the
+action was decided on the current version) → turn → rules.  An accepted action
+is committed to the database before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from bots.base import default_bot, make_bot
+from engine.errors import IllegalAction
+from engine.events import SPECTATOR, Event, visible
+from engine.game import Game
+from server.persistence.store import SeatRecord, token_hash
+from server.protocol import ErrorCode
+
+if TYPE_CHECKING:
+    from server.app import Server
+    from server.connection import Connection
+
+log = logging.getLogger("cardtable.table")
+T = TypeVar("T")
+
+
+class TableError(Exception):
+    """A request the table refuses; becomes an ``error`` message to the sender."""
+
+    def __init__(self, code: ErrorCode, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str = "empty"  # empty | human | bot
+    player_id: int | None = None
+    player_name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    connected: bool = False
+    stand_in: str | None = None  # bot playing for an absent human
+    grace: asyncio.Task[None] | None = None
+
+    @property
+    def controller(self) -> str | None:
+        """The bot that moves for this seat now, if a bot does."""
+        return self.bot if self.kind == "bot" else self.stand_in
+
+    def record(self) -> SeatRecord:
+        return SeatRecord(self.index, self.kind, self.player_id, self.bot, self.token_hash)
+
+
+@dataclass(eq=False)
+class Table:
+    server: Server
+    id: int
+    name: str
+    game: Game[Any, Any]
+    config: Any
+    seed: int
+    seats: list[Seat]
+    status: str = "waiting"
+    version: int = 0
+    state: Any = None
+    viewers: dict[Connection, int] = field(default_factory=dict)
+    # Recent versions with their events and the state they led to, for reconnects.
+    history: deque[tuple[int, list[Event], Any]] = field(default_factory=deque)
+    queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
+    task: asyncio.Task[None] | None = None
+    thinking: set[tuple[int, int]] = field(default_factory=set)
+    bot_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    turn_seconds: float | None = None  # the turn clock; None: no clock
+    turn_timer: asyncio.Task[None] | None = None
+    timed_version: int = -1
+
+    # the actor
+
+    def start_actor(self) -> None:
+        self.queue = asyncio.Queue(self.server.settings.table_queue)
+        self.history = deque(maxlen=self.server.settings.history)
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    async def _run(self) -> None:
+        assert self.queue is not None
+        while True:
+            job, fut = await self.queue.get()
+            try:
+                result = await job()
+            except Exception as exc:
+                if not fut.done():
+                    fut.set_exception(exc)
+            else:
+                if not fut.done():
+                    fut.set_result(result)
+
+    async def submit(self, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` inside the actor, after everything queued before it."""
+        assert self.queue is not None
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        try:
+            self.queue.put_nowait((job, fut))
+        except asyncio.QueueFull:
+            raise TableError(ErrorCode.TABLE_BUSY, "the table is busy; try again") from None
+        return await fut
+
+    async def stop(self) -> None:
+        if self.turn_timer is not None:
+            self.turn_timer.cancel()
+        for t in list(self.bot_tasks):
+            t.cancel()
+        for s in self.seats:
+            if s.grace:
+                s.grace.cancel()
+        if self.task:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+
+    # information
+
+    def info(self) -> dict[str, Any]:
+        names = self.game.seat_names(self.config)
+        return {
+            "table": self.id,
+            "name": self.name,
+            "game": self.game.name,
+            "options": self.game.config_json(self.config),
+            "status": self.status,
+            "version": self.version,
+            "seats": [
+                {
+                    "seat": s.index,
+                    "name": names[s.index],
+                    "kind": s.kind,
+                    "player": s.player_name,
+                    "bot": s.controller,
+                    "connected": s.connected if s.kind == "human" else True,
+                }
+                for s in self.seats
+            ],
+            "spectators": sum(1 for v in self.viewers.values() if v == SPECTATOR),
+            "turn_seconds": self.turn_seconds,
+        }
+
+    def seat_of_token(self, token: str | None) -> Seat | None:
+        if not token:
+            return None
+        h = token_hash(token)
+        return next((s for s in self.seats if s.token_hash == h and s.kind == "human"), None)
+
+    def _legal_for(self, viewer: int) -> list[dict[str, Any]] | None:
+        if self.status != "live" or viewer < 0 or viewer not in self.game.to_act(self.state):
+            return None
+        return [dict(a) for a in self.game.legal(self.state, viewer)]
+
+    def snapshot(self, viewer: int) -> dict[str, Any]:
+        return {
+            "type": "snapshot",
+            "table": self.id,
+            "version": self.version,
+            "seat": viewer if viewer >= 0 else None,
+            "status": self.status,
+            "view": self.game.view(self.state, viewer),
+            "to_act": self._to_act(viewer),
+            "legal": self._legal_for(viewer),
+        }
+
+    def _to_act(self, viewer: int) -> list[int]:
+        if self.status != "live":
+            return []
+        return list(self.game.to_act_visible(self.state, viewer))
+
+    # broadcasting
+
+    def _update(self, viewer: int, version: int, events: list[Event], state: Any) -> dict[str, Any]:
+        """The ``update`` for ``viewer`` of the action that made ``version``/``state``."""
+        current = version == self.version
+        live = self.status == "live" or not current
+        return {
+            "type": "update",
+            "table": self.id,
+            "version": version,
+            "seat": viewer if viewer >= 0 else None,
+            "status": self.status if current else "live",
+            "events": visible(events, viewer),
+            "view": self.game.view(state, viewer),
+            "to_act": list(self.game.to_act_visible(state, viewer)) if live else [],
+            "legal": self._legal_for(viewer) if current else None,
+        }
+
+    def _broadcast_update(self, events: list[Event]) -> None:
+        cache: dict[int, dict[str, Any]] = {}
+        for conn, viewer in list(self.viewers.items()):
+            msg = cache.get(viewer)
+            if msg is None:
+                msg = cache[viewer] = self._update(viewer, self.version, events, self.state)
+            conn.send(msg)
+
+    def _broadcast_info(self) -> None:
+        msg = {"type": "table", "table": self.info()}
+        for conn in list(self.viewers):
+            conn.send(msg)
+        self.server.lobby_changed(self)
+
+    # commands (each runs inside the actor via submit)
+
+    async def join(self, conn: Connection, seat_no: int | None) -> dict[str, Any]:
+        pid = conn.require_session()
+        if self.status != "waiting":
+            raise TableError(ErrorCode.ALREADY_STARTED, "the game has started; spectate instead")
+        if any(s.player_id == pid for s in self.seats):
+            raise TableError(ErrorCode.SEAT_TAKEN, "you already have a seat at this table")
+        seat = self._free_seat(seat_no)
+        token = secrets.token_urlsafe(24)
+        seat.kind, seat.player_id, seat.player_name = "human", pid, conn.name
+        seat.token_hash, seat.connected, seat.bot = token_hash(token), True, None
+        await self.server.store.set_seat(self.id, seat.record())
+        self.viewers[conn] = seat.index
+        conn.tables.add(self)
+        conn.reply({"type": "joined", "table": self.id, "seat": seat.index, "seat_token": token})
+        conn.send(self.snapshot(seat.index))
+        self._broadcast_info()
+        if all(s.kind != "empty" for s in self.seats):
+            await self.start()
+        return {}
+
+    def _free_seat(self, seat_no: int | None) -> Seat:
+        if seat_no is None:
+            seat = next((s for s in self.seats if s.kind == "empty"), None)
+            if seat is None:
+                raise TableError(ErrorCode.SEAT_TAKEN, "the table is full")
+            return seat
+        if not 0 <= seat_no < len(self.seats):
+            raise TableError(ErrorCode.BAD_SEAT, f"seats are 0..{len(self.seats) - 1}")
+        if self.seats[seat_no].kind != "empty":
+            raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat_no} is taken")
+        return self.seats[seat_no]
+
+    async def add_bot(self, conn: Connection, seat_no: int | None, bot: str | None) -> None:
+        conn.require_session()
+        if self.status != "waiting":
+            raise TableError(ErrorCode.ALREADY_STARTED, "the game has started")
+        name = bot or default_bot(self.game.name)
+        try:
+            make_bot(self.game.name, name)
+        except IllegalAction as exc:
+            raise TableError(ErrorCode.UNKNOWN_BOT, exc.message) from None
+        seat = self._free_seat(seat_no)
+        seat.kind, seat.bot = "bot", name
+        await self.server.store.set_seat(self.id, seat.record())
+        conn.reply({"type": "table", "table": self.info()})
+        self._broadcast_info()
+        if all(s.kind != "empty" for s in self.seats):
+            await self.start()
+
+    async def remove_bot(self, conn: Connection, seat_no: int) -> None:
+        conn.require_session()
+        if self.status != "waiting":
+            raise TableError(ErrorCode.ALREADY_STARTED, "the game has started")
+        if not 0 <= seat_no < len(self.seats) or self.seats[seat_no].kind != "bot":
+            raise TableError(ErrorCode.BAD_SEAT, f"no bot at seat {seat_no}")
+        seat = self.seats[seat_no]
+        seat.kind, seat.bot = "empty", None
+        await self.server.store.set_seat(self.id, seat.record())
+        conn.reply({"type": "table", "table": self.info()})
+        self._broadcast_info()
+
+    async def leave(self, conn: Connection) -> None:
+        pid = conn.require_session()
+        seat = next((s for s in self.seats if s.player_id == pid and s.kind == "human"), None)
+        self.viewers.pop(conn, None)
+        conn.tables.discard(self)
+        if seat is not None:
+            if self.status == "waiting":
+                seat.kind, seat.player_id, seat.player_name = "empty", None, None
+                seat.token_hash, seat.connected = None, False
+                await self.server.store.set_seat(self.id, seat.record())
+            elif self.status == "live":
+                # Leaving a live game hands the seat to a bot at once (no grace).
+                seat.connected = False
+                await self._apply_policy(seat, "left", "bot")
+        conn.reply({"type": "left", "table": self.id})
+        self._broadcast_info()
+
+    async def spectate(self, conn: Connection) -> None:
+        conn.require_session()
+        self.viewers[conn] = SPECTATOR
+        conn.tables.add(self)
+        conn.reply(self.snapshot(SPECTATOR))
+        self._broadcast_info()
+
+    async def start(self) -> None:
+        if self.status != "waiting":
+            raise TableError(ErrorCode.ALREADY_STARTED, "the game has already started")
+        for seat in self.seats:
+            if seat.kind == "empty":
+                seat.kind, seat.bot = "bot", default_bot(self.game.name)
+                await self.server.store.set_seat(self.id, seat.record())
+        self.status = "live"
+        await self.server.store.set_status(self.id, "live")
+        self.history.append((0, self.game.initial_events(self.state), self.state))
+        for conn, viewer in list(self.viewers.items()):
+            conn.send(self.snapshot(viewer))
+        self._broadcast_info()
+        self.schedule_moves()
+
+    async def act(
+        self, conn: Connection, seat_token: str, version: int, action: dict[str, Any]
+    ) -> int:
+        conn.require_session()
+        seat = self.seat_of_token(seat_token)
+        if seat is None or seat.player_id != conn.player_id:
+            raise TableError(ErrorCode.BAD_SEAT_TOKEN, "that seat token is not yours here")
+        if self.status == "waiting":
+            raise TableError(ErrorCode.NOT_STARTED, "the game has not started")
+        if self.status != "live":
+            raise TableError(ErrorCode.GAME_OVER, "the game is over")
+        if version != self.version:
+            raise TableError(
+                ErrorCode.STALE_VERSION, f"the table is at version {self.version}, not {version}"
+            )
+        if seat.index not in self.game.to_act(self.state):
+            raise TableError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+        # A human acting again takes the seat back from a stand-in bot.
+        if seat.stand_in is not None:
+            await self._human_returned(seat)
+        return await self._accept(seat.index, action, f"player:{seat.player_id}")
+
+    async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int:
+        try:
+            canonical = dict(self.game.validate(self.state, seat, action))
+            new_state, events = self.game.apply(self.state, seat, canonical)
+        except IllegalAction as exc:
+            raise TableError(ErrorCode.ILLEGAL_ACTION, exc.message, exc.code) from None
+        version = self.version + 1
+        # Durable before visible: nobody hears of an action the database lacks.
+        await self.server.store.append_action(self.id, version, seat, canonical, actor)
+        self.state, self.version = new_state, version
+        self.history.append((version, events, new_state))
+        result = self.game.result(new_state)
+        if result is not None:
+            self.status = "finished"
+            await self.server.store.set_status(self.id, "finished", result.to_json())
+        self._broadcast_update(events)
+        if result is not None:
+            self._broadcast_info()
+            self.server.table_finished(self)
+        else:
+            self.schedule_moves()
+        return version
+
+    async def resume(self, conn: Connection, since: int, seat_token: str | None) -> None:
+        """Attach ``conn`` (as its seat if the token is right) and catch it up."""
+        pid = conn.require_session()
+        viewer = SPECTATOR
+        if seat_token is not None:
+            seat = self.seat_of_token(seat_token)
+            if seat is None or seat.player_id != pid:
+                raise TableError(ErrorCode.BAD_SEAT_TOKEN, "that seat token is not yours here")
+            viewer = seat.index
+            seat.connected = True
+            if seat.grace is not None:
+                seat.grace.cancel()
+                seat.grace = None
+            if seat.stand_in is not None:
+                await self._human_returned(seat)
+        self.viewers[conn] = viewer
+        conn.tables.add(self)
+        oldest = self.history[0][0] if self.history else None
+        if oldest is not None and oldest <= since + 1:
+            # Replay the missed versions, each with the view as it was then ...
+            for version, events, state in self.history:
+                if version > since:
+                    conn.send(self._update(viewer, version, events, state))
+        # ... and always end with a snapshot, which answers the request.
+        conn.reply(self.snapshot(viewer))
+        self._broadcast_info()
+
+    # disconnects and the seat policy
+
+    async def disconnected(self, conn: Connection) -> None:
+        self.viewers.pop(conn, None)
+        pid = conn.player_id
+        for seat in self.seats:
+            if seat.kind == "human" and seat.player_id == pid and pid is not None:
+                if any(c.player_id == pid for c in self.viewers):
+                    continue  # still here on another connection
+                seat.connected = False
+                if self.status == "live" and seat.grace is None and seat.stand_in is None:
+                    seat.grace = asyncio.create_task(self._grace(seat))
+        self._broadcast_info()
+
+    def start_grace(self, seat: Seat) -> None:
+        """After a restart: absent humans get a fresh grace period."""
+        if seat.kind == "human" and self.status == "live" and seat.grace is None:
+            seat.grace = asyncio.create_task(self._grace(seat))
+
+    async def _grace(self, seat: Seat) -> None:
+        await self.server.clock.sleep(self.server.settings.grace)
+
+        async def expire() -> None:
+            seat.grace = None
+            if not seat.connected and self.status == "live":
+                await self._apply_policy(
+                    seat, "grace_expired", self.server.settings.disconnect_policy
+                )
+
+        await self.submit(expire)
+
+    async def _apply_policy(self, seat: Seat, why: str, policy: str) -> None:
+        detail = {"seat": seat.index, "player": seat.player_id, "why": why, "policy": policy}
+        log.info("table %d seat %d: %s -> %s", self.id, seat.index, why, policy)
+        if policy == "bot":
+            seat.stand_in = default_bot(self.game.name)
+            await self.server.store.log_table_event(self.id, "bot_took_over", detail)
+            self._broadcast_info()
+            self.schedule_moves()
+        elif policy == "forfeit":
+            self.status = "abandoned"
+            result = {"forfeit": seat.index, "summary": f"seat {seat.index} forfeited"}
+            await self.server.store.log_table_event(self.id, "forfeit", detail)
+            await self.server.store.set_status(self.id, "abandoned", result)
+            self._broadcast_update([])
+            self._broadcast_info()
+        else:
+            await self.server.store.log_table_event(self.id, "waiting_for_player", detail)
+
+    async def _human_returned(self, seat: Seat) -> None:
+        seat.stand_in = None
+        detail = {"seat": seat.index, "player": seat.player_id}
+        await self.server.store.log_table_event(self.id, "human_returned", detail)
+        self._broadcast_info()
+
+    # bots
+
+    def schedule_moves(self) -> None:
+        """Start what moves by itself: bots to act, and the turn clock for humans."""
+        if self.status != "live":
+            return
+        self._schedule_turn_clock()
+        for index in self.game.to_act(self.state):
+            seat = self.seats[index]
+            bot = seat.controller
+            key = (index, self.version)
+            if bot is None or key in self.thinking:
+                continue
+            self.thinking.add(key)
+            task = asyncio.create_task(self._bot_turn(seat, bot, self.version))
+            self.bot_tasks.add(task)
+            task.add_done_callback(self.bot_tasks.discard)
+
+    # the turn clock
+
+    def _schedule_turn_clock(self) -> None:
+        """Time the humans to act at this version (once per version)."""
+        if self.turn_seconds is None or self.timed_version == self.version:
+            return
+        humans = [i for i in self.game.to_act(self.state) if self.seats[i].controller is None]
+        if not humans:
+            return
+        if self.turn_timer is not None:
+            self.turn_timer.cancel()
+        self.timed_version = self.version
+        self.turn_timer = asyncio.create_task(self._turn_clock(self.version))
+
+    async def _turn_clock(self, version: int) -> None:
+        assert self.turn_seconds is not None
+        await self.server.clock.sleep(self.turn_seconds)
+        seat = next(
+            (i for i in self.game.to_act(self.state) if self.seats[i].controller is None), None
+        )
+        if seat is None or self.version != version or self.status != "live":
+            return
+        bot = default_bot(self.game.name)
+        legal = [dict(a) for a in self.game.legal(self.state, seat)]
+        seed = (self.seed * 1_000_003 + version * 31 + seat) & ((1 << 63) - 1)
+        action = await self.server.bots.decide(
+            self.game.name, bot, self.game.view(self.state, seat), legal, seat, seed
+        )
+
+        async def expire() -> None:
+            if self.version != version or self.status != "live":
+                return  # the player made it after all
+            detail = {"seat": seat, "version": version, "seconds": self.turn_seconds}
+            log.info("table %d seat %d: turn clock expired", self.id, seat)
+            await self.server.store.log_table_event(self.id, "turn_timeout", detail)
+            try:
+                await self._accept(seat, dict(action), f"timeout:{bot}")
+            except TableError:
+                await self._accept(seat, legal[0], f"timeout:{bot}")
+
+        await self.submit(expire)
+
+    async def _bot_turn(self, seat: Seat, bot: str, version: int) -> None:
+        try:
+            await self.server.clock.sleep(self.server.settings.bot_delay)
+            view = self.game.view(self.state, seat.index)
+            legal = [dict(a) for a in self.game.legal(self.state, seat.index)]
+            if self.version != version or not legal:
+                return
+            seed = (self.seed * 1_000_003 + version * 31 + seat.index) & ((1 << 63) - 1)
+            action = await self.server.bots.decide(
+                self.game.name, bot, view, legal, seat.index, seed
+            )
+
+            async def play() -> None:
+                if self.version == version and seat.controller == bot and self.status == "live":
+                    try:
+                        await self._accept(seat.index, dict(action), f"bot:{bot}")
+                    except TableError as exc:
+                        log.warning("bot %s made an illegal move: %s", bot, exc.message)
+                        await self._accept(seat.index, legal[0], f"bot:{bot}")
+
+            await self.submit(play)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot turn failed at table %d", self.id)
+        finally:
+            self.thinking.discard((seat.index, version))

@@ -1,0 +1,1 @@
+"""Terminal clients: play against bots, replay stored games."""

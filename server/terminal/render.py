@@ -1,0 +1,365 @@
+"""Pure text formatting for the terminal clients: views, events, action menus.
+
+Nothing here does I/O.  Every game gets a generic rendering (the view's fields,
+the legal actions as a numbered menu); whist-shaped views (a ``trump``, a
+``trick`` and a ``hand``) get a card-table layout with suit symbols.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import SUIT_SYMBOLS, CardParseError, parse_face, parse_faces, pretty
+
+# Display order of suits in a hand: spades, hearts, clubs, diamonds, so the
+# colours alternate; then jokers.
+_SUIT_ORDER = {3: 0, 2: 1, 0: 2, 1: 3}
+
+
+def is_card(text: Any) -> bool:
+    """Whether ``text`` is a card spelling (``AS``, ``10h``, ``BJ``...)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        parse_face(text)
+    except CardParseError:
+        return False
+    return True
+
+
+def card_text(text: str) -> str:
+    """A card spelling with suit symbols (``TH`` -> ``10♥``); other text unchanged."""
+    return pretty(parse_face(text)) if is_card(text) else text
+
+
+def card_key(text: str) -> tuple[int, int]:
+    """Sort key of a card spelling: suit group, then rank from high to low."""
+    f = parse_face(text)
+    if f >= 52:
+        return (4, -f)
+    return (_SUIT_ORDER[f // 13], -(f % 13))
+
+
+def sorted_cards(cards: Sequence[str]) -> list[str]:
+    """Card spellings in hand order (non-cards keep their place at the end)."""
+    good = [c for c in cards if is_card(c)]
+    return sorted(good, key=card_key) + [c for c in cards if not is_card(c)]
+
+
+def hand_line(cards: Sequence[str]) -> str:
+    """A hand grouped by suit: ``♠ A K 7   ♥ Q 10   ♣ 2``."""
+    groups: dict[int, list[str]] = {}
+    for c in sorted_cards(cards):
+        if not is_card(c):
+            groups.setdefault(5, []).append(c)
+            continue
+        f = parse_face(c)
+        if f >= 52:
+            groups.setdefault(4, []).append(c.upper())
+        else:
+            groups.setdefault(_SUIT_ORDER[f // 13], []).append(pretty(f)[:-1])
+    symbols = {v: SUIT_SYMBOLS[k] for k, v in _SUIT_ORDER.items()}
+    parts = []
+    for g in sorted(groups):
+        label = symbols.get(g, "")
+        parts.append((label + " " if label else "") + " ".join(groups[g]))
+    return "   ".join(parts) if parts else "(empty)"
+
+
+def value_text(value: Any) -> str:
+    """A compact rendering of one view value; card lists get suit symbols."""
+    if isinstance(value, str):
+        return card_text(value)
+    if isinstance(value, list):
+        if not value:
+            return "-"
+        if all(isinstance(v, str) for v in value):
+            return " ".join(card_text(v) for v in value)
+        if all(isinstance(v, list) for v in value):
+            return " | ".join(value_text(v) for v in value)
+        if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+            return " ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+# seats
+
+
+def seat_names(info: dict[str, Any] | None, count: int = 0) -> list[str]:
+    """The seat names of a table (``North``...), or ``Seat N`` before we know them."""
+    if info and info.get("seats"):
+        return [str(s.get("name") or f"Seat {s['seat']}") for s in info["seats"]]
+    return [f"Seat {i}" for i in range(count)]
+
+
+def who(seat: Any, names: Sequence[str], me: int | None) -> str:
+    """A seat's display name, marking the viewer's own seat."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return str(seat)
+    name = names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+    return f"{name} (you)" if seat == me else name
+
+
+def seating_lines(info: dict[str, Any], me: int | None) -> list[str]:
+    """One line per seat: name, who sits there, bot or absent markers."""
+    lines = []
+    for s in info.get("seats", []):
+        kind = s.get("kind")
+        if kind == "bot":
+            occupant = f"bot {s.get('bot')}"
+        elif kind == "human":
+            occupant = str(s.get("player") or "player")
+            if s.get("bot"):
+                occupant += f" (bot {s['bot']} standing in)"
+            elif not s.get("connected", True):
+                occupant += " (disconnected)"
+        else:
+            occupant = "empty"
+        mark = "  <- you" if s.get("seat") == me else ""
+        lines.append(f"  {s.get('name', s.get('seat'))}: {occupant}{mark}")
+    return lines
+
+
+# events
+
+
+def _team_names(names: Sequence[str]) -> tuple[str, str]:
+    if len(names) == 4:
+        return f"{names[0]}/{names[2]}", f"{names[1]}/{names[3]}"
+    return "team 0", "team 1"
+
+
+def event_line(event: dict[str, Any], names: Sequence[str], me: int | None) -> str | None:
+    """One short line for an event, or None for events the view already shows."""
+    kind = event.get("kind", "?")
+    seat = event.get("seat")
+    if kind == "play" and "card" in event:
+        verb = "play" if seat == me else "plays"
+        actor = "You" if seat == me else who(seat, names, me)
+        return f"{actor} {verb} {card_text(str(event['card']))}"
+    if kind == "trick" and "winner" in event:
+        winner = event["winner"]
+        line = f"{'You win' if winner == me else who(winner, names, me) + ' wins'} the trick"
+        tricks = event.get("tricks")
+        if isinstance(tricks, list) and len(tricks) == 2:
+            a, b = _team_names(names)
+            line += f"  (tricks {a} {tricks[0]} – {b} {tricks[1]})"
+        return line
+    if kind == "deal":
+        parts = [f"Deal {event.get('deal', '?')}"]
+        if "dealer" in event:
+            parts.append(f"{who(event['dealer'], names, me)} deals")
+        if "trump" in event:
+            parts.append(f"trump {card_text(str(event['trump']))}")
+        return " · ".join(parts)
+    if kind == "hand":
+        if seat == me and isinstance(event.get("cards"), list):
+            return f"You are dealt {len(event['cards'])} cards"
+        return None
+    if kind == "deal_end":
+        a, b = _team_names(names)
+        pts, score = event.get("points") or [0, 0], event.get("score") or [0, 0]
+        return f"Deal over: {a} +{pts[0]}, {b} +{pts[1]}; score {a} {score[0]} – {b} {score[1]}"
+    if kind == "game_over":
+        return f"Game over: {event.get('summary') or value_text(event)}"
+    rest = {k: v for k, v in event.items() if k not in ("kind", "seat")}
+    head = f"{who(seat, names, me)}: {kind}" if seat is not None else kind
+    detail = ", ".join(f"{k} {value_text(v)}" for k, v in rest.items())
+    return f"{head} {detail}".rstrip()
+
+
+# views
+
+
+def is_whist_view(view: dict[str, Any]) -> bool:
+    return view.get("game") == "whist" and "trick" in view and "trump" in view
+
+
+def _trick_line(cards: Sequence[str], leader: int, names: Sequence[str], me: int | None) -> str:
+    n = len(names) or 4
+    return "  ".join(
+        f"{who((leader + i) % n, names, me)} {card_text(c)}" for i, c in enumerate(cards)
+    )
+
+
+def render_whist(
+    view: dict[str, Any], names: Sequence[str], me: int | None, to_act: Sequence[int]
+) -> list[str]:
+    """The whist table: deal and trump, scores, last trick, the trick, the hand."""
+    a, b = _team_names(names)
+    score, tricks = view.get("score", [0, 0]), view.get("tricks", [0, 0])
+    lines = [
+        f"Deal {view.get('deal')}/{view.get('deals')} · trump {card_text(view['trump'])} · "
+        f"dealer {who(view.get('dealer'), names, me)}",
+        f"Score   {a} {score[0]} – {b} {score[1]}     "
+        f"Tricks this deal  {a} {tricks[0]} – {b} {tricks[1]}",
+    ]
+    if view.get("last_trick"):
+        lines.append(
+            "Last trick: " + _trick_line(view["last_trick"], view.get("last_leader", 0), names, me)
+        )
+    trick = view.get("trick") or []
+    lines.append(
+        "Trick:      " + (_trick_line(trick, view.get("leader", 0), names, me) if trick else "-")
+    )
+    sizes = view.get("hand_sizes")
+    if isinstance(sizes, list):
+        lines.append(
+            "Cards held: " + "  ".join(f"{who(i, names, me)} {n}" for i, n in enumerate(sizes))
+        )
+    if "hand" in view:
+        lines.append(f"Your hand:  {hand_line(view['hand'])}")
+    if "hands" in view:
+        for i, h in enumerate(view["hands"]):
+            lines.append(f"{who(i, names, me)}: {hand_line(h)}")
+    if to_act:
+        lines.append("To act:     " + ", ".join(who(s, names, me) for s in to_act))
+    return lines
+
+
+_SKIP_GENERIC = {"game", "to_act", "result"}
+
+
+def render_generic(
+    view: dict[str, Any], names: Sequence[str], me: int | None, to_act: Sequence[int]
+) -> list[str]:
+    """Any game's view: one ``field: value`` line per field, the hand grouped by suit."""
+    lines = []
+    keys = [k for k in view if k not in _SKIP_GENERIC] + (["to act"] if to_act else [])
+    width = max((len(k) for k in keys), default=0)
+    for key, value in view.items():
+        if key in _SKIP_GENERIC:
+            continue
+        if key == "hand" and isinstance(value, list) and all(is_card(c) for c in value):
+            text = hand_line(value)
+        else:
+            text = value_text(value)
+        lines.append(f"{key:<{width}}  {text}")
+    if to_act:
+        lines.append(f"{'to act':<{width}}  " + ", ".join(who(s, names, me) for s in to_act))
+    return lines
+
+
+def render_view(
+    view: dict[str, Any], names: Sequence[str], me: int | None, to_act: Sequence[int]
+) -> list[str]:
+    """The readable state of a table for its viewer."""
+    if is_whist_view(view):
+        return render_whist(view, names, me, to_act)
+    return render_generic(view, names, me, to_act)
+
+
+def result_text(result: dict[str, Any] | None, names: Sequence[str]) -> str:
+    """The result summary plus each seat's score."""
+    if not result:
+        return "no result recorded"
+    out = str(result.get("summary") or "")
+    scores = result.get("scores")
+    if isinstance(scores, list) and scores:
+        per_seat = ", ".join(f"{who(i, names, None)} {s}" for i, s in enumerate(scores))
+        out = f"{out} (scores: {per_seat})" if out else f"scores: {per_seat}"
+    return out or value_text(result)
+
+
+# actions
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    label: str
+    action: dict[str, Any]
+
+
+def action_label(action: dict[str, Any]) -> str:
+    """How an action reads in a menu: a lone card shows as the card; else type + values."""
+    rest = {k: v for k, v in action.items() if k != "type"}
+    if action.get("type") == "play" and list(rest) == ["card"] and is_card(rest["card"]):
+        return card_text(rest["card"])
+    parts = [str(action.get("type", "?"))]
+    for k, v in rest.items():
+        parts.append(value_text(v) if k in ("card", "cards") else f"{k}={value_text(v)}")
+    return " ".join(parts)
+
+
+def build_menu(legal: Sequence[dict[str, Any]]) -> list[MenuItem]:
+    """The numbered menu: lone-card plays in hand order, other actions as the server sent them."""
+
+    def key(a: dict[str, Any]) -> tuple[int, tuple[int, int]]:
+        card = a.get("card")
+        if a.get("type") == "play" and len(a) == 2 and is_card(card):
+            return (0, card_key(str(card)))
+        return (1, (0, 0))
+
+    ordered = sorted(enumerate(legal), key=lambda ia: (key(ia[1]), ia[0]))
+    return [MenuItem(action_label(a), dict(a)) for _, a in ordered]
+
+
+def menu_lines(menu: Sequence[MenuItem], width: int = 78) -> list[str]:
+    """The menu laid out in rows of ``N) label`` entries."""
+    entries = [f"{i}) {m.label}" for i, m in enumerate(menu, 1)]
+    col = max((len(e) for e in entries), default=0) + 2
+    per_row = max(1, width // col) if col < 20 else 1
+    rows = []
+    for start in range(0, len(entries), per_row):
+        rows.append("  " + "".join(e.ljust(col) for e in entries[start : start + per_row]).rstrip())
+    return rows
+
+
+def _card_faces(action: dict[str, Any]) -> list[int] | None:
+    """The cards an action names (its ``card`` or ``cards``), as sorted faces."""
+    if "card" in action and is_card(action["card"]):
+        return [parse_face(str(action["card"]))]
+    cards = action.get("cards")
+    if isinstance(cards, list) and cards and all(is_card(c) for c in cards):
+        return sorted(parse_face(str(c)) for c in cards)
+    return None
+
+
+def match_input(text: str, menu: Sequence[MenuItem]) -> dict[str, Any] | str:
+    """The action the player typed, or a message saying why it matches none.
+
+    Accepts a menu number, a card spelling (``10h``, ``TH``, ``10♥``, several
+    cards for multi-card plays), an action's label or type when that is unique,
+    or a raw JSON action object.
+    """
+    s = text.strip()
+    if not s:
+        return f"type a number 1-{len(menu)} or a card"
+    if s.isdigit():
+        n = int(s)
+        if 1 <= n <= len(menu):
+            return menu[n - 1].action
+        return f"{n} is not on the menu (1-{len(menu)})"
+    if s.startswith("{"):
+        try:
+            raw = json.loads(s)
+        except ValueError as exc:
+            return f"not valid JSON: {exc}"
+        return raw if isinstance(raw, dict) else "a JSON action must be an object"
+    try:
+        faces = sorted(parse_faces(s))
+    except CardParseError:
+        faces = []
+    if faces:
+        hits = [m.action for m in menu if _card_faces(m.action) == faces]
+        if len(hits) == 1:
+            return hits[0]
+        if not hits:
+            return f"{' '.join(pretty(f) for f in faces)} is not a legal play now"
+    folded = " ".join(s.lower().split())
+    for field in ("label", "type"):
+        hits = [
+            m.action
+            for m in menu
+            if (m.label if field == "label" else str(m.action.get("type", ""))).lower() == folded
+        ]
+        if len(hits) == 1:
+            return hits[0]
+    return f"{s!r} matches no legal action; type a number 1-{len(menu)}"

@@ -1,0 +1,36 @@
+"""Build of the compiled double-dummy core; all package metadata is in pyproject.toml."""
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class BuildDDS(build_ext):
+    """build_ext that says what is missing when the C core cannot be compiled."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # CCompilerError, DistutilsPlatformError, ...
+            raise SystemExit(
+                "cardtable: cannot compile the double-dummy solver core (engine/dds/src). "
+                "Install a C compiler and the Python headers (Debian/Ubuntu: "
+                "`apt-get install build-essential python3-dev`), then run "
+                f"`pip install -e .` again. Cause: {exc}"
+            ) from exc
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "engine.dds._dds",
+            sources=[
+                "engine/dds/src/module.c",
+                "engine/dds/src/solver.c",
+                "engine/dds/src/tt.c",
+            ],
+            depends=["engine/dds/src/solver.h", "engine/dds/src/tt.h"],
+            extra_compile_args=["-O3", "-std=c99"],
+        )
+    ],
+    cmdclass={"build_ext": BuildDDS},
+)

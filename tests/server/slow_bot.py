@@ -1,0 +1,21 @@
+"""A bot that thinks for too long (to test the server's per-decision budget)."""
+
+import time
+from collections.abc import Sequence
+
+from engine.game import Action
+
+
+class SlowBot:
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        time.sleep(budget * 3)
+        return legal[-1]
+
+
+class BrokenBot:
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        return {"type": "play", "card": "no such card"}

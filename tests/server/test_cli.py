@@ -1,0 +1,101 @@
+"""The terminal commands that read the database: `cardtable games` and `replay`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from server.cli import build_parser, main
+from tests.server.conftest import make_settings, play_out, sit_and_start, start_harness
+
+
+def finished_game(url: str) -> int:
+    async def run() -> int:
+        h = await start_harness(make_settings(url))
+        try:
+            c = await h.client("cli")
+            table, token, snap = await sit_and_start(c)
+            await play_out(c, table, token, snap)
+            return table
+        finally:
+            await h.server.stop()
+
+    return asyncio.run(run())
+
+
+def test_games_lists_and_replay_prints_every_step(sqlite_url: str, capsys: Any) -> None:
+    gid = finished_game(sqlite_url)
+    assert main(["games", "--db", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert f"{gid:>5}  whist    finished" in out and "52" in out
+
+    assert main(["replay", str(gid), "--db", sqlite_url, "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "step 0/52: the deal" in out and "step 52/52" in out
+    assert "hands" in out  # a finished game replays with every hand by default
+    assert "result:" in out
+
+    assert main(["replay", str(gid), "--db", sqlite_url, "--all", "--viewer", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "hands" not in out and "hand " in out
+
+
+def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:
+    from server.persistence.store import Store
+    from server.terminal.replay import run_replay
+
+    gid = finished_game(sqlite_url)
+
+    async def load() -> Any:
+        store = await Store.open(sqlite_url)
+        try:
+            return await store.get_game(gid)
+        finally:
+            await store.close()
+
+    stored = asyncio.run(load())
+    keys = iter(["n", "n", "p", "g 52", "v 2", "bogus", "q"])
+    pages: list[str] = []
+    assert run_replay(stored, None, False, read=lambda _: next(keys), write=pages.append) == 0
+    headers = [p.splitlines()[0] for p in pages if p.startswith("step")]
+    assert headers[:4] == ["step 0/52: the deal", headers[1], headers[2], headers[1]]
+    assert headers[1].startswith("step 1/52") and headers[2].startswith("step 2/52")
+    assert any(h.startswith("step 52/52") for h in headers)
+    assert any(p.startswith("keys:") for p in pages)
+
+
+def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any) -> None:
+    assert main(["replay", "999", "--db", sqlite_url]) == 2
+    assert "no stored game 999" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command", ["serve", "play", "replay", "games", "schema", "showdown", "tournament"]
+)
+def test_every_command_has_help(command: str, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args([command, "--help"])
+    assert done.value.code == 0
+    assert "usage: cardtable " + command in capsys.readouterr().out
+
+
+def test_showdown_names_the_winner_and_equities(capsys: Any) -> None:
+    assert main(["showdown", "AhKh", "QsQd", "--board", "Kc 7d 2s 3h 9c"]) == 0
+    out = capsys.readouterr().out
+    assert "Winner: hand 1 (AH KH) with Pair of kings" in out
+    assert main(["showdown", "AhKh", "QsQd"]) == 0
+    assert "53.79%" in capsys.readouterr().out  # exact over all 1,712,304 boards
+    assert main(["showdown", "AhKh", "ZZ"]) == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
+    assert main(["tournament", "--game", "whist", "--games", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "Whist: 80 games (20 deals, every seating)" in out
+    lines = {line.split()[0]: line for line in out.splitlines()[2:]}
+    assert set(lines) == {"heuristic", "random"}
+    assert main(["tournament", "--game", "whist", "--bots", "grandmaster"]) == 2
+    assert "no bot 'grandmaster'" in capsys.readouterr().err

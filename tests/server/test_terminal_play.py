@@ -1,0 +1,354 @@
+"""``cardtable play`` end to end: a real server in-process, scripted keyboard input."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.app import Server
+from server.cli import build_parser
+from server.settings import Settings
+from server.terminal.play import run_play
+
+
+def _settings(tmp_path: Path, port: int = 0, grace: float = 0.5) -> Settings:
+    return Settings(
+        host="127.0.0.1",
+        port=port,
+        db_url=f"sqlite:///{tmp_path}/t.db",
+        bot_delay=0,
+        bot_workers=0,
+        grace=grace,
+    )
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    srv = Server(_settings(tmp_path))
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    """Parse through the real CLI so the ``play`` subcommand's wiring is tested too."""
+    return build_parser().parse_args(["play", *argv])
+
+
+class Keyboard:
+    """Scripted answers to the move prompt; then ``default`` for ever."""
+
+    def __init__(self, answers: list[str], default: str = "1") -> None:
+        self.answers = list(answers)
+        self.default = default
+        self.prompts: list[str] = []
+
+    async def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        await asyncio.sleep(0)
+        return self.answers.pop(0) if self.answers else self.default
+
+
+class Screen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, text: str) -> None:
+        self.lines.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+async def test_play_a_whole_whist_game_against_bots(server: Server, tmp_path: Path) -> None:
+    # Seat 0 is ours; the three other seats are filled with bots ("start": true).
+    keys, screen = Keyboard(['{"type": "play", "card": "ZZ"}', "99"]), Screen()
+    url = f"ws://127.0.0.1:{server.port}/"
+    args = _args("--url", url, "--name", "ann", "--state", str(tmp_path / "s.json"))
+
+    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
+
+    assert code == 0, screen.text
+    out = screen.text
+    # A whist deal is 13 tricks: we are prompted once per trick, plus the refused tries.
+    assert len(keys.prompts) == 13 + 2
+    assert all(re.fullmatch(r"Your move \[1-\d+ or card\]: ", p) for p in keys.prompts)
+    # The server's refusal of an unparseable card is shown, and the menu rejects 99.
+    assert "The server refused that move: not a card: 'ZZ' [illegal_action/bad_card]" in out
+    assert "99 is not on the menu" in out
+    # Events read as short lines with suit symbols.
+    assert re.search(r"^(East|South|West) plays (10|[2-9JQKA])[♣♦♥♠]$", out, re.M)
+    assert re.search(r"^You play (10|[2-9JQKA])[♣♦♥♠]$", out, re.M)
+    assert re.search(r"^(You win|(North \(you\)|East|South|West) wins) the trick", out, re.M)
+    assert "Your hand:" in out and "Your legal moves:" in out
+    # The end: result, game id and the replay command.
+    table_id = json.loads((tmp_path / "s.json").read_text())
+    assert table_id["table"] is None  # nothing left to resume
+    m = re.search(r"^Game id: (\d+)$", out, re.M)
+    assert m is not None
+    assert f"Replay it with: cardtable replay {m.group(1)}" in out
+    assert re.search(r"^Game finished\. Result: ((North/South|East/West) win|drawn)", out, re.M)
+    stored = await server.store.get_game(int(m.group(1)))
+    assert stored is not None and stored.status == "finished"
+    # Every one of our 13 plays is in the stored log as seat 0's.
+    assert sum(1 for a in stored.actions if a.seat == 0) == 13
+
+
+async def test_a_card_spelling_picks_that_card(server: Server, tmp_path: Path) -> None:
+    picked: list[str] = []
+    screen = Screen()
+
+    async def read(prompt: str) -> str:
+        # Answer with the first card of the menu, spelled "10h"-style, not by number.
+        menu = [line for line in screen.lines if line.startswith("  1) ")][-1]
+        card = menu.split()[1]
+        picked.append(card)
+        return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
+
+    args = _args("--url", f"ws://127.0.0.1:{server.port}/", "--state", str(tmp_path / "s.json"))
+    assert await asyncio.wait_for(run_play(args, read, screen), 60) == 0
+    assert len(picked) == 13
+    for card in picked:
+        assert f"You play {card}" in screen.text
+
+
+async def test_unreachable_server_exits_2_with_a_hint(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    screen = Screen()
+    args = _args("--url", f"ws://127.0.0.1:{port}/", "--state", str(tmp_path / "s.json"))
+    assert await run_play(args, Keyboard([]), screen) == 2
+    assert "start it with: cardtable serve" in screen.text
+
+
+async def test_unknown_game_and_bad_options_are_refused(server: Server, tmp_path: Path) -> None:
+    url = f"ws://127.0.0.1:{server.port}/"
+    screen = Screen()
+    args = _args("--url", url, "--game", "tarot", "--state", str(tmp_path / "s.json"))
+    assert await run_play(args, Keyboard([]), screen) == 2
+    assert "no game 'tarot'" in screen.text
+    screen = Screen()
+    args = _args("--url", url, "--options", '{"deals": 99}', "--state", str(tmp_path / "s.json"))
+    assert await run_play(args, Keyboard([]), screen) == 1
+    assert "[bad_option]" in screen.text
+    screen = Screen()
+    args = _args("--url", url, "--options", "{nope", "--state", str(tmp_path / "s.json"))
+    assert await run_play(args, Keyboard([]), screen) == 2
+    assert "--options is not valid JSON" in screen.text
+
+
+async def _restart(server: Server, tmp_path: Path, grace: float = 0.5) -> Server:
+    port = server.port
+    await server.stop()
+    again = Server(_settings(tmp_path, port, grace))
+    await again.start()
+    return again
+
+
+async def test_resume_after_a_server_restart(tmp_path: Path) -> None:
+    # Play three tricks, quit the client, restart the server, then --resume and finish.
+    srv = Server(_settings(tmp_path))
+    await srv.start()
+    state = str(tmp_path / "s.json")
+    url = f"ws://127.0.0.1:{srv.port}/"
+    screen = Screen()
+    code = await asyncio.wait_for(
+        run_play(_args("--url", url, "--state", state), Keyboard(["1", "1", "1", "q"]), screen), 60
+    )
+    assert code == 0
+    assert "Come back with: cardtable play --resume --state" in screen.text
+    saved = json.loads(Path(state).read_text())
+    assert saved["table"] is not None and saved["seat_token"] and saved["version"] > 0
+    srv = await _restart(srv, tmp_path)
+    try:
+        keys, screen = Keyboard([]), Screen()
+        code = await asyncio.wait_for(
+            run_play(_args("--resume", "--state", state), keys, screen), 60
+        )
+        assert code == 0, screen.text
+        assert f"Resuming table {saved['table']}" in screen.text
+        assert f"Replay it with: cardtable replay {saved['table']}" in screen.text
+        # The remaining ten of our thirteen cards were played after the resume.
+        assert len(keys.prompts) == 10
+        stored = await srv.store.get_game(saved["table"])
+        assert stored is not None and stored.status == "finished"
+        assert sum(1 for a in stored.actions if a.seat == 0) == 13
+        assert all(a.actor.startswith("player:") for a in stored.actions if a.seat == 0)
+    finally:
+        await srv.stop()
+
+
+async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> None:
+    # A long grace period: the seat must wait for us, so every one of our cards is ours.
+    srv = Server(_settings(tmp_path, grace=30))
+    await srv.start()
+    holder: dict[str, Server] = {"srv": srv}
+    restarted = asyncio.Event()
+    calls = 0
+
+    async def read(prompt: str) -> str:
+        nonlocal calls
+        calls += 1
+        if calls == 3 and not restarted.is_set():
+            holder["srv"] = await _restart(holder["srv"], tmp_path, grace=30)
+            restarted.set()
+        return "1"
+
+    screen = Screen()
+    args = _args(
+        "--url",
+        f"ws://127.0.0.1:{srv.port}/",
+        "--state",
+        str(tmp_path / "s.json"),
+        "--retry",
+        "10",
+    )
+    try:
+        code = await asyncio.wait_for(run_play(args, read, screen), 60)
+        assert code == 0, screen.text
+        assert "Connection lost (1001: server shutting down)." in screen.text
+        assert "Resuming table" in screen.text
+        m = re.search(r"^Replay it with: cardtable replay (\d+)$", screen.text, re.M)
+        assert m is not None
+        stored = await holder["srv"].store.get_game(int(m.group(1)))
+        assert stored is not None and stored.status == "finished"
+        assert [a.actor.startswith("player:") for a in stored.actions if a.seat == 0] == [True] * 13
+    finally:
+        await holder["srv"].stop()
+
+
+async def test_resume_catches_up_on_a_game_a_bot_finished_for_us(tmp_path: Path) -> None:
+    # We leave after one card; after the grace period a bot plays our seat to the end.
+    # --resume then prints what we missed (every catch-up update carries the final
+    # view, so the client must not stop at the first one) and the result.
+    srv = Server(_settings(tmp_path, grace=0.05))
+    await srv.start()
+    try:
+        state = str(tmp_path / "s.json")
+        url = f"ws://127.0.0.1:{srv.port}/"
+        await asyncio.wait_for(
+            run_play(_args("--url", url, "--state", state), Keyboard(["1", "q"]), Screen()), 30
+        )
+        saved = json.loads(Path(state).read_text())
+        table = saved["table"]
+        for _ in range(200):
+            stored = await srv.store.get_game(table)
+            if stored is not None and stored.status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the stand-in bot did not finish the game")
+        keys, screen = Keyboard([]), Screen()
+        code = await asyncio.wait_for(
+            run_play(_args("--resume", "--state", state), keys, screen), 30
+        )
+        assert code == 0, screen.text
+        assert keys.prompts == []
+        assert "Game over: " in screen.text
+        assert f"Replay it with: cardtable replay {table}" in screen.text
+        # Every card played after the last version we saw is reported (one per version).
+        plays = re.findall(r"^(?:You play|\w+ plays) ", screen.text, re.M)
+        assert len(plays) == 52 - saved["version"]
+    finally:
+        await srv.stop()
+
+
+def test_play_help_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        build_parser().parse_args(["play", "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    for flag in (
+        "--url",
+        "--game",
+        "--options",
+        "--name",
+        "--seat",
+        "--table",
+        "--resume",
+        "--state",
+    ):
+        assert flag in text
+
+
+async def test_join_an_existing_table_and_start_it(server: Server, tmp_path: Path) -> None:
+    from websockets.asyncio.client import connect
+
+    url = f"ws://127.0.0.1:{server.port}/"
+    async with connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "name": "host"}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "create_table", "game": "whist", "name": "open"}))
+        created = json.loads(await ws.recv())
+    table = created["table"]["table"]
+    keys, screen = Keyboard([]), Screen()
+    args = _args(
+        "--url", url, "--table", str(table), "--seat", "1", "--start",
+        "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    assert await asyncio.wait_for(run_play(args, keys, screen), 60) == 0, screen.text
+    assert "You sit at seat 1 (East)." in screen.text
+    assert len(keys.prompts) == 13
+    assert f"Replay it with: cardtable replay {table}" in screen.text
+
+
+async def test_play_poker_against_bots_with_typed_amounts(server: Server, tmp_path: Path) -> None:
+    # Three seats, two hands: we open with a typed raise, then fold or check to the end.
+    keys, screen = Keyboard(["raise 37"], default="1"), Screen()
+    args = _args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "poker",
+        "--options", '{"seats": 3, "hands": 2}', "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    code = await asyncio.wait_for(run_play(args, keys, screen), 30)
+    assert code == 0, screen.text
+    out = screen.text
+    assert re.search(r"^Hand 1/2 · blinds 1/2 · preflop$", out, re.M)
+    assert re.search(r"^Board: ", out, re.M) and "Your cards: " in out
+    assert re.search(r"^  Seat 1 \(you\) +stack +\d+", out, re.M)
+    assert re.search(r"^  1\) (fold|check) ", out, re.M)
+    # The typed amount went to the server as a raise to 37 (unless a bot raised more first).
+    assert "You raise to 37" in out or "[illegal_action/raise_too_small]" in out
+    assert re.search(r"^Seat [23] (folds|checks|calls \d+|raises to \d+|bets \d+)", out, re.M)
+    assert re.search(r"^(You win|Seat [123] wins) \d+", out, re.M)
+    assert re.search(r"^Game finished\. Result: ", out, re.M)
+    m = re.search(r"^Game id: (\d+)$", out, re.M)
+    assert m is not None
+    stored = await server.store.get_game(int(m.group(1)))
+    assert stored is not None and stored.status == "finished"
+
+
+async def test_play_a_bridge_board_against_bots(server: Server, tmp_path: Path) -> None:
+    # Board 1: North (us) deals and opens 1NT by typing it; then the first menu entry
+    # (Pass in the auction, the first legal card, accepting a claim) to the end.
+    keys, screen = Keyboard(["1nt"], default="1"), Screen()
+    args = _args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "bridge",
+        "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    # The bridge bots sample deals and solve them double dummy: allow for a busy machine.
+    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
+    assert code == 0, screen.text
+    out = screen.text
+    assert "Board 1 · dealer North (you) · vulnerable: none · auction" in out
+    assert "  North     East      South     West" in out
+    assert re.search(r"^  1\) Pass +2\) 1♣ ", out, re.M)
+    assert re.search(r"^You bid 1NT$", out, re.M)
+    assert re.search(r"^(East|South|West) (passes|bids \d(♣|♦|♥|♠|NT)|doubles)$", out, re.M)
+    assert re.search(r"^Contract: \d(♣|♦|♥|♠|NT)X{0,2} by (North|East|South|West)$", out, re.M)
+    assert re.search(r"^(You|East|South|West) leads? (10|[2-9JQKA])[♣♦♥♠]$", out, re.M)
+    assert re.search(r"^Dummy \((North|East|South|West)( \(you\))?\) goes down: ", out, re.M)
+    assert re.search(
+        r"^Board 1: \d(♣|♦|♥|♠|NT)X{0,2} by [NESW] (made|down) \d+, NS [+-]\d+", out, re.M
+    )
+    assert re.search(r"^Game finished\. Result: board 1: ", out, re.M)

@@ -1,0 +1,438 @@
+"""The terminal client's pure formatting: menus, card input, event lines, views."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from rules.bridge.game import BridgeGame
+from rules.poker.game import PokerGame
+from server.terminal import views
+from server.terminal.bridge_text import board_result_text
+from server.terminal.render import (
+    build_menu,
+    event_line,
+    hand_line,
+    match_input,
+    menu_lines,
+    render_view,
+    result_text,
+    seat_names,
+)
+
+NAMES = ["North", "East", "South", "West"]
+
+
+def plays(*cards: str) -> list[dict[str, str]]:
+    return [{"type": "play", "card": c} for c in cards]
+
+
+def test_menu_lists_card_plays_in_hand_order_with_suit_symbols() -> None:
+    menu = build_menu(plays("2D", "AS", "TH", "KS", "3C"))
+    assert [m.label for m in menu] == ["A♠", "K♠", "10♥", "3♣", "2♦"]
+    assert menu[2].action == {"type": "play", "card": "TH"}
+    assert menu_lines(menu) == ["  1) A♠   2) K♠   3) 10♥  4) 3♣   5) 2♦"]
+
+
+def test_a_card_may_be_typed_in_any_common_spelling() -> None:
+    menu = build_menu(plays("TH", "AS"))
+    for typed in ("10h", "TH", "th", "10♥", " T♥ "):
+        assert match_input(typed, menu) == {"type": "play", "card": "TH"}
+    assert match_input("2", menu) == {"type": "play", "card": "TH"}  # menu: A♠, 10♥
+
+
+def test_input_that_names_no_legal_action_says_why() -> None:
+    menu = build_menu(plays("TH", "AS"))
+    assert match_input("3", menu) == "3 is not on the menu (1-2)"
+    assert match_input("QC", menu) == "Q♣ is not a legal play now"
+    assert "matches no legal action" in str(match_input("banana", menu))
+    assert match_input("", menu) == "type a number 1-2 or a card"
+    assert "not valid JSON" in str(match_input("{oops", menu))
+
+
+def test_a_raw_json_action_is_passed_through_for_the_server_to_judge() -> None:
+    assert match_input('{"type": "play", "card": "ZZ"}', build_menu(plays("AS"))) == {
+        "type": "play",
+        "card": "ZZ",
+    }
+
+
+def test_other_games_actions_keep_server_order_and_match_by_label_or_type() -> None:
+    legal: list[dict[str, Any]] = [
+        {"type": "fold"},
+        {"type": "call", "amount": 20},
+        {"type": "raise", "amount": 60},
+    ]
+    menu = build_menu(legal)
+    assert [m.label for m in menu] == ["fold", "call amount=20", "raise amount=60"]
+    assert match_input("FOLD", menu) == {"type": "fold"}
+    assert match_input("call", menu) == {"type": "call", "amount": 20}
+    assert match_input("raise amount=60", menu) == {"type": "raise", "amount": 60}
+    meld: list[dict[str, Any]] = [{"type": "meld", "cards": ["7H", "7S", "7D"]}, {"type": "pass"}]
+    cards = build_menu(meld)
+    assert match_input("7s 7d 7h", cards) == {"type": "meld", "cards": ["7H", "7S", "7D"]}
+
+
+def test_events_read_as_short_lines() -> None:
+    assert event_line({"kind": "play", "seat": 1, "card": "TH"}, NAMES, 2) == "East plays 10♥"
+    assert event_line({"kind": "play", "seat": 2, "card": "AS"}, NAMES, 2) == "You play A♠"
+    assert event_line({"kind": "trick", "winner": 2, "tricks": [3, 1]}, NAMES, 0) == (
+        "South wins the trick  (tricks North/South 3 – East/West 1)"
+    )
+    assert str(event_line({"kind": "trick", "winner": 0, "tricks": [1, 0]}, NAMES, 0)).startswith(
+        "You win the trick"
+    )
+    assert event_line({"kind": "deal", "deal": 2, "dealer": 1, "trump": "7D"}, NAMES, 0) == (
+        "Deal 2 · East deals · trump 7♦"
+    )
+    # Your own dealt hand is shown by the view; other seats' hands never reach you.
+    assert event_line({"kind": "hand", "seat": 0, "cards": ["AS"] * 13}, NAMES, 0) == (
+        "You are dealt 13 cards"
+    )
+    assert event_line({"kind": "bet", "seat": 3, "amount": 40}, NAMES, 0) == "West: bet amount 40"
+
+
+def test_a_hand_is_grouped_by_suit_high_to_low() -> None:
+    hand = ["2C", "AS", "TD", "KH", "7S", "QD", "BJ"]
+    assert hand_line(hand) == "♠ A 7   ♥ K   ♣ 2   ♦ Q 10   BJ"
+
+
+def test_whist_view_shows_trump_trick_scores_and_hand() -> None:
+    view = {
+        "game": "whist",
+        "deal": 1,
+        "deals": 2,
+        "dealer": 0,
+        "trump": "7D",
+        "leader": 1,
+        "trick": ["TH", "2H"],
+        "last_trick": ["AS", "3S", "4S", "5S"],
+        "last_leader": 0,
+        "hand_sizes": [12, 11, 11, 12],
+        "tricks": [1, 0],
+        "score": [0, 0],
+        "hand": ["QH", "2C"],
+    }
+    text = "\n".join(render_view(view, NAMES, 3, [3]))
+    assert "trump 7♦" in text and "dealer North" in text
+    assert "Trick:      East 10♥  South 2♥" in text
+    assert "Last trick: North A♠  East 3♠  South 4♠  West (you) 5♠" in text
+    assert "Your hand:  ♥ Q   ♣ 2" in text
+    assert "To act:     West (you)" in text
+
+
+def test_unknown_games_show_their_fields() -> None:
+    view = {"game": "holdem", "board": ["AS", "KD"], "pot": 40, "hand": ["QS", "JC"]}
+    lines = render_view(view, ["Seat 0", "Seat 1"], 1, [0])
+    assert lines == ["board   A♠ K♦", "pot     40", "hand    ♠ Q   ♣ J", "to act  Seat 0"]
+
+
+def test_result_and_seat_names() -> None:
+    info = {"seats": [{"seat": i, "name": n} for i, n in enumerate(NAMES)]}
+    assert seat_names(info) == NAMES
+    assert seat_names(None, 2) == ["Seat 0", "Seat 1"]
+    res = {"summary": "partnership 0-2 wins 1-0", "scores": [1, 0, 1, 0]}
+    assert result_text(res, NAMES) == (
+        "partnership 0-2 wins 1-0 (scores: North 1, East 0, South 1, West 0)"
+    )
+    assert result_text(None, NAMES) == "no result recorded"
+
+
+# ---------------------------------------------------------------- poker and bridge
+# Views and events come straight from the games: new() plus a few apply() calls.
+
+POKER_NAMES = ["Seat 1", "Seat 2", "Seat 3"]
+POKER = PokerGame()
+BRIDGE = BridgeGame()
+
+
+def _poker(*moves: tuple[int, dict[str, Any]]) -> tuple[Any, list[dict[str, Any]]]:
+    """Seed 7, three seats: seat 0 is the button and first to act (2♥ 4♥)."""
+    state = POKER.new(POKER.parse_config({"seats": 3, "hands": 2}), 7)
+    events: list[dict[str, Any]] = []
+    for seat, action in moves:
+        state, more = POKER.apply(state, seat, action)
+        events += [e.to_json() for e in more]
+    return state, events
+
+
+def _bridge(*moves: tuple[int, dict[str, Any]]) -> tuple[Any, list[dict[str, Any]]]:
+    """Board 1 (dealer North, nobody vulnerable), seed 1."""
+    state = BRIDGE.new(BRIDGE.parse_config({}), 1)
+    events: list[dict[str, Any]] = []
+    for seat, action in moves:
+        state, more = BRIDGE.apply(state, seat, action)
+        events += [e.to_json() for e in more]
+    return state, events
+
+
+def _call(seat: int, call: str) -> tuple[int, dict[str, Any]]:
+    return seat, {"type": "call", "call": call}
+
+
+ONE_NT_BY_NORTH = [_call(0, "1NT"), _call(1, "P"), _call(2, "P"), _call(3, "P")]
+
+
+def _screen(game: Any, state: Any, viewer: int, names: list[str]) -> str:
+    view = game.view(state, viewer)
+    return "\n".join(views.render_view(view, names, viewer, list(game.to_act(state))))
+
+
+def _lines(game: str, events: list[dict[str, Any]], names: list[str], me: int) -> list[str]:
+    narrator = views.Narrator(game)
+    return [line for e in events if (line := narrator.line(e, names, me)) is not None]
+
+
+POKER_SCREENS: list[tuple[str, Callable[[], tuple[Any, list[dict[str, Any]]]], list[str]]] = [
+    (
+        "preflop: blinds posted, markers, your cards, the raise range",
+        lambda: _poker(),
+        [
+            "Hand 1/2 · blinds 1/2 · preflop",
+            "Board: -                    Pot 3",
+            "  Seat 1 (you)  stack   200            [D]",
+            "  Seat 2        stack   199  bet    1  [SB]",
+            "  Seat 3        stack   198  bet    2  [BB]",
+            "Your cards: 2♥ 4♥",
+            "You may raise to 4..200 (type 'raise N'; 'all in' for 200)",
+        ],
+    ),
+    (
+        "the flop: a folded seat, the pot collected, whose turn",
+        lambda: _poker(
+            (0, {"type": "raise", "to": 12}), (1, {"type": "call"}), (2, {"type": "fold"})
+        ),
+        ["· flop", "Board: A♥ 2♦ 4♠", "Pot 26", "[BB]     folded", "Seat 2        stack   188"],
+    ),
+    (
+        "showdown: shown cards with the hand's name, the mucked loser, the winnings",
+        lambda: _poker(
+            (0, {"type": "raise", "to": 12}),
+            (1, {"type": "call"}),
+            (2, {"type": "fold"}),
+            (1, {"type": "check"}),
+            (0, {"type": "bet", "to": 188}),
+            (1, {"type": "call"}),
+        ),
+        [
+            "hand over",
+            "shows 2♥ 4♥ — Two pair, fours and twos",
+            "busted     mucked",
+            "Won:   Seat 1 (you) 402",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"), [c[1:] for c in POKER_SCREENS], ids=[c[0] for c in POKER_SCREENS]
+)
+def test_poker_table_screens(
+    build: Callable[[], tuple[Any, list[dict[str, Any]]]], expected: list[str]
+) -> None:
+    state, _ = build()
+    text = _screen(POKER, state, 0, POKER_NAMES)
+    for part in expected:
+        assert part in text, f"{part!r} not in\n{text}"
+
+
+def test_poker_events_read_as_table_talk() -> None:
+    _, events = _poker(
+        (0, {"type": "raise", "to": 12}),
+        (1, {"type": "call"}),
+        (2, {"type": "fold"}),
+        (1, {"type": "check"}),
+        (0, {"type": "bet", "to": 188}),
+        (1, {"type": "call"}),
+    )
+    assert _lines("poker", events, POKER_NAMES, 1) == [
+        "Seat 1 raises to 12",
+        "You call 11",
+        "Seat 3 folds",
+        "Flop: A♥ 2♦ 4♠",
+        "You check",
+        "Seat 1 bets 188 (all in)",
+        "You call 188 (all in)",
+        "Turn: A♥ 2♦ 4♠ 8♠",
+        "River: A♥ 2♦ 4♠ 8♠ 10♣",
+        "Seat 1 shows 2♥ 4♥ — Two pair, fours and twos",
+        "You muck",
+        "Seat 1 wins 402",
+        "Hand 1 over",
+    ]
+    posts = [{"kind": "post", "seat": 2, "blind": "big", "chips": 2}]
+    assert _lines("poker", posts, POKER_NAMES, 0) == ["Seat 3 posts the big blind (2)"]
+
+
+def test_poker_menu_reads_call_raise_to_and_all_in_and_takes_typed_amounts() -> None:
+    state, _ = _poker()
+    view = POKER.view(state, 0)
+    menu = views.build_menu(POKER.legal(state, 0), view)
+    assert [m.label for m in menu] == [
+        "fold", "call 2", "raise to 4", "raise to 7", "all in (200)", "sit out",
+    ]  # fmt: skip
+    cases = {
+        "raise 37": {"type": "raise", "to": 37},
+        "raise to 37": {"type": "raise", "to": 37},
+        "bet 50": {"type": "raise", "to": 50},  # bet and raise are one word to the player
+        "all in": {"type": "raise", "to": 200},
+        "call": {"type": "call"},
+        "raise to 7": {"type": "raise", "to": 7},
+        "2": {"type": "call"},
+    }
+    for typed, action in cases.items():
+        assert views.match_input(typed, menu, view) == action, typed
+    # On the flop, first to act bets rather than raises.
+    state, _ = _poker((0, {"type": "call"}), (1, {"type": "call"}), (2, {"type": "check"}))
+    seat = POKER.to_act(state)[0]
+    view = POKER.view(state, seat)
+    menu = views.build_menu(POKER.legal(state, seat), view)
+    assert [m.label for m in menu][:3] == ["check", "bet 2", "bet 3"]
+    assert views.match_input("raise 9", menu, view) == {"type": "bet", "to": 9}
+
+
+BRIDGE_SCREENS: list[tuple[str, list[tuple[int, dict[str, Any]]], int, list[str]]] = [
+    (
+        "the auction opens: board, dealer, vulnerability, empty grid, the hand",
+        [],
+        0,
+        [
+            "Board 1 · dealer North (you) · vulnerable: none · auction",
+            "  North     East      South     West",
+            "Your hand:  ♠ A Q 10 6 5 3   ♥ 10 9 8 6   ♣ A 3 2",
+        ],
+    ),
+    (
+        "the auction as a grid under the compass seats",
+        [_call(0, "1C"), _call(1, "X"), _call(2, "1H")],
+        3,
+        ["  1♣        Double    1♥", "To act:     West (you)"],
+    ),
+    (
+        "declarer to play dummy's card: the contract, the trick, dummy's hand",
+        [*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"})],
+        0,
+        [
+            "Contract: 1NT by North (you) · dummy South · tricks NS 0 – EW 0",
+            "Trick:      East A♦",
+            "Dummy (South): ",
+            "To act:     North (you) (for dummy South)",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("moves", "viewer", "expected"),
+    [c[1:] for c in BRIDGE_SCREENS],
+    ids=[c[0] for c in BRIDGE_SCREENS],
+)
+def test_bridge_table_screens(
+    moves: list[tuple[int, dict[str, Any]]], viewer: int, expected: list[str]
+) -> None:
+    state, _ = _bridge(*moves)
+    text = _screen(BRIDGE, state, viewer, NAMES)
+    for part in expected:
+        assert part in text, f"{part!r} not in\n{text}"
+
+
+def test_bridge_menu_offers_calls_and_takes_typed_calls() -> None:
+    state, _ = _bridge(_call(0, "1C"))
+    view = BRIDGE.view(state, 1)
+    menu = views.build_menu(BRIDGE.legal(state, 1), view)
+    labels = [m.label for m in menu]
+    assert labels[:4] == ["Pass", "Double", "1♦", "1♥"] and labels[-1] == "7NT"
+    cases: dict[str, dict[str, Any] | str] = {
+        "1nt": {"type": "call", "call": "1NT"},
+        "2c": {"type": "call", "call": "2C"},  # a bid, not the two of clubs
+        "4♠": {"type": "call", "call": "4S"},
+        "pass": {"type": "call", "call": "P"},
+        "x": {"type": "call", "call": "X"},
+        "xx": "xx is not a legal call now",
+        "1c": "1c is not a legal call now",
+    }
+    for typed, expected in cases.items():
+        assert views.match_input(typed, menu, view) == expected, typed
+
+
+def test_bridge_declarer_plays_from_dummy_and_may_claim() -> None:
+    state, _ = _bridge(*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"}))
+    view = BRIDGE.view(state, 0)
+    menu = views.build_menu(BRIDGE.legal(state, 0), view)
+    dummy = {views.render.card_text(c) for c in view["dummy_hand"]}
+    cards = [m.label for m in menu if m.action["type"] == "play"]
+    assert cards and set(cards) <= dummy  # the legal cards are dummy's, not North's
+    assert menu[-1].label == "claim all 13"
+    assert views.match_input("claim 9", menu, view) == {"type": "claim", "tricks": 9}
+
+
+def test_bridge_events_read_as_table_talk() -> None:
+    moves = [*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"})]
+    state, events = _bridge(*moves)
+    lines = _lines("bridge", events, NAMES, 2)
+    assert lines[:6] == [
+        "North bids 1NT",
+        "East passes",
+        "You pass",
+        "West passes",
+        "Contract: 1NT by North",
+        "East leads A♦",
+    ]
+    assert lines[6].startswith("Dummy (South (you)) goes down: ♠ ")
+    # Finish the trick: the next cards are plays, not leads, and a side wins it.
+    for seat in (0, 3):  # declarer North plays dummy South's card, then West
+        legal = BRIDGE.legal(state, seat)
+        state, more = BRIDGE.apply(state, seat, legal[0])
+        events += [e.to_json() for e in more]
+    state, more = BRIDGE.apply(state, 0, BRIDGE.legal(state, 0)[0])
+    events += [e.to_json() for e in more]
+    lines = _lines("bridge", events, NAMES, 2)
+    assert re.fullmatch(r"You play \S+", lines[7])  # South's card, played by the declarer
+    assert re.fullmatch(r"West plays \S+", lines[8])
+    assert re.fullmatch(r"North plays \S+", lines[9])
+    assert re.fullmatch(r"(North/South|East/West) win the trick \(\w+\)  NS \d – EW \d", lines[10])
+
+
+@pytest.mark.parametrize(
+    ("result", "line"),
+    [
+        (
+            {"board": 1, "contract": "4S", "declarer": 2, "tricks": 10, "score_ns": 420},
+            "Board 1: 4♠ by S made 10, NS +420",
+        ),
+        (
+            {"board": 2, "contract": "3NTX", "declarer": 1, "tricks": 7, "score_ns": 300},
+            "Board 2: 3NTX by E down 2, NS +300",
+        ),
+        (
+            {"board": 3, "contract": None, "declarer": None, "tricks": None},
+            "Board 3: passed out, NS 0",
+        ),
+    ],
+)
+def test_bridge_board_results(result: dict[str, Any], line: str) -> None:
+    assert board_result_text(result) == line
+
+
+def test_a_busted_seat_between_hands_is_offered_a_rebuy_of_any_size() -> None:
+    # docs/poker.md: between hands a seat out of chips may rebuy (up to the cap) or sit out.
+    state = POKER.new(POKER.parse_config({"seats": 3, "hands": 3, "rebuys": True}), 7)
+    for seat, action in [
+        (0, {"type": "raise", "to": 12}),
+        (1, {"type": "call"}),
+        (2, {"type": "fold"}),
+        (1, {"type": "check"}),
+        (0, {"type": "bet", "to": 188}),
+        (1, {"type": "call"}),
+    ]:
+        state, _ = POKER.apply(state, seat, action)
+    assert POKER.to_act(state) == (1,)
+    view = POKER.view(state, 1)
+    menu = views.build_menu(POKER.legal(state, 1), view)
+    assert [m.label for m in menu] == ["rebuy 200", "sit out"]
+    assert views.match_input("rebuy 100", menu, view) == {"type": "rebuy", "chips": 100}
+    text = _screen(POKER, state, 1, POKER_NAMES)
+    assert "between hands" in text and "busted" in text
