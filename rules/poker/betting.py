@@ -1,0 +1,373 @@
+"""The hand engine: blinds, betting rounds, streets and showdown.
+
+Pure functions from (hand, stacks) to (hand, stacks, events); the Game wraps them.
+Betting follows the no-limit rules in ``shared/rules/poker.md``:
+
+- A bet or raise must add at least the largest bet/raise increment made so far this
+  round, and at least the big blind (the minimum raise is the last full raise); a
+  player may always go all-in for less.
+- An all-in raise smaller than that (a *short* all-in) does not reopen the betting to
+  players who already acted since the last full raise: they may call or fold only,
+  unless consecutive short all-ins add up to a full raise.  Players yet to act may
+  raise as usual.
+- No one may raise when every other player still in is all-in (nothing to raise
+  against), or when their chips only cover a call.
+- Heads-up the button posts the small blind and acts first before the flop; after
+  the flop the first player left of the button acts first.
+- An uncalled part of a bet goes back to its owner when the round closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from engine.cards import format_card
+from engine.events import Event
+from rules.poker.evaluator import describe, evaluate
+from rules.poker.options import PokerConfig
+from rules.poker.pots import Pot, build_pots, uncalled
+from rules.poker.scoring import award, showdown, showing_order
+from rules.poker.state import STREET_NAMES, HandState, Street
+
+UNKNOWN = 10_000  # the rank of a hand whose cards are not known (worse than any)
+_BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the player to act may do: check or call ``call`` chips, fold (only when
+    facing a bet), and bet/raise to any total from ``min_to`` to ``max_to`` this round
+    (None when raising is not allowed)."""
+
+    seat: int
+    to_call: int  # chips a call puts in (0: a check)
+    can_fold: bool
+    bet: int  # the seat's bet this round
+    current: int  # the largest bet this round
+    min_to: int | None
+    max_to: int | None
+
+
+class _Work:
+    """A mutable copy of a hand and the stacks, for one transition."""
+
+    def __init__(self, hand: HandState, stacks: Sequence[int], config: PokerConfig) -> None:
+        for f in fields(HandState):
+            value = getattr(hand, f.name)
+            setattr(self, f.name, list(value) if isinstance(value, tuple) else value)
+        self.acted = set(hand.acted)
+        self.stacks = list(stacks)
+        self.config = config
+        self.events: list[Event] = []
+
+    # The attributes mirror HandState (as lists); declared for the type checker.
+    starting: list[int]
+    number: int
+    button: int
+    small_blind_seat: int
+    big_blind_seat: int
+    players: list[int]
+    holes: list[tuple[int, ...]]
+    stub: list[int]
+    board: list[int]
+    street: Street
+    bets: list[int]
+    contributed: list[int]
+    folded: list[bool]
+    queue: list[int]
+    acted: set[int]
+    raise_size: int
+    short_all_ins: list[int]
+    aggressor: int | None
+    done: bool
+    shown: list[int]
+    mucked: list[int]
+    awards: list[object]
+    refunds: list[tuple[int, int]]
+    history: list[tuple[int, int, str, int]]
+
+    def freeze(self) -> tuple[HandState, tuple[int, ...], list[Event]]:
+        values: dict[str, Any] = {}
+        for f in fields(HandState):
+            v = getattr(self, f.name)
+            values[f.name] = (
+                frozenset(v) if f.name == "acted" else tuple(v) if isinstance(v, list) else v
+            )
+        return HandState(**values), tuple(self.stacks), self.events
+
+    @property
+    def live(self) -> list[int]:
+        return [s for s in self.players if not self.folded[s]]
+
+    def put(self, seat: int, chips: int) -> None:
+        self.stacks[seat] -= chips
+        self.bets[seat] += chips
+        self.contributed[seat] += chips
+
+    def effective(self, seat: int) -> int:
+        """Chips ``seat`` could still lose to another live player this hand."""
+        totals = sorted(self.bets[s] + self.stacks[s] for s in self.live)
+        second = totals[-2] if len(totals) > 1 else 0
+        return min(self.stacks[seat], max(0, second - self.bets[seat]))
+
+
+def deal_hand(
+    config: PokerConfig,
+    stacks: Sequence[int],
+    players: Sequence[int],
+    number: int,
+    holes: Sequence[tuple[int, ...]],
+    stub: Sequence[int],
+) -> tuple[HandState, tuple[int, ...], list[Event]]:
+    """Start a hand: ``players`` are the seats dealt in from the first seat left of
+    the button (the button last), ``holes`` the two cards of each chair (``()`` for
+    chairs not dealt in), ``stub`` the rest of the deck in dealing order.  Posts the
+    antes and blinds and opens the preflop betting."""
+    seats = len(stacks)
+    order = list(players)
+    heads_up = len(order) == 2
+    sb, bb = (order[1], order[0]) if heads_up else (order[0], order[1])
+    hand = HandState(
+        starting=tuple(stacks),
+        number=number,
+        button=order[-1],
+        small_blind_seat=sb,
+        big_blind_seat=bb,
+        players=tuple(order),
+        holes=tuple(holes),
+        stub=tuple(stub),
+        board=(),
+        street=Street.PREFLOP,
+        bets=(0,) * seats,
+        contributed=(0,) * seats,
+        folded=tuple(s not in order for s in range(seats)),
+        queue=(),
+        acted=frozenset(),
+        raise_size=0,
+        short_all_ins=(),
+        aggressor=None,
+    )
+    w = _Work(hand, stacks, config)
+    if config.ante:
+        for s in order:
+            chips = min(config.ante, w.stacks[s])
+            if chips:
+                w.stacks[s] -= chips
+                w.contributed[s] += chips
+                w.events.append(Event("post", {"seat": s, "blind": "ante", "chips": chips}))
+    for seat, name, size in ((sb, "small", config.small_blind), (bb, "big", config.big_blind)):
+        chips = min(size, w.stacks[seat])
+        if chips:
+            w.put(seat, chips)
+            w.events.append(Event("post", {"seat": seat, "blind": name, "chips": chips}))
+    _begin_round(w)
+    return w.freeze()
+
+
+def _begin_round(w: _Work) -> None:
+    """Open a betting round (or close it at once if nobody can act)."""
+    n = len(w.players)
+    if w.street is Street.PREFLOP:
+        # Action starts left of the largest blind posted (pokerkit's rule, which also
+        # covers a big blind too short to exceed the small blind).
+        blinds = {w.small_blind_seat, w.big_blind_seat}
+        keyed = [(w.bets[s] if s in blinds else 0, i) for i, s in enumerate(w.players)]
+        opener = (max(keyed)[1] + 1) % n
+    else:
+        opener = 0
+    rotated = [*w.players[opener:], *w.players[:opener]]
+    w.queue = [s for s in rotated if not w.folded[s] and w.stacks[s] > 0 and w.effective(s) > 0]
+    w.acted = set()
+    w.raise_size = 0
+    w.short_all_ins = []
+    w.aggressor = None
+    top = max(w.bets)
+    if len(w.live) <= 1 or not w.queue or (len(w.queue) == 1 and w.bets[w.queue[0]] >= top):
+        _end_round(w)
+
+
+def options(hand: HandState, stacks: Sequence[int], config: PokerConfig) -> Options | None:
+    """What the player to act may do now (None when nobody is to act)."""
+    seat = hand.actor
+    if seat is None:
+        return None
+    current = max(hand.bets)
+    bet = hand.bets[seat]
+    stack = stacks[seat]
+    to_call = min(stack, current - bet)
+    min_to = max_to = None
+    if _may_raise(hand, stacks, seat, to_call):
+        max_to = stack + bet
+        min_to = min(max_to, current + max(hand.raise_size, config.big_blind))
+    return Options(seat, to_call, current > bet, bet, current, min_to, max_to)
+
+
+def _may_raise(hand: HandState, stacks: Sequence[int], seat: int, to_call: int) -> bool:
+    current = max(hand.bets)
+    if to_call < hand.raise_size:
+        return False  # facing only a short all-in since this seat's last full action
+    if hand.short_all_ins and sum(hand.short_all_ins) < hand.raise_size and seat in hand.acted:
+        return False  # a short all-in does not reopen the betting
+    if stacks[seat] <= current - hand.bets[seat]:
+        return False  # only enough for a call
+    return any(
+        s != seat and not hand.folded[s] and stacks[s] + hand.bets[s] > current
+        for s in hand.players
+    )
+
+
+def act(
+    hand: HandState, stacks: Sequence[int], config: PokerConfig, kind: str, to: int = 0
+) -> tuple[HandState, tuple[int, ...], list[Event]]:
+    """Apply an already validated action of the player to act: ``fold``, ``check``,
+    ``call`` or ``raise`` (to a total of ``to`` this round; also a first bet)."""
+    w = _Work(hand, stacks, config)
+    seat = w.queue.pop(0)
+    w.acted.add(seat)
+    current = max(w.bets)
+    data: dict[str, object] = {"seat": seat, "type": kind}
+    if kind == "fold":
+        w.folded[seat] = True
+    elif kind in ("check", "call"):
+        chips = min(w.stacks[seat], current - w.bets[seat])
+        w.put(seat, chips)
+        if kind == "call":
+            data["chips"] = chips
+    else:
+        increment = to - current
+        w.put(seat, to - w.bets[seat])
+        data["type"] = "raise" if current else "bet"
+        data["to"] = to
+        rotated = [*w.players, *w.players]
+        at = w.players.index(seat)
+        w.queue = [
+            s for s in rotated[at + 1 : at + len(w.players)] if not w.folded[s] and w.stacks[s] > 0
+        ]
+        w.aggressor = seat
+        if increment >= w.raise_size:
+            w.acted = {seat}
+        w.raise_size = max(w.raise_size, increment)
+        if w.stacks[seat]:
+            w.short_all_ins = []
+        else:
+            w.short_all_ins.append(increment)
+        if sum(w.short_all_ins) >= w.raise_size:
+            w.short_all_ins = []
+    if w.stacks[seat] == 0 and kind != "fold" and kind != "check":
+        data["all_in"] = True
+    amount = int(data.get("to", data.get("chips", 0)))  # type: ignore[call-overload]
+    w.history.append((int(w.street), seat, str(data["type"]), amount))
+    w.events.append(Event("action", data))
+    if not w.queue or len(w.live) <= 1:
+        _end_round(w)
+    return w.freeze()
+
+
+def _end_round(w: _Work) -> None:
+    back = uncalled(w.bets)
+    if back is not None:
+        seat, chips = back
+        w.bets[seat] -= chips
+        w.contributed[seat] -= chips
+        w.stacks[seat] += chips
+        w.refunds.append((seat, chips))
+        w.events.append(Event("refund", {"seat": seat, "chips": chips}))
+    w.bets = [0] * len(w.bets)
+    w.queue = []
+    live = w.live
+    if len(live) <= 1:
+        _finish(w)
+        return
+    if w.street is Street.RIVER:
+        _finish(w)
+        return
+    w.street = Street(w.street + 1)
+    _deal_street(w)
+    if sum(1 for s in live if w.stacks[s] > 0) <= 1:
+        # Nobody left to bet against: run the board out, then show down.
+        while w.street < Street.RIVER:
+            w.street = Street(w.street + 1)
+            _deal_street(w)
+        # No betting round is played on the streets run out, so the showdown order
+        # comes from the last round that was (its last aggressor shows first).
+        _finish(w)
+        return
+    _begin_round(w)
+
+
+def _deal_street(w: _Work) -> None:
+    count = _BOARD_SIZES[w.street]
+    cards = w.stub[1 : 1 + count]  # burn one, then turn the cards up
+    del w.stub[: 1 + count]
+    w.board.extend(cards)
+    w.events.append(
+        Event(
+            "street",
+            {
+                "street": STREET_NAMES[w.street],
+                "cards": [format_card(c) for c in cards],
+                "board": [format_card(c) for c in w.board],
+            },
+        )
+    )
+
+
+def hand_pots(hand: HandState) -> list[Pot]:
+    """The pots as collected so far (the current round's bets not included)."""
+    live = [not f for f in hand.folded]
+    collected = [c - b for c, b in zip(hand.contributed, hand.bets, strict=True)]
+    return build_pots(collected, live, hand.players) if any(collected) else []
+
+
+def _finish(w: _Work) -> None:
+    live = w.live
+    pots = build_pots(w.contributed, [not f for f in w.folded], w.players)
+    if len(live) == 1:
+        shown: list[int] = []
+        ranks: dict[int, int] = {}
+    else:
+        board = list(w.board)
+        # A hand whose cards are unknown (imported from a history that never showed
+        # them) cannot win: it is mucked.
+        ranks = {s: evaluate([*w.holes[s], *board]) if w.holes[s] else UNKNOWN for s in live}
+        order = showing_order(live, w.players, w.aggressor)
+        shown, mucked = showdown(pots, ranks, order, w.config.muck_losers)
+        unknown = [s for s in shown if ranks[s] == UNKNOWN]
+        shown = [s for s in shown if ranks[s] != UNKNOWN]
+        mucked = [s for s in order if s in mucked or s in unknown]
+        w.mucked = mucked
+        for s in order:
+            if s in shown:
+                w.events.append(
+                    Event(
+                        "show",
+                        {
+                            "seat": s,
+                            "cards": [format_card(c) for c in w.holes[s]],
+                            "hand": describe(ranks[s]),
+                        },
+                    )
+                )
+            else:
+                w.events.append(Event("muck", {"seat": s}))
+    w.shown = shown
+    awards = award(pots, ranks, shown, w.config.odd_chip)
+    for a in awards:
+        for s, chips in a.shares:
+            w.stacks[s] += chips
+        w.events.append(
+            Event(
+                "win",
+                {
+                    "pot": a.pot,
+                    "chips": a.amount,
+                    "winners": list(a.winners),
+                    "shares": [[s, c] for s, c in a.shares],
+                },
+            )
+        )
+    w.awards = list(awards)
+    w.done = True
+    w.queue = []
