@@ -1,0 +1,1 @@
+"""Tractor bots: the heuristic player (random-legal is ``bots.base.RandomBot``)."""

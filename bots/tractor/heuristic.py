@@ -1,0 +1,299 @@
+"""A Tractor bot playing the common heuristics, from its seat's view alone.
+
+* Draw: declares a suit when the hand holds enough of what would be trump,
+  never overrides its partner, and reinforces its own declaration.
+* Kitty: buries low side-suit singles (shortest suits first, to make voids),
+  keeping pairs, tractors, trumps, points and aces.
+* Lead: a throw only when no unseen card can beat any of its units (the cards
+  already played, its own hand and its buried kitty are known), else a sure
+  tractor, a sure pair, a sure single, else a low card of a short side suit.
+* Follow: feeds points to a partner who is winning the trick (when the
+  partner's play holds), wins a trick as cheaply as it can, trumps in only
+  when the trick is worth it (points in it), otherwise plays its lowest.
+
+Legal follows are built with ``a_legal_follow`` under different preference
+orders and checked with ``check_follow``; ``legal`` is the fallback.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from engine.cards import FACES_PER_DECK, RANKS, SMALL_JOKER, SUITS, format_card, parse_face
+from engine.errors import IllegalAction
+from engine.events import JSON
+from engine.game import Action
+from rules.tractor.order import TRUMP, Trump, tables
+from rules.tractor.scoring import card_points
+from rules.tractor.structure import (
+    Structure,
+    Unit,
+    a_legal_follow,
+    check_follow,
+    check_lead,
+    get_structure,
+)
+from rules.tractor.throws import can_beat
+from rules.tractor.tricks import trick_winner
+
+KITTY = 8
+
+
+def to_ids(spellings: Iterable[str]) -> list[int]:
+    """Card ids for card spellings; a repeated face gets the second copy's id."""
+    seen: Counter[int] = Counter()
+    out = []
+    for s in spellings:
+        f = parse_face(s)
+        out.append(f + FACES_PER_DECK * min(seen[f], 1))
+        seen[f] += 1
+    return out
+
+
+def _spell(cards: Iterable[int]) -> list[str]:
+    return [format_card(c) for c in cards]
+
+
+def _trump(view: JSON) -> Trump:
+    rank = RANKS.index(view["rank"])
+    suit = view.get("trump_suit")
+    return Trump(rank, None if suit in (None, "NT") else SUITS.index(suit))
+
+
+class TractorHeuristicBot:
+    def decide(
+        self, view: JSON, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        try:
+            phase = view.get("phase")
+            if phase == "draw":
+                return self._draw(view, legal, seat)
+            if phase == "bury":
+                return self._bury(view, legal)
+            if phase == "play":
+                return self._play(view, legal, seat)
+        except (IllegalAction, ValueError, KeyError):
+            pass  # never worse than a legal action
+        return legal[0]
+
+    # draw
+
+    def _draw(self, view: JSON, legal: Sequence[Action], seat: int) -> Action:
+        declares = [a for a in legal if a.get("type") == "declare"]
+        fallback = next((a for a in legal if a.get("type") in ("draw", "pass")), legal[0])
+        if not declares:
+            return fallback
+        declarer = view.get("declarer")
+        if declarer is not None and declarer % 2 == seat % 2 and declarer != seat:
+            return fallback  # never override the partner
+        if declarer == seat:
+            return declares[0]  # only a reinforcement can be offered to the declarer
+        hand = to_ids(view["hand"])
+        rank = RANKS.index(view["rank"])
+        n = len(hand)
+        late = view.get("stock_left", 0) <= 12
+
+        def support(action: Action) -> float:
+            f = parse_face(action["cards"][0])
+            suit = None if f >= SMALL_JOKER else f // 13
+            t = tables(Trump(rank, suit))
+            trumps = sum(t.suit[c % FACES_PER_DECK] == TRUMP for c in hand)
+            if suit is None:
+                return trumps / max(n, 1) + 0.05  # no trump: jokers and rank cards only
+            return trumps / max(n, 1)
+
+        best = max(declares, key=support)
+        # About a third of all cards are trump; declare with clearly more than that,
+        # or late in the draw with at least a fair share.
+        if (n >= 6 and support(best) >= 0.42) or (late and support(best) >= 0.3):
+            return best
+        return fallback
+
+    # kitty
+
+    def _bury(self, view: JSON, legal: Sequence[Action]) -> Action:
+        hand = to_ids(view["hand"])
+        trump = _trump(view)
+        t = tables(trump)
+        faces = Counter(c % FACES_PER_DECK for c in hand)
+        lengths = Counter(t.suit[c % FACES_PER_DECK] for c in hand)
+
+        def key(c: int) -> tuple[Any, ...]:
+            f = c % FACES_PER_DECK
+            is_trump = t.suit[f] == TRUMP
+            high = not is_trump and f < SMALL_JOKER and f % 13 >= 11  # K, A
+            return (is_trump, faces[f] > 1, card_points(c) > 0, high, lengths[t.suit[f]],
+                    t.phi[f])
+
+        buried = sorted(hand, key=key)[:KITTY]
+        return {"type": "bury", "cards": _spell(buried)}
+
+    # play
+
+    def _play(self, view: JSON, legal: Sequence[Action], seat: int) -> Action:
+        trump = _trump(view)
+        hand = to_ids(view["hand"])
+        seen = Counter(parse_face(c) for c in view.get("played", []))
+        for p in view.get("trick", []):
+            seen.update(parse_face(c) for c in p["cards"])
+        seen.update(c % FACES_PER_DECK for c in hand)
+        seen.update(parse_face(c) for c in view.get("kitty", []))
+        unseen = [f + FACES_PER_DECK * i for f in range(FACES_PER_DECK)
+                  for i in range(2 - min(seen[f], 2))]
+        if not view["trick"]:
+            return self._lead(hand, unseen, trump, legal)
+        return self._follow(view, hand, trump, legal, seat)
+
+    def _lead(
+        self, hand: list[int], unseen: list[int], trump: Trump, legal: Sequence[Action]
+    ) -> Action:
+        action = self._choose_lead(hand, unseen, trump)
+        check_lead(to_ids(action["cards"]), trump)
+        return action
+
+    def _choose_lead(self, hand: list[int], unseen: list[int], trump: Trump) -> Action:
+        t = tables(trump)
+        by_suit: dict[int, list[int]] = {}
+        for c in hand:
+            by_suit.setdefault(t.suit[c % FACES_PER_DECK], []).append(c)
+
+        def sure(u: Unit, suit: int) -> bool:
+            return not can_beat(u, unseen, trump, suit)
+
+        # A throw of every sure unit of a side suit, when there are several.
+        best: tuple[int, ...] | None = None
+        for suit, cards in by_suit.items():
+            if suit == TRUMP:
+                continue
+            units = [u for u in get_structure(cards, trump).units if sure(u, suit)]
+            if len(units) >= 2:
+                throw = tuple(c for u in units for c in u.cards)
+                if best is None or len(throw) > len(best):
+                    best = throw
+        if best is not None:
+            return _action(best, trump)
+        # Sure tractors, then sure pairs, then sure singles (side suits first).
+        for want in ("tractor", "pair", "single"):
+            options = []
+            for suit, cards in by_suit.items():
+                for u in get_structure(cards, trump).units:
+                    kind = "tractor" if u.pairs >= 2 else "pair" if u.pairs == 1 else "single"
+                    if kind == want and sure(u, suit):
+                        options.append((suit == TRUMP, -u.size, u.cards))
+            if options:
+                return _action(min(options)[2], trump)
+        # Any side-suit tractor (it draws the others' pairs), highest first.
+        tractors = [u.cards for suit, cards in by_suit.items() if suit != TRUMP
+                    for u in get_structure(cards, trump).units if u.pairs >= 2]
+        if tractors:
+            return _action(max(tractors, key=lambda u: (len(u), t.phi[u[-1] % FACES_PER_DECK])),
+                           trump)
+        # A low card of the shortest side suit, pairs kept, no points if possible.
+        side = [(len(cs), s) for s, cs in by_suit.items() if s != TRUMP]
+        pool = by_suit[min(side)[1]] if side else hand
+        counts = Counter(c % FACES_PER_DECK for c in pool)
+        low = min(pool, key=lambda c: (counts[c % FACES_PER_DECK] > 1, card_points(c) > 0,
+                                       t.phi[c % FACES_PER_DECK]))
+        return _action((low,), trump)
+
+    def _follow(
+        self, view: JSON, hand: list[int], trump: Trump, legal: Sequence[Action], seat: int
+    ) -> Action:
+        t = tables(trump)
+        plays = [to_ids(p["cards"]) for p in view["trick"]]
+        seats = [p["seat"] for p in view["trick"]]
+        lead = get_structure(plays[0], trump)
+        partner = (seat + 2) % 4
+        winner = view.get("trick_winner")
+        last = len(plays) == 3
+
+        def phi(c: int) -> int:
+            return t.phi[c % FACES_PER_DECK]
+
+        def is_trump(c: int) -> bool:
+            return t.suit[c % FACES_PER_DECK] == TRUMP
+
+        held = Counter(c % FACES_PER_DECK for c in hand)
+
+        def paired(c: int) -> bool:
+            return held[c % FACES_PER_DECK] > 1
+
+        keys: list[Callable[[int], Any]] = [
+            lambda c: (card_points(c) > 0, is_trump(c), paired(c), phi(c)),  # low, no points
+            lambda c: (-card_points(c), is_trump(c), phi(c)),  # feed points
+            lambda c: (-phi(c),),  # high
+            lambda c: (not is_trump(c), phi(c)),  # low trumps first
+            lambda c: (not is_trump(c), -phi(c)),  # high trumps first
+        ]
+        candidates: list[tuple[int, ...]] = []
+        for k in keys:
+            candidates.append(a_legal_follow(lead, hand, trump, key=k))
+        candidates += [tuple(to_ids(a["cards"])) for a in legal if a.get("type") == "play"]
+        valid = []
+        for c in dict.fromkeys(tuple(sorted(p)) for p in candidates):
+            try:
+                check_follow(lead, hand, c, trump)
+            except IllegalAction:
+                continue
+            valid.append(c)
+        if not valid:
+            return legal[0]
+        def pts(p: Sequence[int]) -> int:
+            return sum(card_points(c) for c in p)
+
+        def trumps(p: Sequence[int]) -> int:
+            return sum(map(is_trump, p)) if lead.suit != TRUMP else 0
+
+        def weight(p: Sequence[int]) -> int:
+            return sum(map(phi, p))
+
+        def broken(p: Sequence[int]) -> int:
+            """Pairs of the hand the play splits (one copy played, one kept)."""
+            taken = Counter(c % FACES_PER_DECK for c in p)
+            return sum(1 for f, n in taken.items() if n == 1 and held[f] == 2)
+
+        trick_points = sum(card_points(c) for p in plays for c in p)
+        if winner == partner and (last or self._holds(plays[seats.index(partner)], lead,
+                                                       trump, hand, view)):
+            # Feed points, without spending trumps or high cards for it.
+            return _action(min(valid, key=lambda p: (-pts(p), trumps(p), broken(p), weight(p))),
+                           trump)
+        winners = [c for c in valid if self._wins(lead, plays, c, trump)]
+        if winners:
+            # Cheapest win: fewest trumps, then (last to play) most points, then lowest.
+            cheapest = min(winners, key=lambda p: (trumps(p), -pts(p) if last else 0,
+                                                   weight(p)))
+            worth = trick_points + pts(cheapest) >= 10
+            if not trumps(cheapest) or worth:
+                return _action(cheapest, trump)
+        # Lose cheaply: no points, no trumps, pairs kept, lowest cards.
+        return _action(min(valid, key=lambda p: (pts(p), trumps(p), broken(p), weight(p))),
+                       trump)
+
+    def _wins(self, lead: Structure, plays: list[list[int]], mine: Sequence[int],
+              trump: Trump) -> bool:
+        all_plays = [*plays, list(mine)]
+        return trick_winner(lead, all_plays, trump) == len(plays)
+
+    def _holds(self, partner_play: list[int], lead: Structure, trump: Trump,
+               hand: list[int], view: JSON) -> bool:
+        """Whether the partner's winning play looks safe: a trump play, or the
+        top of the led suit among the cards nobody has shown yet."""
+        t = tables(trump)
+        if all(t.suit[c % FACES_PER_DECK] == TRUMP for c in partner_play):
+            return lead.suit != TRUMP
+        top = max(t.phi[c % FACES_PER_DECK] for c in partner_play)
+        seen = Counter(parse_face(c) for c in view.get("played", []))
+        for p in view.get("trick", []):
+            seen.update(parse_face(c) for c in p["cards"])
+        seen.update(c % FACES_PER_DECK for c in hand)
+        higher = [f for f in range(FACES_PER_DECK)
+                  if t.suit[f] == lead.suit and t.phi[f] > top and seen[f] < 2]
+        return not higher
+
+
+def _action(cards: Sequence[int], trump: Trump) -> Action:
+    """A play action; a lead is checked for shape here (the game checks the rest)."""
+    return {"type": "play", "cards": _spell(cards)}

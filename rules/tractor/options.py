@@ -1,0 +1,126 @@
+"""Tractor table options: every house rule of the reference as an explicit option.
+
+Defaults follow the rule reference (shared/rules/tractor.md), which in turn
+takes rbtying/shengji's defaults where servers differ.  A bad option is
+rejected when the table is created: ``Game.parse_config`` turns the pydantic
+error into ``IllegalAction('bad_option', ...)`` naming the option.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Self
+
+from pydantic import Field, field_validator, model_validator
+
+from engine.cards import RANKS
+from engine.game import GameConfig
+
+
+class KittyMultiplier(StrEnum):
+    """How the kitty's points are multiplied when the attackers win the last trick."""
+
+    #: 2 × the size (in cards) of the largest unit of the last trick's winning play.
+    DOUBLE_UNIT = "double_unit"
+    #: 2 ** (size of that largest unit).
+    POWER_UNIT = "power_unit"
+    #: 2 × the number of cards in the last trick's lead.
+    DOUBLE_CARDS = "double_cards"
+
+
+class ThrowFailureUnit(StrEnum):
+    """Which beatable unit a failed throw is reduced to."""
+
+    #: The smallest unit (fewest cards, then lowest) that another hand can beat.
+    SMALLEST = "smallest"
+    #: The first beatable unit in the throw's template order (tractors, pairs, singles).
+    FIRST_FOUND = "first_found"
+
+
+class TrickComparison(StrEnum):
+    """How a conforming multi-unit play is compared with the current winner.
+
+    This is also the reference's "throw evaluation" option: a single unit
+    compares the same way under every choice.
+    """
+
+    #: Every unit matched highest-to-highest must be strictly higher (any matching).
+    ALL_UNITS = "all_units"
+    #: Only the highest card of each play is compared.
+    HIGHEST_CARD = "highest_card"
+    #: Units compared largest first; the first difference decides.
+    LARGEST_UNIT_FIRST = "largest_unit_first"
+
+
+class RankScope(StrEnum):
+    """Whether levels are kept per partnership or per player."""
+
+    PER_TEAM = "per_team"
+    PER_PLAYER = "per_player"
+
+
+class NoDeclarationPolicy(StrEnum):
+    """What happens when nobody declares trump during the draw."""
+
+    #: Turn the kitty's cards up one by one; the first rank card (else the
+    #: highest card) fixes the trump suit.
+    REVEAL_KITTY = "reveal_kitty"
+    #: Shuffle and deal the round again.
+    REDEAL = "redeal"
+
+
+class TractorConfig(GameConfig):
+    """Settings of a Tractor (Sheng Ji) table.
+
+    ``seats``: 4 in the classic game (fixed partnerships 0&2 vs 1&3); Finding
+    Friends mode (``finding_friends``) needs 5 or more seats, where the
+    landlord calls friend cards instead of having a fixed partner.
+    ``throw_failure_penalty``: points the throwing side loses per failed throw.
+    ``takeback_allowed``: off by default because an accepted action is durable
+    the moment it is acknowledged (DESIGN §3); turning it on lets the last
+    player to act withdraw a play before the next player acts.
+    ``allow_reinforce``: a declarer may strengthen their own single
+    declaration into a pair of the same card.
+    ``max_rank``: the level a side must pass to win the match (A by default).
+    ``rounds``: 0 (default) plays until a side passes ``max_rank``; N > 0 also
+    ends the match after N scored rounds (the higher level wins; equal levels
+    draw) -- for short casual tables and for tests.
+    """
+
+    seats: int = Field(default=4, ge=4, le=8)
+    finding_friends: bool = False
+    kitty_multiplier: KittyMultiplier = KittyMultiplier.DOUBLE_UNIT
+    throw_failure_unit: ThrowFailureUnit = ThrowFailureUnit.SMALLEST
+    throw_failure_penalty: int = Field(default=10, ge=0, le=200)
+    trick_comparison: TrickComparison = TrickComparison.ALL_UNITS
+    rank_scope: RankScope = RankScope.PER_TEAM
+    no_declaration: NoDeclarationPolicy = NoDeclarationPolicy.REVEAL_KITTY
+    takeback_allowed: bool = False
+    allow_reinforce: bool = True
+    max_rank: str = "A"
+    rounds: int = Field(default=0, ge=0, le=200)
+
+    @field_validator("max_rank")
+    @classmethod
+    def _known_rank(cls, value: str) -> str:
+        rank = value.strip().upper()
+        rank = "T" if rank == "10" else rank
+        if len(rank) != 1 or rank not in RANKS or rank == "2":
+            raise ValueError("must be one of 3..9, T, J, Q, K, A")
+        return rank
+
+    @model_validator(mode="after")
+    def _seats_match_mode(self) -> Self:
+        # Fixed partnerships only work with four seats; Finding Friends is the
+        # variant for larger tables.  Name the option that is wrong.
+        if self.finding_friends and self.seats < 5:
+            raise ValueError("seats: Finding Friends needs at least 5 seats")
+        if not self.finding_friends and self.seats != 4:
+            raise ValueError("seats: fixed partnerships need exactly 4 seats "
+                             "(set finding_friends for larger tables)")
+        return self
+
+    @property
+    def max_rank_index(self) -> int:
+        """``max_rank`` as a rank index (0 = deuce .. 12 = ace)."""
+        return RANKS.index(self.max_rank)

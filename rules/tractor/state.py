@@ -1,0 +1,123 @@
+"""Tractor state: immutable values, so a rejected action can never half-change one.
+
+A match is a sequence of rounds.  Each round goes through the phases
+
+* ``DRAW``: seats draw one card at a time from the stock (the drawer acts with
+  ``draw``); any seat may declare trump at any moment, or ``pass`` on the
+  declarations it could make now.  When the stock is down to the kitty, the
+  seats that can still declare get a last word; then trump is fixed.
+* ``BURY``: the landlord holds the kitty and buries as many cards.
+* ``PLAY``: tricks, led by the landlord first.
+* ``ROUND_OVER``: the kitty is shown and the round scored; the next landlord
+  starts the next round (``next_round``).
+* ``OVER``: a side passed the maximum rank (or the round limit was reached).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.tractor.options import TractorConfig
+from rules.tractor.order import Trump
+
+SEATS = 4
+KITTY = 8
+HAND = 25
+
+Hands = tuple[tuple[int, ...], ...]
+
+
+def team(seat: int) -> int:
+    """Partnership of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return seat % 2
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    BURY = "bury"
+    PLAY = "play"
+    ROUND_OVER = "round_over"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Trump shown during the draw: ``count`` copies (1 or 2) of ``face``.
+
+    A rank card fixes its suit; a joker pair (small < big) declares no trump.
+    """
+
+    seat: int
+    face: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """One seat's cards in a trick (for a failed throw: the forced unit only)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round, as the match history keeps it."""
+
+    landlord: int
+    rank: int  # the round's current rank (0 = deuce)
+    trump_suit: int | None
+    attacker_points: int  # after kitty bonus and penalties
+    kitty_bonus: int
+    attackers_win: bool
+    levels: int  # levels the winning side went up
+    next_landlord: int
+
+
+@dataclass(frozen=True)
+class TractorState:
+    config: TractorConfig
+    seed: int
+    round_no: int  # 0-based; counts redeals too (each gets its own shuffle)
+    rounds_played: int  # rounds scored so far
+    levels: tuple[int, ...]  # rank index per seat (per team: partners always equal)
+    landlord: int | None  # None in the first round until a declaration decides it
+    starter: int  # who draws first this round
+    phase: Phase
+    stock: tuple[int, ...] = ()  # cards still to draw; the last KITTY form the kitty
+    hands: Hands = ((), (), (), ())
+    drawer: int = 0
+    declarations: tuple[Declaration, ...] = ()
+    declined: tuple[frozenset[tuple[int, int]], ...] = (frozenset(),) * SEATS
+    trump: Trump | None = None
+    kitty: tuple[int, ...] = ()  # after the draw: the kitty; after burial: buried cards
+    kitty_revealed: tuple[int, ...] = ()  # the kitty as turned up by the no-declaration policy
+    leader: int = 0
+    trick: tuple[Play, ...] = ()
+    winning: int | None = None  # seat winning the trick in progress
+    played: tuple[int, ...] = ()  # every card played to finished tricks this round
+    last_trick: tuple[Play, ...] = ()
+    points: int = 0  # attacker points from tricks this round (before kitty and penalties)
+    failed_throws: tuple[int, int] = (0, 0)  # per team, this round
+    results: tuple[RoundResult, ...] = ()
+    winner: int | None = None  # winning team once the match is over
+
+    @property
+    def rank(self) -> int:
+        """The round's current rank: the landlord's level (everyone's in round one)."""
+        return self.levels[self.landlord if self.landlord is not None else self.starter]
+
+    @property
+    def current(self) -> Declaration | None:
+        return self.declarations[-1] if self.declarations else None
+
+    @property
+    def to_move(self) -> int:
+        """The seat to play next in the current trick."""
+        return (self.leader + len(self.trick)) % SEATS
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still to be drawn before the kitty."""
+        return max(0, len(self.stock) - KITTY)

@@ -1,0 +1,444 @@
+"""Lead decomposition (getStructure) and follow validation (sameStructure).
+
+Vocabulary (shared/rules/tractor.md, "Units, leads and throws"): a *single*; a
+*pair* = both copies of one face; a *tractor* = two or more pairs with
+consecutive Φ in one effective suit.  A lead's *template* is its greedy
+decomposition: longest tractors first, then pairs, then singles.
+
+Follow validation answers the rule's legality question -- does the play match
+the template at least as well as the best match the hand could have produced?
+-- with an exact, polynomial-size check instead of the paper's search over all
+n! orderings of the template's blocks.  docs/tractor.md explains why the check
+is exact and what it costs; in short, a card set satisfies a template iff
+
+* it has at least as many cards and at least as many pairs as the template, and
+* the template's tractors can be carved out of the set's runs of consecutive
+  pairs (a tiny bin packing, memoised),
+
+because degradation lets pairs and singles take cards from anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from engine.cards import FACES_PER_DECK
+from engine.errors import IllegalAction
+from engine.rng import Rng
+from rules.tractor.order import TRUMP, Trump, tables
+
+# ----------------------------------------------------------------------------
+# Templates and units
+
+
+@dataclass(frozen=True)
+class Template:
+    """A requirement template: tractor lengths (in pairs, longest first), pairs, singles."""
+
+    tractors: tuple[int, ...]
+    pairs: int
+    singles: int
+
+    @property
+    def pair_total(self) -> int:
+        """Pairs the template needs, counting those inside tractors."""
+        return sum(self.tractors) + self.pairs
+
+    @property
+    def cards(self) -> int:
+        """Cards the template covers."""
+        return 2 * self.pair_total + self.singles
+
+    @property
+    def blocks(self) -> int:
+        """n, the number of blocks the paper's search permutes."""
+        return len(self.tractors) + self.pairs + self.singles
+
+    def describe(self) -> str:
+        """A short human description (``tractor of 3 pairs + 2 pairs + 1 single``)."""
+        parts = [f"tractor of {n} pairs" for n in self.tractors]
+        if self.pairs:
+            parts.append(f"{self.pairs} pair" + ("s" if self.pairs > 1 else ""))
+        if self.singles:
+            parts.append(f"{self.singles} single" + ("s" if self.singles > 1 else ""))
+        return " + ".join(parts) or "nothing"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One block of a decomposed play: card ids, lowest Φ first."""
+
+    cards: tuple[int, ...]
+
+    @property
+    def pairs(self) -> int:
+        """Pairs in the unit: 0 for a single, 1 for a pair, n for a tractor."""
+        return len(self.cards) // 2
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A play of one effective suit decomposed into units (template order)."""
+
+    suit: int
+    units: tuple[Unit, ...]
+    template: Template
+
+
+# ----------------------------------------------------------------------------
+# Grouping cards by face and by Φ
+
+
+def _pair_faces(cards: Iterable[int]) -> tuple[dict[int, list[int]], list[int]]:
+    """Cards grouped by face, and the faces held twice (the pairs)."""
+    by_face: dict[int, list[int]] = {}
+    for c in cards:
+        by_face.setdefault(c % FACES_PER_DECK, []).append(c)
+    return by_face, [f for f, ids in by_face.items() if len(ids) >= 2]
+
+
+def suit_of_play(cards: Sequence[int], trump: Trump) -> int | None:
+    """The one effective suit of ``cards``, or None if they span several."""
+    suit = tables(trump).suit
+    suits = {suit[c % FACES_PER_DECK] for c in cards}
+    return suits.pop() if len(suits) == 1 else None
+
+
+def get_structure(cards: Sequence[int], trump: Trump) -> Structure:
+    """Greedy decomposition of a play of one effective suit (paper §4.1).
+
+    Repeatedly take the longest run of consecutive Φ among the remaining pair
+    faces (one face per Φ value, so two off-suit CR pairs never chain to each
+    other), down to length 2; leftover pairs are pairs, the rest singles.
+    Among equally long runs the highest is taken, so the result is
+    deterministic.  Raises ValueError for cards of several effective suits.
+    """
+    s = suit_of_play(cards, trump)
+    if s is None:
+        raise ValueError("a play to decompose must lie in one effective suit")
+    phi = tables(trump).phi
+    by_face, pair_faces = _pair_faces(cards)
+    at: dict[int, list[int]] = {}
+    for f in sorted(pair_faces):
+        at.setdefault(phi[f], []).append(f)
+    units: list[Unit] = []
+    tractor_lengths: list[int] = []
+    while True:
+        best_lo, best_len = 0, 0
+        for v in sorted(at):
+            if not at[v] or (v - 1 in at and at[v - 1]):
+                continue  # not the bottom of a run
+            n = 1
+            while v + n in at and at[v + n]:
+                n += 1
+            if n >= best_len:
+                best_lo, best_len = v, n
+        if best_len < 2:
+            break
+        faces = [at[best_lo + i].pop() for i in range(best_len)]
+        units.append(Unit(tuple(c for f in faces for c in sorted(by_face[f])[:2])))
+        tractor_lengths.append(best_len)
+    leftover_pairs = sorted((f for fs in at.values() for f in fs), key=lambda f: (-phi[f], f))
+    for f in leftover_pairs:
+        units.append(Unit(tuple(sorted(by_face[f])[:2])))
+    used = {c for u in units for c in u.cards}
+    singles = sorted((c for c in cards if c not in used),
+                     key=lambda c: (-phi[c % FACES_PER_DECK], c))
+    units.extend(Unit((c,)) for c in singles)
+    order = sorted(range(len(tractor_lengths)), key=lambda i: -tractor_lengths[i])
+    tractor_units = [units[i] for i in order]
+    units = tractor_units + units[len(tractor_lengths):]
+    template = Template(tuple(sorted(tractor_lengths, reverse=True)), len(leftover_pairs),
+                        len(singles))
+    return Structure(s, tuple(units), template)
+
+
+# ----------------------------------------------------------------------------
+# What a card set can supply: cards, pairs, and runs of consecutive pairs
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Everything template matching needs to know about a card set of one suit.
+
+    ``runs`` lists alternative run configurations (lengths in pairs, longest
+    first, runs shorter than 2 dropped).  There are two alternatives only when
+    two or more off-suit CR pairs (no trump: CR pairs) share one Φ value v:
+    one tractor may pass through v (the run counts v once), or one tractor may
+    end at v and another start there (the run splits into two, both holding v).
+    More than two tractors can never use v, since each also needs v-1 or v+1.
+    """
+
+    cards: int
+    pairs: int
+    runs: tuple[tuple[int, ...], ...]
+
+
+def profile(cards: Sequence[int], trump: Trump) -> Profile:
+    """The profile of a card set (normally the cards of one effective suit)."""
+    phi = tables(trump).phi
+    _, pair_faces = _pair_faces(cards)
+    count: dict[int, int] = {}
+    for f in pair_faces:
+        count[phi[f]] = count.get(phi[f], 0) + 1
+    plain: list[int] = []
+    alt: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    values = sorted(count)
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        seg = values[i : j + 1]
+        tie = next((k for k, v in enumerate(seg) if count[v] >= 2), None)
+        if tie is None:
+            plain.append(len(seg))
+        else:
+            below, above = tie, len(seg) - tie - 1
+            alt = ((len(seg),), (below + 1, above + 1))
+        i = j + 1
+    if alt is None:
+        options: list[list[int]] = [plain]
+    else:
+        options = [plain + list(a) for a in alt]
+    runs = tuple(
+        tuple(sorted((r for r in opt if r >= 2), reverse=True)) for opt in options
+    )
+    return Profile(len(cards), len(pair_faces), tuple(dict.fromkeys(runs)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _pack(needs: tuple[int, ...], runs: tuple[int, ...]) -> bool:
+    """Can tractors of lengths ``needs`` be carved out of runs ``runs``?
+
+    Both sorted longest first.  Carving a tractor from the end of a run leaves
+    one shorter run, which dominates carving from the middle (two pieces with
+    the same total), so this is bin packing with at most 6 items (12 pairs);
+    equal runs are tried once and results are memoised.
+    """
+    if not needs:
+        return True
+    if not runs or needs[0] > runs[0] or sum(needs) > sum(runs):
+        return False
+    first, rest = needs[0], needs[1:]
+    tried: set[int] = set()
+    for i, r in enumerate(runs):
+        if r < first:
+            break
+        if r in tried:
+            continue
+        tried.add(r)
+        left = runs[:i] + runs[i + 1 :]
+        if r - first >= 2:
+            left = tuple(sorted((*left, r - first), reverse=True))
+        if _pack(rest, left):
+            return True
+    return False
+
+
+def satisfies(template: Template, prof: Profile) -> bool:
+    """Whether a card set with profile ``prof`` can be sliced to meet ``template``.
+
+    This is the paper's existence criterion (§3.2) with degradation: tractors
+    supply pairs, pairs supply singles.
+    """
+    if template.cards > prof.cards or template.pair_total > prof.pairs:
+        return False
+    if not template.tractors:
+        return True
+    return any(_pack(template.tractors, runs) for runs in prof.runs)
+
+
+def degradation_chain(template: Template) -> list[Template]:
+    """The lead's template followed by ever weaker versions of it.
+
+    Each step shortens the longest tractor by one pair (a 2-pair tractor
+    becomes two pairs); when no tractor is left, each step splits one pair into
+    two singles.  Every step is a refinement, so a set that satisfies one
+    element satisfies all later ones.
+    """
+    chain = [template]
+    tractors, pairs, singles = list(template.tractors), template.pairs, template.singles
+    while tractors:
+        longest = tractors.pop(0)
+        if longest > 2:
+            tractors.append(longest - 1)
+            tractors.sort(reverse=True)
+            pairs += 1
+        else:
+            pairs += 2
+        chain.append(Template(tuple(tractors), pairs, singles))
+    while pairs:
+        pairs -= 1
+        singles += 2
+        chain.append(Template((), pairs, singles))
+    return chain
+
+
+def required_template(lead: Template, hand_in_suit: Profile) -> Template:
+    """The strongest element of the lead's chain that the hand can satisfy."""
+    for t in degradation_chain(lead):
+        if satisfies(t, hand_in_suit):
+            return t
+    raise AssertionError("the all-singles template is always satisfiable")  # pragma: no cover
+
+
+# ----------------------------------------------------------------------------
+# Validation
+
+
+def check_lead(cards: Sequence[int], trump: Trump) -> Structure:
+    """Validate the shape of a lead (one effective suit) and decompose it."""
+    if not cards:
+        raise IllegalAction("empty_play", "play at least one card")
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("duplicate_card", "the same card was named twice")
+    if suit_of_play(cards, trump) is None:
+        raise IllegalAction("mixed_suits", "a lead must lie in one suit, or be all trump")
+    return get_structure(cards, trump)
+
+
+def check_follow(
+    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump
+) -> None:
+    """Raise :class:`IllegalAction` unless ``play`` is a legal follow.
+
+    ``hand`` is the follower's whole hand before playing (it contains
+    ``play``).  Rules (shared/rules/tractor.md, "Following"): as many cards as
+    the lead; as many cards of the led effective suit as the hand allows; and
+    when the hand has more cards of that suit than the lead, the play must
+    satisfy the strongest element of the lead's degradation chain that the
+    hand's cards of that suit could satisfy.
+    """
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    n = led.template.cards
+    if len(play) != n:
+        raise IllegalAction("wrong_count", f"play exactly {n} cards")
+    if len(set(play)) != n:
+        raise IllegalAction("duplicate_card", "the same card was named twice")
+    held = set(hand)
+    if any(c not in held for c in play):
+        raise IllegalAction("not_in_hand", "you can only play cards from your hand")
+    suit = tables(trump).suit
+    in_suit = [c for c in hand if suit[c % FACES_PER_DECK] == led.suit]
+    played_in_suit = [c for c in play if suit[c % FACES_PER_DECK] == led.suit]
+    if len(played_in_suit) < min(len(in_suit), n):
+        what = "trump" if led.suit == TRUMP else "the led suit"
+        raise IllegalAction("must_follow_suit", f"play as many cards of {what} as you can")
+    if len(in_suit) <= n:
+        return  # every card of the suit is played: nothing left to choose
+    need = required_template(led.template, profile(in_suit, trump))
+    if not satisfies(need, profile(play, trump)):
+        raise IllegalAction(
+            "must_match_structure",
+            f"your hand can follow with {need.describe()}; the play must too",
+        )
+
+
+def is_legal_follow(
+    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump
+) -> bool:
+    """Boolean form of :func:`check_follow`."""
+    try:
+        check_follow(lead, hand, play, trump)
+    except IllegalAction:
+        return False
+    return True
+
+
+def conforms(lead: Sequence[int] | Structure, play: Sequence[int], trump: Trump) -> bool:
+    """Whether a play can compete for the trick (rule: "Winning a trick").
+
+    It must be wholly in the led suit or wholly trump, and its own cards must
+    satisfy the lead's full template (no degradation below the template).
+    """
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    s = suit_of_play(play, trump)
+    if s is None or s not in (led.suit, TRUMP) or len(play) != led.template.cards:
+        return False
+    return satisfies(led.template, profile(play, trump))
+
+
+# ----------------------------------------------------------------------------
+# Constructing a legal follow (for Game.legal and bots)
+
+
+def _carve_tractors(
+    lengths: Sequence[int], faces: list[int], phi: Sequence[int]
+) -> list[list[int]] | None:
+    """Concrete pair faces for tractors of ``lengths`` (longest first), or None.
+
+    Backtracks over start values and, at a Φ tie, over which face to use;
+    ``faces`` order (possibly shuffled) decides which solution comes first.
+    """
+    if not lengths:
+        return []
+    at: dict[int, list[int]] = {}
+    for f in faces:
+        at.setdefault(phi[f], []).append(f)
+    starts = list(dict.fromkeys(phi[f] for f in faces))
+
+    def runs(v: int, left: int, acc: list[int]) -> list[list[int]]:
+        if left == 0:
+            return [acc]
+        return [r for f in at.get(v, []) for r in runs(v + 1, left - 1, [*acc, f])]
+
+    for v in starts:
+        for chosen in runs(v, lengths[0], []):
+            rest = [f for f in faces if f not in chosen]
+            more = _carve_tractors(lengths[1:], rest, phi)
+            if more is not None:
+                return [chosen, *more]
+    return None
+
+
+def a_legal_follow(
+    lead: Sequence[int] | Structure,
+    hand: Sequence[int],
+    trump: Trump,
+    rng: Rng | None = None,
+    key: Callable[[int], Any] | None = None,
+) -> tuple[int, ...]:
+    """One legal follow: the lowest cards that meet the duty, or a random one with ``rng``.
+
+    Meets the required template with concrete tractors, then pairs, then
+    singles from the led suit; short of the suit, plays all of it and fills
+    with other cards.  ``key`` (card id -> sort key) replaces "lowest" as the
+    preference order, so bots can prefer points or trumps.  ``check_follow``
+    accepts every result.
+    """
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    n = led.template.cards
+    t = tables(trump)
+    suit, phi = t.suit, t.phi
+
+    def order(cards: list[int]) -> list[int]:
+        if rng is not None:
+            return rng.shuffled(cards)
+        if key is not None:
+            return sorted(cards, key=key)
+        return sorted(cards, key=lambda c: (phi[c % FACES_PER_DECK], c))
+
+    in_suit = [c for c in hand if suit[c % FACES_PER_DECK] == led.suit]
+    if len(in_suit) <= n:
+        others = order([c for c in hand if suit[c % FACES_PER_DECK] != led.suit])
+        return (*in_suit, *others[: n - len(in_suit)])
+    need = required_template(led.template, profile(in_suit, trump))
+    by_face, pair_faces = _pair_faces(in_suit)
+    faces = order(pair_faces)
+    tractors = _carve_tractors(need.tractors, faces, phi)
+    if tractors is None:  # pragma: no cover - satisfies() said the packing exists
+        raise AssertionError("required template cannot be carved")
+    used = {f for run in tractors for f in run}
+    chosen = [f for run in tractors for f in run]
+    chosen += [f for f in faces if f not in used][: need.pairs]
+    play = [c for f in chosen for c in sorted(by_face[f])[:2]]
+    rest = order([c for c in in_suit if c not in set(play)])
+    return (*play, *rest[: n - len(play)])
