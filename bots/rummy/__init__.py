@@ -1,0 +1,1 @@
+"""Rummy bots: a greedy baseline and a combo bot built on the combo generator."""
