@@ -1,0 +1,666 @@
+/* Zero-window alpha-beta double-dummy search (see solver.h and docs/dds.md). */
+#include "solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BL_BITS 18
+
+typedef struct {
+    int8_t s, r;
+    int16_t score;
+} Move;
+
+struct Solver {
+    TT tt;
+    Position pos;  /* the position being searched, changed in place */
+    int tl;        /* tricks left, the current one included */
+    /* The deal the table's keys are relative to: cards held per suit and
+     * seat at the root, and the seat holding each card (4 = nobody). */
+    uint16_t root_hold[4][4];
+    uint8_t holder[4][13];
+    int root_trump;
+    /* Canonical relative-rank representative of each suit mask, 0xFFFF when
+     * not yet computed (filled lazily, valid for root_hold). */
+    uint16_t canon[4][8192];
+    uint16_t killer[53]; /* last card that caused a cutoff, by cards left */
+    /* Best lead found for a trick-boundary position: a direct-mapped side
+     * table (key << 8 | suit << 4 | cards of the suit above the lead), kept
+     * apart from the 8-byte bound entries. The lead is stored by its place
+     * among the suit's remaining cards so equivalent positions share it. */
+    uint64_t *best_lead;
+    SearchStats st;
+};
+
+static inline int hibit(unsigned m) { return 31 - __builtin_clz(m); }
+static inline int popc(unsigned m) { return __builtin_popcount(m); }
+
+Solver *solver_new(size_t tt_bytes, int use_bloom) {
+    Solver *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    if (tt_init(&s->tt, tt_bytes, use_bloom) != 0) {
+        free(s);
+        return NULL;
+    }
+    s->best_lead = calloc((size_t)1 << BL_BITS, sizeof(uint64_t));
+    if (!s->best_lead) {
+        tt_free(&s->tt);
+        free(s);
+        return NULL;
+    }
+    s->root_trump = -1;
+    return s;
+}
+
+void solver_free(Solver *s) {
+    if (!s) return;
+    tt_free(&s->tt);
+    free(s->best_lead);
+    free(s);
+}
+
+void solver_reset(Solver *s) {
+    tt_clear(&s->tt);
+    s->root_trump = -1;
+    memset(s->root_hold, 0, sizeof s->root_hold);
+}
+
+const TTStats *solver_tt_stats(const Solver *s) { return &s->tt.stats; }
+const SearchStats *solver_stats(const Solver *s) { return &s->st; }
+size_t solver_tt_bytes(const Solver *s) { return tt_bytes(&s->tt); }
+
+/* ---- position checks ---------------------------------------------------- */
+
+const char *position_check(const Position *p) {
+    if (p->trump < 0 || p->trump > DDS_NT) return "strain out of range";
+    if (p->leader < 0 || p->leader > 3) return "leader out of range";
+    if (p->ply < 0 || p->ply > 3) return "the current trick holds 0 to 3 cards";
+    uint16_t seen[4] = {0, 0, 0, 0};
+    for (int h = 0; h < 4; h++)
+        for (int s = 0; s < 4; s++) {
+            if (p->hand[h][s] & ~0x1FFF) return "rank bits above the ace";
+            if (seen[s] & p->hand[h][s]) return "a card is in two hands";
+            seen[s] |= p->hand[h][s];
+        }
+    for (int i = 0; i < p->ply; i++) {
+        int s = p->tsuit[i], r = p->trank[i];
+        if (s < 0 || s > 3 || r < 0 || r > 12) return "trick card out of range";
+        if (seen[s] & (1u << r)) return "a trick card is also in a hand or twice in the trick";
+        seen[s] |= (uint16_t)(1u << r);
+    }
+    int counts[4];
+    for (int h = 0; h < 4; h++)
+        counts[h] = popc(p->hand[h][0]) + popc(p->hand[h][1]) + popc(p->hand[h][2]) +
+                    popc(p->hand[h][3]);
+    int n = counts[(p->leader + p->ply) & 3];
+    for (int i = 0; i < 4; i++) {
+        int seat = (p->leader + i) & 3;
+        int want = i < p->ply ? n - 1 : n;
+        if (counts[seat] != want) return "hands do not hold matching numbers of cards";
+    }
+    if (n > 13 || (p->ply > 0 && n < 1)) return "too many cards";
+    for (int i = 1; i < p->ply; i++) {
+        int seat = (p->leader + i) & 3;
+        if (p->tsuit[i] != p->tsuit[0] && p->hand[seat][p->tsuit[0]])
+            return "a trick card does not follow suit though its player can";
+    }
+    return NULL;
+}
+
+/* ---- the root context --------------------------------------------------- */
+
+/* Keys are relative to the cards held at the root; a new deal or strain
+ * starts a fresh table, the same deal and strain (another leader, a later
+ * position of the same play) keeps it. */
+static void set_root(Solver *S, const Position *p) {
+    uint16_t hold[4][4];
+    for (int s = 0; s < 4; s++)
+        for (int h = 0; h < 4; h++) hold[s][h] = p->hand[h][s];
+    for (int i = 0; i < p->ply; i++)
+        hold[p->tsuit[i]][(p->leader + i) & 3] |= (uint16_t)(1u << p->trank[i]);
+    int same = S->root_trump == p->trump;
+    /* A later position of the same deal holds a subset of the root cards,
+     * each with the same holder; the old keys stay meaningful then. */
+    for (int s = 0; s < 4 && same; s++)
+        for (int h = 0; h < 4; h++) {
+            if (hold[s][h] & ~S->root_hold[s][h]) same = 0;
+        }
+    if (!same) {
+        tt_clear(&S->tt);
+        memcpy(S->root_hold, hold, sizeof hold);
+        S->root_trump = p->trump;
+        memset(S->canon, 0xFF, sizeof S->canon);
+        memset(S->best_lead, 0, sizeof(uint64_t) << BL_BITS);
+        S->canon[0][0] = S->canon[1][0] = S->canon[2][0] = S->canon[3][0] = 0;
+        for (int s = 0; s < 4; s++)
+            for (int r = 0; r < 13; r++) {
+                S->holder[s][r] = 4;
+                for (int h = 0; h < 4; h++)
+                    if (hold[s][h] >> r & 1) S->holder[s][r] = (uint8_t)h;
+            }
+    }
+    memset(S->killer, 0xFF, sizeof S->killer);
+    S->pos = *p;
+    S->tl = popc(p->hand[(p->leader + p->ply) & 3][0]) + popc(p->hand[(p->leader + p->ply) & 3][1]) +
+            popc(p->hand[(p->leader + p->ply) & 3][2]) + popc(p->hand[(p->leader + p->ply) & 3][3]);
+}
+
+/* Cards of a suit held by the same seats in the same order are the same
+ * position whatever their ranks: map the mask to the highest-ranked set of
+ * root cards with that holder sequence (greedy matching from the ace down). */
+static uint16_t canon_compute(Solver *S, int s, unsigned m) {
+    unsigned res = 0;
+    int prev = 13;
+    while (m) {
+        int r = hibit(m);
+        m &= ~(1u << r);
+        unsigned avail = S->root_hold[s][S->holder[s][r]] & ((1u << prev) - 1);
+        int r2 = hibit(avail);
+        res |= 1u << r2;
+        prev = r2;
+    }
+    return (uint16_t)res;
+}
+
+static inline uint64_t make_key(Solver *S) {
+    const Position *P = &S->pos;
+    uint64_t key = (uint64_t)P->leader << 52;
+    for (int s = 0; s < 4; s++) {
+        unsigned m = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        uint16_t c = S->canon[s][m];
+        if (c == 0xFFFF) c = S->canon[s][m] = canon_compute(S, s, m);
+        key |= (uint64_t)c << (13 * s);
+    }
+    return key;
+}
+
+/* ---- trick mechanics ---------------------------------------------------- */
+
+/* Index (0..n-1, play order) of the card winning the cards on the table. */
+static inline int trick_winner(const Position *P, int n) {
+    int best = 0;
+    for (int i = 1; i < n; i++) {
+        int s = P->tsuit[i], bs = P->tsuit[best];
+        if (s == bs) {
+            if (P->trank[i] > P->trank[best]) best = i;
+        } else if (s == P->trump) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* With one card each left: does North-South win the last trick? */
+static int last_trick_ns(const Position *P) {
+    int ws = -1, wr = -1, wseat = P->leader;
+    for (int i = 0; i < 4; i++) {
+        int seat = (P->leader + i) & 3;
+        int s = 0;
+        while (!P->hand[seat][s]) s++;
+        int r = hibit(P->hand[seat][s]);
+        if (i == 0 || (s == ws && r > wr) || (s != ws && s == P->trump)) {
+            ws = s;
+            wr = r;
+            wseat = seat;
+        }
+    }
+    return !(wseat & 1);
+}
+
+/* Consecutive top cards of suit s held by seat p. */
+static inline int top_run(const Position *P, int p, int s) {
+    unsigned mine = P->hand[p][s];
+    unsigned all = mine | P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    int k = 0;
+    while (all) {
+        int t = hibit(all);
+        if (!(mine >> t & 1)) break;
+        k++;
+        all &= ~(1u << t);
+    }
+    return k;
+}
+
+/* Tricks the leader's side can take at once from the top: a lower bound on
+ * its tricks. Either the leader cashes its own top cards, or it leads a small
+ * card to partner's top cards in one suit (after cashing its own winners
+ * elsewhere, in notrump, when partner can keep its cards in that suit). */
+static int quick_tricks(const Position *P, int p) {
+    int tr = P->trump;
+    int lho = (p + 1) & 3, rho = (p + 3) & 3, part = (p + 2) & 3;
+    int own[4], sum = 0, best_side = 0, trump_tricks = 0;
+    int opp_trumps = tr != DDS_NT && (P->hand[lho][tr] || P->hand[rho][tr]);
+    for (int s = 0; s < 4; s++) {
+        int k = own[s] = top_run(P, p, s);
+        if (!k) continue;
+        if (s == tr) {
+            trump_tricks = k;
+        } else if (!opp_trumps) {
+            sum += k;
+        } else {
+            /* An opponent out of the suit with a trump ruffs: cash no more
+             * rounds than a trump-holding opponent can follow to. */
+            if (P->hand[lho][tr] && popc(P->hand[lho][s]) < k) k = popc(P->hand[lho][s]);
+            if (P->hand[rho][tr] && popc(P->hand[rho][s]) < k) k = popc(P->hand[rho][s]);
+            if (k > best_side) best_side = k;
+        }
+    }
+    int best = trump_tricks + (opp_trumps ? best_side : sum);
+    for (int t = 0; t < 4; t++) {
+        if (!P->hand[p][t] || own[t]) continue;
+        int k2 = top_run(P, part, t);
+        if (!k2) continue;
+        if (opp_trumps && t != tr) {
+            if (P->hand[lho][tr] && popc(P->hand[lho][t]) < k2) k2 = popc(P->hand[lho][t]);
+            if (P->hand[rho][tr] && popc(P->hand[rho][t]) < k2) k2 = popc(P->hand[rho][t]);
+            if (!k2) continue;
+        }
+        int pre = 0;
+        if (tr == DDS_NT) {
+            pre = sum;
+            int spare = 0;
+            for (int s = 0; s < 4; s++)
+                if (s != t) spare += popc(P->hand[part][s]);
+            if (spare < pre) pre = 0;
+        }
+        if (pre + k2 > best) best = pre + k2;
+    }
+    return best;
+}
+
+/* ---- move generation and ordering -------------------------------------- */
+
+/* Cards of `hm` that head a run of equivalent cards: the next higher card
+ * still in play (hands plus the current trick) is not in the same hand. */
+static inline unsigned representatives(unsigned hm, unsigned live) {
+    unsigned reps = 0;
+    unsigned m = hm;
+    while (m) {
+        int r = hibit(m);
+        m &= ~(1u << r);
+        unsigned above = live & ~((2u << r) - 1);
+        if (!above || !(hm >> __builtin_ctz(above) & 1)) reps |= 1u << r;
+    }
+    return reps;
+}
+
+static inline void add(Move *mv, int *n, int s, int r, int score) {
+    mv[*n].s = (int8_t)s;
+    mv[*n].r = (int8_t)r;
+    mv[*n].score = (int16_t)score;
+    (*n)++;
+}
+
+static int gen_moves(Solver *S, int p, Move *mv, int hint) {
+    const Position *P = &S->pos;
+    int n = 0, tr = P->trump, ply = P->ply;
+    unsigned live[4];
+    for (int s = 0; s < 4; s++)
+        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    for (int i = 0; i < ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
+    int part = (p + 2) & 3, lho = (p + 1) & 3, rho = (p + 3) & 3;
+
+    if (ply == 0) {
+        for (int s = 0; s < 4; s++) {
+            unsigned hm = P->hand[p][s];
+            if (!hm) continue;
+            int top = hibit(live[s]);
+            int ourtop = (P->hand[p][s] | P->hand[part][s]) >> top & 1;
+            int base = 0;
+            if (tr != DDS_NT && s != tr) {
+                int lv = !P->hand[lho][s] && P->hand[lho][tr];
+                int rv = !P->hand[rho][s] && P->hand[rho][tr];
+                int pv = !P->hand[part][s] && P->hand[part][tr];
+                if (lv || rv) base -= 60;
+                else if (pv) base += 40;
+            } else if (s == tr) {
+                base += ourtop ? 10 : -10;
+            }
+            if (tr == DDS_NT) base += 3 * popc(hm);
+            unsigned reps = representatives(hm, live[s]);
+            while (reps) {
+                int r = hibit(reps);
+                reps &= ~(1u << r);
+                int sc = base;
+                if (r == top) sc += 50;
+                else if (ourtop) sc += 30 + (12 - r);
+                else {
+                    /* Opponents hold the top: lead low, or from a sequence. */
+                    unsigned below = live[s] & ((1u << r) - 1);
+                    int seq = below && (hm >> hibit(below) & 1);
+                    sc += seq && r >= 8 ? 15 : -r;
+                }
+                add(mv, &n, s, r, sc);
+            }
+        }
+    } else {
+        int ls = P->tsuit[0];
+        int w = trick_winner(P, ply);
+        int ws = P->tsuit[w], wr = P->trank[w];
+        int wseat = (P->leader + w) & 3;
+        int partner_wins = (wseat & 1) == (p & 1);
+        unsigned hm = P->hand[p][ls];
+        if (hm) {
+            unsigned reps = representatives(hm, live[ls]);
+            int q = (p + 1) & 3;
+            int qmax = P->hand[q][ls] ? hibit(P->hand[q][ls]) : -1;
+            int qruff = tr != DDS_NT && ls != tr && !P->hand[q][ls] && P->hand[q][tr];
+            while (reps) {
+                int r = hibit(reps);
+                reps &= ~(1u << r);
+                int beats = ws == ls && r > wr;
+                int sc;
+                if (ply == 3) {
+                    sc = partner_wins ? 50 - r : beats ? 100 - r : 30 - r;
+                } else if (ply == 2) {
+                    int safe = partner_wins && !qruff &&
+                               (ws == ls ? wr > qmax : (ws == tr && !P->hand[q][ls] ? 0 : 1));
+                    if (safe) sc = 50 - r;
+                    else if (beats && r > qmax && !qruff) sc = 100 - r;
+                    else if (beats) sc = 60 + r;
+                    else sc = 30 - r;
+                } else {
+                    sc = r == hibit(live[ls]) ? 45 : 30 - r;
+                }
+                add(mv, &n, ls, r, sc);
+            }
+        } else {
+            int can_ruff = tr != DDS_NT && P->hand[p][tr];
+            for (int s = 0; s < 4; s++) {
+                unsigned m = P->hand[p][s];
+                if (!m) continue;
+                unsigned reps = representatives(m, live[s]);
+                while (reps) {
+                    int r = hibit(reps);
+                    reps &= ~(1u << r);
+                    int sc;
+                    if (s == tr && can_ruff) {
+                        if (ws == tr && r < wr) sc = -50 - r;
+                        else if (partner_wins && ply == 3) sc = -10 - r;
+                        else if (partner_wins) sc = 20 - r;
+                        else sc = 100 - r;
+                    } else {
+                        int winner = r == hibit(live[s]);
+                        sc = (partner_wins ? 40 : 20) - r - (winner ? 30 : 0) + popc(m);
+                    }
+                    add(mv, &n, s, r, sc);
+                }
+            }
+        }
+    }
+    if (hint >= 0)
+        for (int i = 0; i < n; i++)
+            if (mv[i].s == (hint >> 4) && mv[i].r == (hint & 15)) mv[i].score += 400;
+    int depth = 4 * S->tl - ply;
+    uint16_t k = S->killer[depth];
+    if (k != 0xFFFF)
+        for (int i = 0; i < n; i++)
+            if (mv[i].s == (k >> 4) && mv[i].r == (k & 15)) mv[i].score += 200;
+    for (int i = 1; i < n; i++) {
+        Move m = mv[i];
+        int j = i;
+        while (j > 0 && mv[j - 1].score < m.score) {
+            mv[j] = mv[j - 1];
+            j--;
+        }
+        mv[j] = m;
+    }
+    return n;
+}
+
+/* ---- the search --------------------------------------------------------- */
+
+static int ab(Solver *S, int need);
+
+/* A lead as (suit, number of the suit's remaining cards above it). */
+static inline uint64_t lead_to_slot(const Position *P, int s, int r) {
+    unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    return (uint64_t)((s << 4) | popc(live >> (r + 1)));
+}
+
+/* Back from a stored slot to the representative card the leader holds, or
+ * -1 when the slot does not name one of its cards. */
+static inline int lead_from_slot(const Position *P, int seat, int slot) {
+    int s = slot >> 4, above = slot & 15;
+    unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    for (int i = 0; i < above && live; i++) live &= ~(1u << hibit(live));
+    if (!live) return -1;
+    int r = hibit(live);
+    unsigned hm = P->hand[seat][s];
+    if (!(hm >> r & 1)) return -1;
+    unsigned all = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    for (;;) {
+        unsigned up = all & ~((2u << r) - 1);
+        if (!up || !(hm >> __builtin_ctz(up) & 1)) break;
+        r = __builtin_ctz(up);
+    }
+    return (s << 4) | r;
+}
+
+/* Plays card (s, r) for the mover, searches, and takes it back. `need` is the
+ * count of North-South tricks wanted from the position before the card. */
+static int play_and_search(Solver *S, int s, int r, int need) {
+    Position *P = &S->pos;
+    int seat = (P->leader + P->ply) & 3;
+    int ply = P->ply;
+    int res;
+    P->hand[seat][s] &= (uint16_t)~(1u << r);
+    P->tsuit[ply] = s;
+    P->trank[ply] = r;
+    if (ply < 3) {
+        P->ply = ply + 1;
+        res = ab(S, need);
+        P->ply = ply;
+    } else {
+        int wseat = (P->leader + trick_winner(P, 4)) & 3;
+        int leader = P->leader;
+        /* The next tricks reuse the trick slots: keep this trick's cards for
+         * the siblings still to be tried. */
+        int ts[3] = {P->tsuit[0], P->tsuit[1], P->tsuit[2]};
+        int tr[3] = {P->trank[0], P->trank[1], P->trank[2]};
+        P->leader = wseat;
+        P->ply = 0;
+        S->tl--;
+        res = ab(S, need - !(wseat & 1));
+        S->tl++;
+        P->leader = leader;
+        P->ply = 3;
+        for (int i = 0; i < 3; i++) {
+            P->tsuit[i] = ts[i];
+            P->trank[i] = tr[i];
+        }
+    }
+    P->hand[seat][s] |= (uint16_t)(1u << r);
+    return res;
+}
+
+/* Can North-South take at least `need` of the tricks left (current one
+ * included)? */
+static int ab(Solver *S, int need) {
+    Position *P = &S->pos;
+    if (need <= 0) return 1;
+    if (need > S->tl) return 0;
+    S->st.nodes++;
+    uint64_t key = 0;
+    int lo = 0, hi = S->tl;
+    if (P->ply == 0) {
+        if (S->tl == 1) return last_trick_ns(P) >= need;
+        key = make_key(S);
+        if (tt_probe(&S->tt, key, &lo, &hi)) {
+            if (lo >= need || hi < need) {
+                S->tt.stats.cutoffs++;
+                return lo >= need;
+            }
+        }
+        int q = quick_tricks(P, P->leader);
+        int ns_leads = !(P->leader & 1);
+        if (ns_leads ? q >= need : S->tl - q < need) {
+            S->st.quick_cuts++;
+            return ns_leads;
+        }
+        if (P->trump != DDS_NT) {
+            /* The highest trump left always wins a trick. */
+            unsigned t = P->hand[0][P->trump] | P->hand[1][P->trump] | P->hand[2][P->trump] |
+                         P->hand[3][P->trump];
+            if (t) {
+                int top = hibit(t);
+                int ns_top = (P->hand[0][P->trump] | P->hand[2][P->trump]) >> top & 1;
+                if (!ns_top && S->tl - 1 < need) return 0;
+            }
+        }
+    }
+    int seat = (P->leader + P->ply) & 3;
+    int maxnode = !(seat & 1);
+    int hint = -1;
+    size_t bl = 0;
+    if (P->ply == 0) {
+        bl = (size_t)((key * UINT64_C(0xD6E8FEB86659FD93)) >> (64 - BL_BITS));
+        uint64_t e = S->best_lead[bl];
+        if (e && (e >> 8) == key) hint = lead_from_slot(P, seat, (int)(e & 0xFF));
+    }
+    Move mv[13];
+    int n = gen_moves(S, seat, mv, hint);
+    int res = !maxnode;
+    for (int i = 0; i < n; i++) {
+        int r = play_and_search(S, mv[i].s, mv[i].r, need);
+        if (r == maxnode) {
+            res = r;
+            if (i == 0) S->st.cut_first++;
+            else S->st.cut_later++;
+            S->killer[4 * S->tl - P->ply] = (uint16_t)((mv[i].s << 4) | mv[i].r);
+            if (P->ply == 0) S->best_lead[bl] = key << 8 | lead_to_slot(P, mv[i].s, mv[i].r);
+            break;
+        }
+    }
+    if (res != maxnode) S->st.all_moves++;
+    S->st.by_ply[P->ply]++;
+    if (P->ply == 0) {
+        if (res) tt_store(&S->tt, key, need, hi);
+        else tt_store(&S->tt, key, lo, need - 1);
+    }
+    return res;
+}
+
+/* North-South tricks from the current position, found by zero-window
+ * searches walking from `guess`. */
+static int exact(Solver *S, int guess) {
+    int lo = 0, hi = S->tl;
+    while (lo < hi) {
+        int t = guess;
+        if (t <= lo) t = lo + 1;
+        if (t > hi) t = hi;
+        S->st.searches++;
+        if (ab(S, t)) {
+            lo = t;
+            guess = t + 1;
+        } else {
+            hi = t - 1;
+            guess = t - 1;
+        }
+    }
+    return lo;
+}
+
+/* A first guess of North-South's tricks from high cards and trump length. */
+static int estimate(const Position *P, int tl) {
+    static const int hcp[13] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4};
+    int pts[2] = {1, 1};
+    for (int h = 0; h < 4; h++)
+        for (int s = 0; s < 4; s++) {
+            unsigned m = P->hand[h][s];
+            while (m) {
+                int r = hibit(m);
+                m &= ~(1u << r);
+                pts[h & 1] += 2 * hcp[r] + (s == P->trump ? 3 : 0);
+            }
+        }
+    return (tl * pts[0] + (pts[0] + pts[1]) / 2) / (pts[0] + pts[1]);
+}
+
+int solver_solve(Solver *S, const Position *p) {
+    set_root(S, p);
+    int mover = (p->leader + p->ply) & 3;
+    int ns = exact(S, estimate(p, S->tl));
+    return (mover & 1) ? S->tl - ns : ns;
+}
+
+int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
+                  int out_scores[13]) {
+    set_root(S, p);
+    Position *P = &S->pos;
+    int mover = (p->leader + p->ply) & 3;
+    int ply = P->ply;
+    unsigned live[4];
+    for (int s = 0; s < 4; s++)
+        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    for (int i = 0; i < ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
+    Move mv[13];
+    int n = gen_moves(S, mover, mv, -1);
+    int count = 0, bestv = -1;
+    int guess = estimate(p, S->tl);
+    for (int i = 0; i < n; i++) {
+        int s = mv[i].s, r = mv[i].r;
+        /* The child's value, as North-South tricks from the parent. */
+        P->hand[mover][s] &= (uint16_t)~(1u << r);
+        P->tsuit[ply] = s;
+        P->trank[ply] = r;
+        int ns;
+        if (ply < 3) {
+            P->ply = ply + 1;
+            ns = exact(S, guess);
+            P->ply = ply;
+        } else {
+            int wseat = (P->leader + trick_winner(P, 4)) & 3;
+            int leader = P->leader;
+            int ts[3] = {P->tsuit[0], P->tsuit[1], P->tsuit[2]};
+            int tr[3] = {P->trank[0], P->trank[1], P->trank[2]};
+            P->leader = wseat;
+            P->ply = 0;
+            S->tl--;
+            int won = !(wseat & 1);
+            ns = won + exact(S, guess - won);
+            S->tl++;
+            P->leader = leader;
+            P->ply = 3;
+            for (int j = 0; j < 3; j++) {
+                P->tsuit[j] = ts[j];
+                P->trank[j] = tr[j];
+            }
+        }
+        P->hand[mover][s] |= (uint16_t)(1u << r);
+        guess = ns;
+        int v = (mover & 1) ? S->tl - ns : ns;
+        if (v > bestv) bestv = v;
+        /* Every card equivalent to the representative scores the same. */
+        unsigned hm = P->hand[mover][s];
+        int c = r;
+        for (;;) {
+            out_cards[count] = s * 13 + c;
+            out_scores[count] = v;
+            count++;
+            unsigned below = live[s] & ((1u << c) - 1);
+            if (!below) break;
+            int nxt = hibit(below);
+            if (!(hm >> nxt & 1)) break;
+            c = nxt;
+        }
+    }
+    *best = bestv;
+    return count;
+}
+
+void solver_table(Solver *S, const Position *p, int out[20]) {
+    Position q = *p;
+    q.ply = 0;
+    for (int strain = 0; strain < 5; strain++) {
+        q.trump = strain;
+        int guess = -1;
+        for (int leader = 0; leader < 4; leader++) {
+            q.leader = leader;
+            set_root(S, &q);
+            int ns = exact(S, guess < 0 ? estimate(&q, S->tl) : guess);
+            guess = ns;
+            out[strain * 4 + leader] = (leader & 1) ? S->tl - ns : ns;
+        }
+    }
+}

@@ -1,0 +1,257 @@
+/* Robin Hood hash table of packed positions; see tt.h for the entry layout. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_BITS 14        /* 128 KiB to start: small problems stay small */
+#define MAX_PROBE 48       /* a carried entry displaced further is dropped */
+#define VICTIM_WINDOW 8    /* slots examined for a cheaper entry when full */
+#define LOAD_NUM 7         /* grow or replace above 7/8 load */
+#define LOAD_DEN 8
+
+static const uint64_t MUL_HOME = UINT64_C(0x9E3779B97F4A7C15);
+static const uint64_t MUL_BLOOM = UINT64_C(0xC2B2AE3D27D4EB4F);
+
+static inline size_t home(const TT *t, uint64_t key) {
+    return (size_t)((key * MUL_HOME) >> (64 - t->bits));
+}
+
+static inline int live(const TT *t, uint64_t e) { return (unsigned)(e >> 62) == t->gen; }
+
+static inline size_t dist(const TT *t, uint64_t e, size_t i) {
+    return (i - home(t, e & TT_KEY_MASK)) & (t->size - 1);
+}
+
+static inline int work(uint64_t e) { return __builtin_popcountll(e & TT_CARD_MASK); }
+
+static inline uint64_t pack(const TT *t, uint64_t key, int lo, int hi) {
+    return key | ((uint64_t)lo << 54) | ((uint64_t)hi << 58) | ((uint64_t)t->gen << 62);
+}
+
+/* Double hashing: three bit positions taken from the top bits of h1 + k*h2. */
+static inline size_t bloom_bit(const TT *t, uint64_t key, int k) {
+    uint64_t h1 = key * MUL_BLOOM;
+    uint64_t h2 = ((key ^ (key >> 29)) * MUL_HOME) | 1;
+    return (size_t)((h1 + (uint64_t)k * h2) >> (64 - t->bloom_bits));
+}
+
+static void bloom_add(TT *t, uint64_t key) {
+    for (int k = 0; k < 3; k++) {
+        size_t b = bloom_bit(t, key, k);
+        t->bloom[b >> 6] |= UINT64_C(1) << (b & 63);
+    }
+}
+
+static int bloom_maybe(const TT *t, uint64_t key) {
+    for (int k = 0; k < 3; k++) {
+        size_t b = bloom_bit(t, key, k);
+        if (!(t->bloom[b >> 6] & (UINT64_C(1) << (b & 63)))) return 0;
+    }
+    return 1;
+}
+
+static int alloc_arrays(TT *t, int bits) {
+    size_t size = (size_t)1 << bits;
+    uint64_t *slots = calloc(size, sizeof(uint64_t));
+    if (!slots) return -1;
+    uint64_t *bloom = NULL;
+    if (t->use_bloom) {
+        /* 8 Bloom bits per slot: about 2% false positives at full load. */
+        bloom = calloc(size / 8 + 1, sizeof(uint64_t));
+        if (!bloom) {
+            free(slots);
+            return -1;
+        }
+    }
+    free(t->slots);
+    free(t->bloom);
+    t->slots = slots;
+    t->bloom = bloom;
+    if (bloom) t->bloom_bits = bits + 3;
+    t->size = size;
+    t->bits = bits;
+    t->count = 0;
+    return 0;
+}
+
+int tt_init(TT *t, size_t cap_bytes, int use_bloom) {
+    memset(t, 0, sizeof *t);
+    size_t max_size = (size_t)1 << MIN_BITS;
+    while (max_size * 2 * sizeof(uint64_t) <= cap_bytes) max_size *= 2;
+    t->max_size = max_size;
+    t->gen = 1;
+    t->use_bloom = use_bloom;
+    int bits = MIN_BITS;
+    while (((size_t)1 << bits) > max_size) bits--;
+    return alloc_arrays(t, bits);
+}
+
+void tt_free(TT *t) {
+    free(t->slots);
+    free(t->bloom);
+    t->slots = NULL;
+    t->bloom = NULL;
+}
+
+void tt_clear(TT *t) {
+    /* Two bits of generation let three clears in a row cost nothing; every
+     * third one wipes the memory for real. */
+    if (t->gen == 3) {
+        memset(t->slots, 0, t->size * sizeof(uint64_t));
+        t->gen = 1;
+    } else {
+        t->gen++;
+    }
+    if (t->bloom) memset(t->bloom, 0, (t->size / 8 + 1) * sizeof(uint64_t));
+    t->count = 0;
+}
+
+size_t tt_bytes(const TT *t) {
+    return t->size * sizeof(uint64_t) + (t->bloom ? (t->size / 8 + 1) * sizeof(uint64_t) : 0);
+}
+
+/* Plain Robin Hood insertion of an entry known to be absent. */
+static void insert(TT *t, uint64_t e) {
+    size_t mask = t->size - 1;
+    size_t i = home(t, e & TT_KEY_MASK);
+    size_t d = 0;
+    for (;;) {
+        uint64_t cur = t->slots[i];
+        if (!live(t, cur)) {
+            t->slots[i] = e;
+            t->count++;
+            return;
+        }
+        size_t cd = dist(t, cur, i);
+        if (cd < d) {
+            t->slots[i] = e;
+            e = cur;
+            d = cd;
+        }
+        i = (i + 1) & mask;
+        if (++d > MAX_PROBE) {
+            /* The carried entry is the one furthest from home; losing it keeps
+             * every probe short. */
+            t->stats.drops++;
+            return;
+        }
+    }
+}
+
+static void grow(TT *t) {
+    uint64_t *old = t->slots;
+    size_t old_size = t->size;
+    unsigned gen = t->gen;
+    t->slots = NULL;
+    uint64_t *old_bloom = t->bloom;
+    t->bloom = NULL;
+    if (alloc_arrays(t, t->bits + 1) != 0) {
+        /* Out of memory: keep the old table and stop growing. */
+        t->slots = old;
+        t->bloom = old_bloom;
+        if (old_bloom) t->bloom_bits = t->bits + 3;
+        t->max_size = old_size;
+        return;
+    }
+    free(old_bloom);
+    t->stats.grows++;
+    for (size_t i = 0; i < old_size; i++) {
+        uint64_t e = old[i];
+        if ((unsigned)(e >> 62) == gen) {
+            insert(t, e);
+            if (t->bloom) bloom_add(t, e & TT_KEY_MASK);
+        }
+    }
+    free(old);
+}
+
+/* Backward-shift deletion keeps the Robin Hood invariant without tombstones. */
+static void delete_at(TT *t, size_t j) {
+    size_t mask = t->size - 1;
+    for (;;) {
+        size_t n = (j + 1) & mask;
+        uint64_t cur = t->slots[n];
+        if (!live(t, cur) || dist(t, cur, n) == 0) {
+            t->slots[j] = 0;
+            break;
+        }
+        t->slots[j] = cur;
+        j = n;
+    }
+    t->count--;
+}
+
+static long find(const TT *t, uint64_t key) {
+    size_t mask = t->size - 1;
+    size_t i = home(t, key);
+    for (size_t d = 0;; d++) {
+        uint64_t e = t->slots[i];
+        if (!live(t, e)) return -1;
+        if ((e & TT_KEY_MASK) == key) return (long)i;
+        if (dist(t, e, i) < d) return -1;
+        i = (i + 1) & mask;
+    }
+}
+
+int tt_probe(TT *t, uint64_t key, int *lo, int *hi) {
+    t->stats.probes++;
+    if (t->bloom && !bloom_maybe(t, key)) {
+        t->stats.bloom_skips++;
+        return 0;
+    }
+    long i = find(t, key);
+    if (i < 0) return 0;
+    uint64_t e = t->slots[i];
+    *lo = (int)((e >> 54) & 15);
+    *hi = (int)((e >> 58) & 15);
+    t->stats.hits++;
+    return 1;
+}
+
+void tt_store(TT *t, uint64_t key, int lo, int hi) {
+    long i = find(t, key);
+    if (i >= 0) {
+        uint64_t e = t->slots[i];
+        int olo = (int)((e >> 54) & 15), ohi = (int)((e >> 58) & 15);
+        if (olo > lo) lo = olo;
+        if (ohi < hi) hi = ohi;
+        t->slots[i] = pack(t, key, lo, hi);
+        t->stats.updates++;
+        return;
+    }
+    if (t->count * LOAD_DEN >= t->size * LOAD_NUM) {
+        if (t->size < t->max_size) {
+            grow(t);
+        } else {
+            /* Full: the new entry may only take the place of the cheapest
+             * entry near its home, and only if it saves more work. */
+            size_t mask = t->size - 1;
+            size_t j = home(t, key), victim = 0;
+            int best = 99, w = __builtin_popcountll(key & TT_CARD_MASK);
+            for (int k = 0; k < VICTIM_WINDOW; k++, j = (j + 1) & mask) {
+                uint64_t e = t->slots[j];
+                if (!live(t, e)) {
+                    best = -1;
+                    break;
+                }
+                int ew = work(e);
+                if (ew < best) {
+                    best = ew;
+                    victim = j;
+                }
+            }
+            if (best >= w) {
+                t->stats.drops++;
+                return;
+            }
+            if (best >= 0) {
+                delete_at(t, victim);
+                t->stats.evictions++;
+            }
+        }
+    }
+    insert(t, pack(t, key, lo, hi));
+    if (t->bloom) bloom_add(t, key);
+    t->stats.stores++;
+}

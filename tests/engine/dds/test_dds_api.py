@@ -1,0 +1,124 @@
+"""The solver's Python face: parsing, conventions, par, report, threads, build errors.
+
+bridge.md, "Double-dummy solver": the table of 5 strains x 4 declarers, par,
+the score of every legal card; issue 6 §2: a clear error message if no C
+compiler is present, several solves in threads.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import pytest
+
+from engine.dds import (
+    DealError,
+    Solver,
+    SolverUnavailable,
+    contract_score,
+    dd_table,
+    par,
+    parse_pbn,
+    report,
+    solve,
+    solve_position,
+)
+from engine.dds.deal import Seat, Strain
+
+# Every suit split so that North's top cards all win (13 tricks for N-S in NT).
+GRAND = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+
+
+def test_pbn_round_trip_and_first_seat() -> None:
+    """A PBN deal may start with any seat; hands go clockwise from it."""
+    deal = parse_pbn(GRAND)
+    assert deal.to_pbn().startswith("N:AKQJ.AKQ.AKQ.AKQ T987")
+    assert parse_pbn(deal.to_pbn(first=Seat.E)) == deal
+    assert deal.to_pbn(first=Seat.E).startswith("E:T987")
+    assert parse_pbn("n:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 "
+                     "2.5432.5432.5432") == deal
+
+
+@pytest.mark.parametrize("text", [
+    "AKQJ.AKQ.AKQ.AKQ",                                   # no seat
+    "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876",  # three hands
+    "N:AKQJ.AKQ.AKQ.AKQ AKQJ.AKQ.AKQ.AKQ 6543.876.876.876 2.5432.5432.5432",  # dealt twice
+    "N:AKQX.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",  # bad rank
+])
+def test_bad_deals_are_refused(text: str) -> None:
+    with pytest.raises(DealError):
+        parse_pbn(text)
+
+
+def test_tricks_count_for_the_leaders_side() -> None:
+    """solve() answers for the side on lead: North-South take all 13 in NT."""
+    assert solve(GRAND, "N", "N") == 13
+    assert solve(GRAND, "NT", "E") == 0
+    table = dd_table(GRAND)
+    assert table["N"] == {"N": 13, "E": 0, "S": 13, "W": 0}
+    assert set(table) == {"S", "H", "D", "C", "N"}
+
+
+def test_position_checks_every_played_card() -> None:
+    with pytest.raises(DealError, match="not in"):
+        solve_position(GRAND, "N", "N", ["2S"])          # 2S is West's
+    with pytest.raises(DealError, match="follow suit"):
+        solve_position(GRAND, "N", "N", ["AS", "JH"])    # East holds spades
+
+
+def test_position_scores_every_legal_card() -> None:
+    """After the lead, East must follow: every spade scores, nothing else."""
+    pos = solve_position(GRAND, "N", "N", ["AS"])
+    assert pos.to_move.name == "E"
+    assert set(pos.scores) == {"TS", "9S", "8S", "7S"}
+    assert pos.best == 0 and pos.best_cards == list(pos.scores)
+    done = solve_position(GRAND, "N", "N", ["AS", "7S", "3S", "2S"])
+    assert done.taken_ns == 1 and done.to_move.name == "N" and done.best == 12
+
+
+def test_contract_scores() -> None:
+    """Duplicate scoring: 4S= NV 420, 3NT+1 V 630, 6H= NV 980, 2Cx -3 V -800."""
+    assert contract_score(4, Strain.S, 10, False) == 420
+    assert contract_score(3, Strain.N, 10, True) == 630
+    assert contract_score(6, Strain.H, 12, False) == 980
+    assert contract_score(2, Strain.C, 5, True) == -800
+    assert contract_score(1, Strain.D, 7, False) == 70
+
+
+def test_par_and_report() -> None:
+    """North-South make 7NT: par is the grand slam, vulnerable 2220."""
+    table = dd_table(GRAND)
+    p = par(table, "NS")
+    assert p.score == 2220
+    assert [str(c) for c in p.contracts] == ["7NT NS ="]
+    text = report(GRAND, "NS")
+    assert "Par +2220: 7NT NS =" in text and text.splitlines()[1].split() == list("NESW")
+
+
+def test_solvers_run_in_threads() -> None:
+    """Each thread with its own Solver gets the same answers as one thread."""
+    deals = ["N:AKQ2.J54.T9.8765 JT9.AKQ.876.AKQ2 876.T98.AKQJ.JT9 543.7632.5432.43",
+             GRAND]
+    expected = [dd_table(d) for d in deals]
+    out: dict[int, object] = {}
+
+    def work(i: int) -> None:
+        out[i] = dd_table(deals[i % 2], solver=Solver(tt_bytes=1 << 22))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [out[i] for i in range(4)] == expected * 2
+
+
+def test_missing_core_gives_build_instructions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled core the error says how to build it."""
+    import engine.dds
+
+    monkeypatch.setitem(sys.modules, "engine.dds._dds", None)
+    monkeypatch.delattr(engine.dds, "_dds", raising=False)
+    with pytest.raises(SolverUnavailable, match="C compiler"):
+        Solver()
