@@ -1,0 +1,505 @@
+"""Contract bridge as a :class:`engine.game.Game`: auction, play, claims, scoring.
+
+Seats 0..3 are North, East, South, West.  The declarer plays the dummy's cards:
+when it is the dummy's turn, the declarer's seat acts, and the dummy's seat never
+acts.  A session is one board or a series of boards with a running score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from engine.cards import CardParseError, deck, format_face, parse_face, suit_of
+from engine.dds.deal import make_deal, parse_pbn
+from engine.errors import IllegalAction
+from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
+from engine.game import Action, Game, Result
+from engine.rng import Rng
+from engine.tricks import follows_suit, playable, winning_index
+from rules.bridge.auction import (
+    STRAINS,
+    CallError,
+    Contract,
+    check_call,
+    final_contract,
+    format_call,
+    is_over,
+    legal_calls,
+    parse_call,
+)
+from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
+from rules.bridge.claims import claim_holds
+from rules.bridge.options import BridgeConfig, ClaimPolicy
+from rules.bridge.scoring import contract_score
+from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
+
+SEAT_NAMES = ("North", "East", "South", "West")
+
+
+def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    # Spades, hearts, diamonds, clubs; high to low within a suit.
+    return tuple(sorted(cards, key=lambda f: (-suit_of(f), -f)))
+
+
+def _deal(
+    config: BridgeConfig, seed: int, index: int, results: tuple[BoardResult, ...]
+) -> BridgeState:
+    board = config.first_board + index
+    if config.deal is not None:
+        dealt = parse_pbn(config.deal).hands
+        hands: Hands = (
+            _sorted(dealt[0]),
+            _sorted(dealt[1]),
+            _sorted(dealt[2]),
+            _sorted(dealt[3]),
+        )
+    else:
+        cards = Rng(seed).fork(index).shuffled(deck())
+        hands = (
+            _sorted(cards[0:13]),
+            _sorted(cards[13:26]),
+            _sorted(cards[26:39]),
+            _sorted(cards[39:52]),
+        )
+    return BridgeState(
+        config=config,
+        seed=seed,
+        index=index,
+        board=board,
+        dealer=SEATS.index(config.dealer) if config.dealer else dealer(board),
+        vulnerability=Vulnerability(config.vulnerable)
+        if config.vulnerable
+        else vulnerability(board),
+        dealt=hands,
+        hands=hands,
+        calls=(),
+        phase=Phase.AUCTION,
+        results=results,
+    )
+
+
+def deal_pbn(state: BridgeState) -> str:
+    """The board's deal as dealt, as a PBN deal string from North."""
+    return make_deal(state.dealt).to_pbn()
+
+
+class BridgeGame(Game[BridgeState, BridgeConfig]):
+    name: ClassVar[str] = "bridge"
+    title: ClassVar[str] = "Contract bridge"
+    config_model = BridgeConfig
+    non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+
+    def seat_count(self, config: BridgeConfig) -> int:
+        return 4
+
+    def seat_names(self, config: BridgeConfig) -> list[str]:
+        return list(SEAT_NAMES)
+
+    def new(self, config: BridgeConfig, seed: int) -> BridgeState:
+        return _deal(config, seed, 0, ())
+
+    def initial_events(self, state: BridgeState) -> list[Event]:
+        return self._board_events(state)
+
+    def _board_events(self, state: BridgeState) -> list[Event]:
+        events = [
+            Event(
+                "deal",
+                {
+                    "board": state.board,
+                    "dealer": state.dealer,
+                    "vulnerability": state.vulnerability.value,
+                },
+            )
+        ]
+        for seat, hand in enumerate(state.hands):
+            events.append(
+                Event("hand", {"seat": seat, "cards": [format_face(c) for c in hand]}, only(seat))
+            )
+        return events
+
+    # whose turn
+
+    def _player(self, state: BridgeState) -> int:
+        """The seat whose card or call is next (may be the dummy)."""
+        if state.phase is Phase.AUCTION:
+            return (state.dealer + len(state.calls)) % 4
+        return state.next_player
+
+    def to_act(self, state: BridgeState) -> tuple[int, ...]:
+        if state.phase is Phase.OVER:
+            return ()
+        if state.phase is Phase.CLAIM:
+            assert state.claim is not None
+            defenders = ((state.claim.seat + 1) % 4, (state.claim.seat + 3) % 4)
+            return tuple(s for s in defenders if s not in state.claim.accepted)
+        player = self._player(state)
+        if state.phase is Phase.PLAY and player == state.dummy:
+            assert state.contract is not None
+            return (state.contract.declarer,)
+        return (player,)
+
+    # legality
+
+    def legal(self, state: BridgeState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase is Phase.AUCTION:
+            calls = self._calls(state)
+            return [{"type": "call", "call": format_call(c)} for c in legal_calls(calls, seat)]
+        if state.phase is Phase.CLAIM:
+            return [{"type": "accept_claim"}, {"type": "reject_claim"}]
+        player = self._player(state)
+        led = suit_of(state.trick[0]) if state.trick else None
+        out: list[Action] = [
+            {"type": "play", "card": format_face(c)} for c in playable(state.hands[player], led)
+        ]
+        assert state.contract is not None
+        if seat == state.contract.declarer:
+            remaining = len(state.hands[player])
+            out += [{"type": "claim", "tricks": n} for n in range(remaining + 1)]
+        return out
+
+    def _calls(self, state: BridgeState) -> list[tuple[int, Any]]:
+        return [(s, parse_call(c)) for s, c in state.calls]
+
+    def validate(self, state: BridgeState, seat: int, action: Action) -> Action:
+        return self._check(state, seat, action)[0]
+
+    def _check(self, state: BridgeState, seat: int, action: Action) -> tuple[Action, Any]:
+        """The canonical action and its parsed payload, or IllegalAction."""
+        if state.phase is Phase.OVER:
+            raise IllegalAction("game_over", "the session is over")
+        if seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn", "it is not your turn")
+        kind = action.get("type")
+        if state.phase is Phase.AUCTION:
+            if kind != "call" or not isinstance(action.get("call"), str):
+                raise IllegalAction("bad_action", 'expected {"type": "call", "call": "<call>"}')
+            try:
+                call = parse_call(action["call"])
+                check_call(self._calls(state), seat, call)
+            except CallError as exc:
+                raise IllegalAction(exc.code, str(exc)) from None
+            return {"type": "call", "call": format_call(call)}, call
+        if state.phase is Phase.CLAIM:
+            if kind not in ("accept_claim", "reject_claim"):
+                raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
+            return {"type": kind}, None
+        assert state.contract is not None
+        if kind == "claim":
+            n = action.get("tricks")
+            if seat != state.contract.declarer:
+                raise IllegalAction("not_declarer", "only the declarer may claim")
+            remaining = len(state.hands[self._player(state)])
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
+                raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
+            return {"type": "claim", "tricks": n}, n
+        if kind != "play" or not isinstance(action.get("card"), str):
+            raise IllegalAction("bad_action", 'expected {"type": "play", "card": "<card>"}')
+        try:
+            f = parse_face(action["card"])
+        except CardParseError as exc:
+            raise IllegalAction("bad_card", str(exc)) from None
+        player = self._player(state)
+        hand = state.hands[player]
+        if f not in hand:
+            whose = "dummy's hand" if player != seat else "your hand"
+            raise IllegalAction("not_in_hand", f"that card is not in {whose}")
+        led = suit_of(state.trick[0]) if state.trick else None
+        if not follows_suit(f, hand, led):
+            raise IllegalAction("must_follow_suit", "you must follow the suit led")
+        return {"type": "play", "card": format_face(f)}, f
+
+    # transitions
+
+    def apply(
+        self, state: BridgeState, seat: int, action: Action
+    ) -> tuple[BridgeState, list[Event]]:
+        canonical, payload = self._check(state, seat, action)
+        kind = canonical["type"]
+        if kind == "call":
+            return self._call(state, seat, canonical["call"])
+        if kind == "play":
+            return self._play(state, int(payload))
+        if kind == "claim":
+            return self._claim(state, seat, int(payload))
+        return self._answer(state, seat, kind == "accept_claim")
+
+    def _call(self, state: BridgeState, seat: int, call: str) -> tuple[BridgeState, list[Event]]:
+        calls = (*state.calls, (seat, call))
+        events = [Event("call", {"seat": seat, "call": call})]
+        parsed = [(s, parse_call(c)) for s, c in calls]
+        if not is_over(parsed):
+            return replace(state, calls=calls), events
+        contract = final_contract(parsed)
+        if contract is None:
+            events.append(Event("passed_out", {"board": state.board}))
+            done = replace(state, calls=calls)
+            return self._end_board(done, None, None, events)
+        events.append(
+            Event(
+                "contract",
+                {
+                    "contract": str(contract),
+                    "declarer": contract.declarer,
+                    "leader": (contract.declarer + 1) % 4,
+                },
+            )
+        )
+        after = replace(
+            state,
+            calls=calls,
+            contract=contract,
+            phase=Phase.PLAY,
+            leader=(contract.declarer + 1) % 4,
+        )
+        return after, events
+
+    def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
+        assert state.contract is not None
+        player = self._player(state)
+        hands = list(state.hands)
+        hands[player] = tuple(c for c in hands[player] if c != f)
+        trick = (*state.trick, f)
+        played = (*state.played, f)
+        events = [Event("play", {"seat": player, "card": format_face(f)})]
+        if len(played) == 1:
+            dummy = state.dummy
+            assert dummy is not None
+            events.append(
+                Event("dummy", {"seat": dummy, "cards": [format_face(c) for c in hands[dummy]]})
+            )
+        new_hands: Hands = (hands[0], hands[1], hands[2], hands[3])
+        if len(trick) < 4:
+            return replace(state, hands=new_hands, trick=trick, played=played), events
+        strain = state.contract.strain
+        trump = None if strain == "N" else STRAINS.index(strain)
+        winner = (state.leader + winning_index(list(trick), trump)) % 4
+        tricks = list(state.tricks)
+        tricks[winner % 2] += 1
+        events.append(Event("trick", {"winner": winner, "tricks": list(tricks)}))
+        after = replace(
+            state,
+            hands=new_hands,
+            trick=(),
+            played=played,
+            leader=winner,
+            tricks=(tricks[0], tricks[1]),
+            last_trick=trick,
+            last_leader=state.leader,
+        )
+        if any(new_hands):
+            return after, events
+        declarer_side = state.contract.declarer % 2
+        return self._end_board(after, state.contract, after.tricks[declarer_side], events)
+
+    def _claim(self, state: BridgeState, seat: int, n: int) -> tuple[BridgeState, list[Event]]:
+        events = [Event("claim", {"seat": seat, "tricks": n})]
+        if state.config.claims is ClaimPolicy.DOUBLE_DUMMY and claim_holds(state, n):
+            events.append(Event("claim_accepted", {"by": "double_dummy"}))
+            return self._settle_claim(state, seat, n, events)
+        return replace(state, phase=Phase.CLAIM, claim=Claim(seat, n, frozenset())), events
+
+    def _answer(
+        self, state: BridgeState, seat: int, accept: bool
+    ) -> tuple[BridgeState, list[Event]]:
+        claim = state.claim
+        assert claim is not None
+        if not accept:
+            events = [Event("claim_rejected", {"seat": seat})]
+            return replace(state, phase=Phase.PLAY, claim=None), events
+        accepted = claim.accepted | {seat}
+        events = [Event("claim_answer", {"seat": seat, "accept": True})]
+        if len(accepted) < 2:
+            return replace(state, claim=replace(claim, accepted=accepted)), events
+        events.append(Event("claim_accepted", {"by": "defenders"}))
+        return self._settle_claim(
+            replace(state, phase=Phase.PLAY, claim=None), claim.seat, claim.tricks, events
+        )
+
+    def _settle_claim(
+        self, state: BridgeState, declarer: int, n: int, events: list[Event]
+    ) -> tuple[BridgeState, list[Event]]:
+        assert state.contract is not None
+        remaining = len(state.hands[self._player(state)])
+        side = declarer % 2
+        tricks = list(state.tricks)
+        tricks[side] += n
+        tricks[1 - side] += remaining - n
+        # The cards still held are not revealed by a claim.
+        done = replace(state, tricks=(tricks[0], tricks[1]), claim=None, phase=Phase.PLAY)
+        return self._end_board(done, state.contract, tricks[side], events, claimed=True)
+
+    def _end_board(
+        self,
+        state: BridgeState,
+        contract: Contract | None,
+        tricks: int | None,
+        events: list[Event],
+        claimed: bool = False,
+    ) -> tuple[BridgeState, list[Event]]:
+        if contract is None or tricks is None:
+            score_ns = 0
+        else:
+            vul = state.vulnerability.is_vulnerable(contract.declarer)
+            score = contract_score(contract, vul, tricks)
+            score_ns = score if contract.declarer % 2 == 0 else -score
+        result = BoardResult(
+            board=state.board,
+            dealer=state.dealer,
+            vulnerability=state.vulnerability,
+            deal=deal_pbn(state),
+            calls=state.calls,
+            played=state.played,
+            contract=str(contract) if contract else None,
+            declarer=contract.declarer if contract else None,
+            tricks=tricks,
+            score_ns=score_ns,
+            claimed=claimed,
+        )
+        results = (*state.results, result)
+        total = sum(r.score_ns for r in results)
+        events.append(
+            Event(
+                "board_end",
+                {
+                    "board": state.board,
+                    "contract": result.contract,
+                    "declarer": result.declarer,
+                    "tricks": tricks,
+                    "score_ns": score_ns,
+                    "total_ns": total,
+                    "deal": result.deal,
+                },
+            )
+        )
+        if state.index + 1 >= state.config.boards:
+            final = replace(state, phase=Phase.OVER, results=results)
+            res = self.result(final)
+            assert res is not None
+            events.append(Event("game_over", res.to_json()))
+            return final, events
+        nxt = _deal(state.config, state.seed, state.index + 1, results)
+        return nxt, events + self._board_events(nxt)
+
+    # views
+
+    def view(self, state: BridgeState, viewer: int) -> JSON:
+        contract = state.contract
+        out: JSON = {
+            "game": self.name,
+            "board": state.board,
+            "boards": state.config.boards,
+            "board_index": state.index + 1,
+            "dealer": state.dealer,
+            "vulnerability": state.vulnerability.value,
+            "phase": state.phase.value,
+            "auction": [{"seat": s, "call": c} for s, c in state.calls],
+            "contract": str(contract) if contract else None,
+            "declarer": contract.declarer if contract else None,
+            "dummy": state.dummy,
+            "leader": state.leader,
+            "trick": [format_face(c) for c in state.trick],
+            "last_trick": [format_face(c) for c in state.last_trick],
+            "last_leader": state.last_leader,
+            "tricks": {"NS": state.tricks[0], "EW": state.tricks[1]},
+            "hand_sizes": [len(h) for h in state.hands],
+            "to_act": list(self.to_act(state)),
+            "next_player": self._player(state) if state.phase is not Phase.OVER else None,
+            "claim": (
+                {"seat": state.claim.seat, "tricks": state.claim.tricks} if state.claim else None
+            ),
+            "results": [
+                {
+                    "board": r.board,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "tricks": r.tricks,
+                    "score_ns": r.score_ns,
+                    "deal": r.deal,
+                }
+                for r in state.results
+            ],
+            "total_ns": sum(r.score_ns for r in state.results),
+        }
+        if viewer == OMNISCIENT:
+            out["hands"] = [[format_face(c) for c in h] for h in state.hands]
+        elif viewer != SPECTATOR and 0 <= viewer < 4:
+            out["hand"] = [format_face(c) for c in state.hands[viewer]]
+        if state.dummy_exposed and state.dummy is not None and state.phase is not Phase.OVER:
+            out["dummy_hand"] = [format_face(c) for c in state.hands[state.dummy]]
+        res = self.result(state)
+        if res is not None:
+            out["result"] = res.to_json()
+        return out
+
+    def secrets(self, state: BridgeState, viewer: int) -> frozenset[int]:
+        if viewer == OMNISCIENT or state.phase is Phase.OVER:
+            return frozenset()
+        visible = {viewer} if 0 <= viewer < 4 else set()
+        if state.dummy_exposed and state.dummy is not None:
+            visible.add(state.dummy)
+        return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
+
+    def result(self, state: BridgeState) -> Result | None:
+        if state.phase is not Phase.OVER:
+            return None
+        total = sum(r.score_ns for r in state.results)
+        parts = []
+        for r in state.results:
+            if r.contract is None:
+                parts.append(f"board {r.board}: passed out")
+            else:
+                assert r.declarer is not None and r.tricks is not None
+                parts.append(
+                    f"board {r.board}: {r.contract} by {SEATS[r.declarer]}, "
+                    f"{r.tricks} tricks, NS {r.score_ns:+d}"
+                )
+        summary = "; ".join(parts) + (f"; total NS {total:+d}" if len(parts) > 1 else "")
+        return Result(scores=(total, -total, total, -total), summary=summary)
+
+    def encode(self, state: BridgeState) -> JSON:
+        return {
+            "config": self.config_json(state.config),
+            "seed": state.seed,
+            "index": state.index,
+            "dealt": [list(h) for h in state.dealt],
+            "hands": [list(h) for h in state.hands],
+            "calls": [list(c) for c in state.calls],
+            "phase": state.phase.value,
+            "contract": str(state.contract) if state.contract else None,
+            "declarer": state.contract.declarer if state.contract else None,
+            "leader": state.leader,
+            "trick": list(state.trick),
+            "played": list(state.played),
+            "tricks": list(state.tricks),
+            "claim": [state.claim.seat, state.claim.tricks, sorted(state.claim.accepted)]
+            if state.claim
+            else None,
+            "results": [
+                [
+                    r.board,
+                    r.deal,
+                    r.contract,
+                    r.declarer,
+                    r.tricks,
+                    r.score_ns,
+                    r.claimed,
+                    list(r.played),
+                    [list(c) for c in r.calls],
+                ]
+                for r in state.results
+            ],
+        }
+
+    def describe(self, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "call":
+            return f"calls {action.get('call')}"
+        if kind == "play":
+            return f"plays {action.get('card')}"
+        if kind == "claim":
+            return f"claims {action.get('tricks')} more tricks"
+        return str(kind).replace("_", " ")

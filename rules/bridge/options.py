@@ -1,0 +1,54 @@
+"""Bridge table options."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from engine.game import GameConfig
+
+
+class ClaimPolicy(StrEnum):
+    """How a declarer's claim is settled."""
+
+    DOUBLE_DUMMY = "double_dummy"  # accepted at once when no defence can beat it; else defenders
+    DEFENDERS = "defenders"  # accepted only when both defenders accept
+
+
+class BridgeConfig(GameConfig):
+    """Settings of a bridge table.
+
+    ``boards``: how many boards the session plays (running score in points);
+    ``first_board``: the number of the first board (fixes dealer and vulnerability);
+    ``deal``: a fixed PBN deal (``N:AKQ2.J54.T9.8765 ...``) for a single board, e.g. an
+    imported board; otherwise boards are dealt by the table's seeded RNG;
+    ``dealer`` / ``vulnerable``: override what the board number fixes (for imported
+    boards whose records disagree with the standard cycle; single board only);
+    ``claims``: how claims are settled.
+    """
+
+    boards: int = Field(default=1, ge=1, le=32)
+    first_board: int = Field(default=1, ge=1, le=9999)
+    deal: str | None = None
+    dealer: Literal["N", "E", "S", "W"] | None = None
+    vulnerable: Literal["None", "NS", "EW", "All"] | None = None
+    claims: ClaimPolicy = ClaimPolicy.DOUBLE_DUMMY
+
+    @model_validator(mode="after")
+    def _deal_needs_one_board(self) -> BridgeConfig:
+        if (self.dealer or self.vulnerable) and self.boards != 1:
+            raise ValueError("dealer and vulnerable overrides are for a single board")
+        if self.deal is not None:
+            if self.boards != 1:
+                raise ValueError("a fixed deal is for a single board (boards = 1)")
+            from engine.dds.deal import DealError, parse_pbn
+
+            try:
+                hands = parse_pbn(self.deal).hands
+            except DealError as exc:
+                raise ValueError(str(exc)) from None
+            if any(len(h) != 13 for h in hands):
+                raise ValueError("a deal gives 13 cards to each seat")
+        return self

@@ -1,0 +1,207 @@
+"""Bridge as a Game: turn order, dummy, claims, scoring at the end, views, PBN, and
+the conformance suite (docs/rules/bridge.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.cards import parse_face
+from engine.errors import IllegalAction
+from engine.events import OMNISCIENT, SPECTATOR
+from engine.replay import state_hash
+from rules.bridge import BridgeGame
+from rules.bridge.pbn import export_board, read_pbn, replay_board
+from rules.bridge.state import Phase
+from tests.conformance import check_game, faces_named
+
+GAME = BridgeGame()
+N, E, S, W = range(4)
+DATA = Path(__file__).with_name("data")
+
+
+def bid(state, *calls):
+    for c in calls:
+        seat = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, seat, {"type": "call", "call": c})
+    return state
+
+
+def fixed(deal: str, **options):
+    return GAME.new(GAME.parse_config({"deal": deal, "claims": "defenders", **options}), 0)
+
+
+# North holds every spade, East every heart, South every diamond, West every club.
+SUITED = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+
+
+def test_auction_starts_with_the_dealer_and_four_passes_pass_out():
+    """Rule: the board number fixes the dealer (board 2: East); four passes to start
+    pass the board out (score 0)."""
+    s = GAME.new(GAME.parse_config({"first_board": 2}), 1)
+    assert GAME.to_act(s) == (E,)
+    s = bid(s, "P", "P", "P", "P")
+    assert s.phase is Phase.OVER and GAME.result(s).scores == (0, 0, 0, 0)
+
+
+def test_insufficient_bid_is_refused_without_change():
+    s = bid(fixed(SUITED), "1S")
+    before = state_hash(GAME, s)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(s, E, {"type": "call", "call": "1H"})
+    assert err.value.code == "insufficient_bid" and "1H" not in err.value.message
+    assert state_hash(GAME, s) == before
+
+
+def test_opening_lead_from_declarers_left_and_declarer_plays_dummy():
+    """Rule: declarer's left-hand opponent leads; dummy is exposed after the opening
+    lead; declarer plays dummy's cards and the dummy's seat cannot act."""
+    s = bid(fixed(SUITED), "1S", "P", "P", "P")  # North declares, South is dummy
+    assert s.contract.declarer == N and s.dummy == S
+    assert GAME.to_act(s) == (E,)
+    assert "dummy_hand" not in GAME.view(s, E)  # not before the opening lead
+    s, events = GAME.apply(s, E, {"type": "play", "card": "AH"})
+    assert [e.kind for e in events] == ["play", "dummy"]
+    assert len(GAME.view(s, W)["dummy_hand"]) == 13
+    # South (dummy) to play: North acts for it; South's own seat cannot.
+    assert GAME.to_act(s) == (N,)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(s, S, {"type": "play", "card": "AD"})
+    assert err.value.code == "not_your_turn"
+    s, _ = GAME.apply(s, N, {"type": "play", "card": "AD"})
+    assert GAME.to_act(s) == (W,)
+
+
+def test_follow_suit_and_trumps_win():
+    """Rules: follow suit if able; the highest trump wins, else the highest card of
+    the suit led."""
+    deal = "N:AK.AK.AK.AKQJT98 QJT.QJ.QJ.765432 98.T9.T98765432. 765432.8765432.."
+    s = bid(fixed(deal), "1S", "P", "P", "P")  # spades trump, North declares
+    s, _ = GAME.apply(s, E, {"type": "play", "card": "QH"})
+    with pytest.raises(IllegalAction) as err:  # South (dummy) has hearts
+        GAME.apply(s, N, {"type": "play", "card": "9S"})
+    assert err.value.code == "must_follow_suit"
+    s, _ = GAME.apply(s, N, {"type": "play", "card": "9H"})
+    s, _ = GAME.apply(s, W, {"type": "play", "card": "8H"})
+    s, events = GAME.apply(s, N, {"type": "play", "card": "AH"})
+    assert events[-1].data["winner"] == N and s.leader == N
+    s, _ = GAME.apply(s, N, {"type": "play", "card": "AC"})
+    s, _ = GAME.apply(s, E, {"type": "play", "card": "7C"})
+    s, _ = GAME.apply(s, N, {"type": "play", "card": "2D"})  # dummy void in clubs: discard
+    s, events = GAME.apply(s, W, {"type": "play", "card": "2S"})  # West ruffs
+    assert events[-1].data["winner"] == W
+
+
+def test_claim_accepted_by_both_defenders_ends_the_board():
+    """Rule: a claim is accepted when the defenders accept."""
+    s = bid(fixed(SUITED), "7S", "P", "P", "P")
+    s, _ = GAME.apply(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.apply(s, N, {"type": "play", "card": "2D"})
+    s, _ = GAME.apply(s, W, {"type": "play", "card": "2C"})
+    s, _ = GAME.apply(s, N, {"type": "play", "card": "2S"})
+    assert s.leader == N and s.tricks == (1, 0)
+    s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 12})
+    assert s.phase is Phase.CLAIM and set(GAME.to_act(s)) == {E, W}
+    s, _ = GAME.apply(s, E, {"type": "accept_claim"})
+    assert GAME.to_act(s) == (W,)
+    s, events = GAME.apply(s, W, {"type": "accept_claim"})
+    assert s.phase is Phase.OVER and events[-1].kind == "game_over"
+    # 7S by North not vulnerable (board 1), 13 tricks: 210 + 300 + 1000.
+    assert s.results[0].score_ns == 1510 and s.results[0].claimed
+
+
+def test_rejected_claim_continues_play_and_only_declarer_claims():
+    s = bid(fixed(SUITED), "1N", "P", "P", "P")
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(s, E, {"type": "claim", "tricks": 3})
+    assert err.value.code == "not_declarer"
+    s, _ = GAME.apply(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 13})
+    s, _ = GAME.apply(s, W, {"type": "reject_claim"})
+    assert s.phase is Phase.PLAY and s.claim is None and GAME.to_act(s) == (N,)
+
+
+def test_running_score_over_a_series_and_new_boards_rotate_dealer():
+    cfg = GAME.parse_config({"boards": 3, "claims": "defenders"})
+    s = GAME.new(cfg, 9)
+    dealers = []
+    for _ in range(3):
+        dealers.append(s.dealer)
+        s = bid(s, "P", "P", "P", "P")
+    assert dealers == [N, E, S] and s.phase is Phase.OVER
+    assert [r.board for r in s.results] == [1, 2, 3]
+
+
+def test_views_hide_hands_until_the_board_ends():
+    s = fixed(SUITED)
+    assert GAME.view(s, N)["hand"][0] == "AS" and "hand" not in GAME.view(s, SPECTATOR)
+    assert faces_named(GAME.view(s, E)) & GAME.secrets(s, E) == set()
+    assert len(GAME.view(s, OMNISCIENT)["hands"]) == 4
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"boards": 0}, "boards"),
+        ({"deal": "N:AK.."}, "deal"),
+        ({"boards": 2, "deal": SUITED}, "single board"),
+        ({"claims": "never"}, "claims"),
+        ({"dealer": "X"}, "dealer"),
+    ],
+)
+def test_bad_options_are_refused_naming_the_option(options, message):
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse_config(options)
+    assert err.value.code == "bad_option" and message in err.value.message
+
+
+def test_conformance_random_auctions_and_play():
+    """The spine's conformance suite: terminal, replay hash, no leaks."""
+    check_game(GAME, GAME.parse_config({"claims": "defenders"}), range(200))
+    check_game(GAME, GAME.parse_config({"claims": "defenders", "boards": 3}), range(10))
+
+
+def test_pbn_export_then_import_replays_the_same_board():
+    from tests.conformance import play_random
+
+    for seed in range(20):
+        p = play_random(GAME, GAME.parse_config({"claims": "defenders"}), seed, scan=False)
+        result = p.state.results[0]
+        text = export_board(result, players=["n", "e", "s", "w"])
+        (board,) = read_pbn(text)
+        options, log = replay_board(board)
+        s = GAME.new(GAME.parse_config(options), 0)
+        for seat, action in log:
+            s, _ = GAME.apply(s, seat, action)
+        again = s.results[0]
+        assert (again.contract, again.declarer, again.tricks, again.score_ns) == (
+            result.contract,
+            result.declarer,
+            result.tricks,
+            result.score_ns,
+        )
+        if not result.claimed:
+            assert again.played == result.played and again.calls == result.calls
+
+
+def test_a_club_programs_pbn_file_loads_and_replays():
+    """A PBN session as club scoring software writes it: comments, notes, a deal given
+    from West, a claim after nine tricks, and a passed-out board with AP."""
+    boards = read_pbn((DATA / "club_session.pbn").read_text())
+    assert [b.board for b in boards] == [7, 8]
+    outcomes = []
+    for b in boards:
+        options, log = replay_board(b)
+        s = GAME.new(GAME.parse_config(options), 0)
+        for seat, action in log:
+            s, _ = GAME.apply(s, seat, action)
+        outcomes.append(GAME.result(s).summary)
+    assert outcomes == ["board 7: 3NT by W, 10 tricks, NS -630", "board 8: passed out"]
+
+
+def test_imported_deal_is_the_deal_given():
+    s = fixed(SUITED)
+    assert s.hands[0] == tuple(sorted((parse_face(c + "S") for c in "AKQJT98765432"), reverse=True))
+    assert replace(s, hands=s.dealt) == s
