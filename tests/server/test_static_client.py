@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from server.app import STATIC, Server
 from server.settings import Settings
@@ -32,6 +36,7 @@ async def test_the_page_its_script_and_its_styles_are_served(tmp_path: Path) -> 
         for path, kind in (
             ("/", "text/html"),
             ("/app.js", "text/javascript"),
+            ("/games.js", "text/javascript"),
             ("/style.css", "text/css"),
         ):
             status, headers, body = await _get(server.port, path)
@@ -45,8 +50,16 @@ async def test_the_page_its_script_and_its_styles_are_served(tmp_path: Path) -> 
 def test_the_client_loads_nothing_from_other_hosts() -> None:
     # No CDN, no web fonts: the page must work on a machine without internet access.
     html = (STATIC / "index.html").read_text()
-    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["/style.css", "/app.js"]
-    for name in ("app.js", "style.css"):
+    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["/style.css", "/games.js", "/app.js"]
+    for name in ("games.js", "app.js", "style.css"):
         text = (STATIC / name).read_text()
         assert not re.search(r"https?://", text), name
         assert "@import" not in text and "url(" not in text.replace("URLSearchParams(", "")
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+@pytest.mark.parametrize("name", ["app.js", "games.js"])
+def test_the_scripts_parse(name: str) -> None:
+    # A syntax error would leave the page blank with no server-side symptom.
+    done = subprocess.run(["node", "--check", str(STATIC / name)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
