@@ -404,6 +404,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "trick": [format_face(c) for c in state.trick],
             "last_trick": [format_face(c) for c in state.last_trick],
             "last_leader": state.last_leader,
+            # Every card played is seen by all four players as it is played; a
+            # player may remember them, so the view carries them (bots need them).
+            "played": [format_face(c) for c in state.played],
             "tricks": {"NS": state.tricks[0], "EW": state.tricks[1]},
             "hand_sizes": [len(h) for h in state.hands],
             "to_act": list(self.to_act(state)),

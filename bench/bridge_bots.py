@@ -1,0 +1,194 @@
+"""Strength report for the bridge bots (issue 7 §2).  Prints figures, asserts nothing.
+
+(a) Declarer play: on random boards the side with more HCP declares a fixed contract
+    (4 of an 8-card major fit, else 3NT; declarer = the hand longer in trumps, or
+    stronger in NT).  The defenders play double dummy (they see every card), so the
+    tricks the declarer loses against the double-dummy result measure only its own
+    mistakes.  The GIB declarer (sampling + double dummy) is compared with a
+    random-legal declarer on the same boards: lost tricks per board, 95% CI.
+(b) Duplicate match: each board is played at two tables, GIB bidding and playing
+    North-South against random-legal bidders/players at one and East-West at the
+    other (the arena's ``play_game``, real seat views).  IMPs per board for GIB, 95% CI.
+
+    .venv/bin/python bench/bridge_bots.py --boards 500 --match 100 --solver endplay
+
+``--solver dds`` (default) uses engine.dds; ``--solver endplay`` uses the endplay
+package (bench-only peer, the DDS library) for speed while engine.dds is slow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from bots.arena import Progress, derive_seeds, mean_ci, play_game
+from bots.base import RandomBot
+from bots.bridge.gib import GibBot
+from bots.bridge.hand import HandInfo
+from bots.bridge.play import PlayOptions, Scorer, dds_scorer
+from engine.cards import deck, format_face, parse_face, rank_of
+from engine.dds import make_deal
+from engine.rng import Rng
+from rules.bridge import BridgeConfig, BridgeGame
+from rules.bridge.boards import SEATS
+from rules.bridge.scoring import imps
+from rules.bridge.state import Phase
+
+_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def endplay_scorer() -> Scorer:
+    """The same scores from endplay's DDS (bench-only)."""
+    from endplay.dds import solve_board
+    from endplay.types import Card, Deal, Denom, Player
+
+    denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs,
+              "N": Denom.nt}
+
+    def score(
+        hands: tuple[tuple[int, ...], ...], strain: str, leader: int, trick: tuple[int, ...]
+    ) -> dict[str, int]:
+        full = [list(h) for h in hands]
+        for i, f in enumerate(trick):
+            full[(leader + i) % 4].append(f)
+        d = Deal(make_deal(full).to_pbn())
+        d.first = Player(leader)
+        d.trump = denoms[strain]
+        for f in trick:
+            t = format_face(f)
+            d.play(Card(t[1] + t[0]))
+        out = {}
+        for card, tricks in solve_board(d):
+            text = str(card)
+            out[text[1:] + _SUITS[text[0]]] = int(tricks)
+        return out
+
+    return score
+
+
+def fixed_contract(hands: Sequence[Sequence[int]]) -> tuple[int, str]:
+    """(declarer, contract text) for the stronger side: 4M on an 8-card major fit, else 3NT."""
+    info = [HandInfo.of(h) for h in hands]
+    side = 0 if info[0].hcp + info[2].hcp >= info[1].hcp + info[3].hcp else 1
+    a, b = side, side + 2
+    for suit, letter in ((3, "S"), (2, "H")):
+        if info[a].length(suit) + info[b].length(suit) >= 8:
+            decl = a if info[a].length(suit) >= info[b].length(suit) else b
+            return decl, f"4{letter}"
+    return (a if info[a].hcp >= info[b].hcp else b), "3NT"
+
+
+def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOptions,
+                  budget: float, times: list[float]) -> tuple[int, int]:
+    """(double-dummy tricks, tricks taken) for the declarer on board ``seed``."""
+    cards = Rng(seed).shuffled(deck())
+    hands = [cards[13 * i: 13 * i + 13] for i in range(4)]
+    decl, contract = fixed_contract(hands)
+    strain = contract[1]
+    pbn = make_deal(hands).to_pbn()
+    game = BridgeGame()
+    config = BridgeConfig(deal=pbn, dealer=SEATS[decl])
+    state = game.new(config, seed)
+    for i, call in enumerate((contract, "P", "P", "P")):
+        state, _ = game.apply(state, (decl + i) % 4, {"type": "call", "call": call})
+    leader = (decl + 1) % 4
+    dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
+    dd_declarer = 13 - max(dd.values())
+    gib = GibBot(options, scorer)
+    rnd = RandomBot()
+    k = 0
+    while state.phase is Phase.PLAY:
+        seat = game.to_act(state)[0]
+        legal = [a for a in game.legal(state, seat) if a["type"] == "play"]
+        mover = state.next_player
+        if mover % 2 != decl % 2:
+            # Double-dummy defender: the best card for the true deal, lowest on ties.
+            scores = scorer(state.hands, strain, state.leader, state.trick)
+            cards_ = [a["card"] for a in legal]
+            best = max(cards_, key=lambda c: (scores.get(c, -1), -rank_of(parse_face(c))))
+            action: dict[str, object] = {"type": "play", "card": best}
+        elif declarer_bot == "gib":
+            view = game.view(state, seat)
+            t = time.perf_counter()
+            action = dict(gib.decide(view, legal, seat, seed * 1000 + k, budget))
+            if len(legal) > 1:
+                times.append(time.perf_counter() - t)
+        else:
+            action = dict(rnd.decide(game.view(state, seat), legal, seat, seed * 1000 + k, budget))
+        state, _ = game.apply(state, seat, action)
+        k += 1
+    taken = state.results[-1].tricks
+    assert taken is not None
+    return dd_declarer, taken
+
+
+def report_declarer(n: int, scorer: Scorer, options: PlayOptions, budget: float) -> None:
+    seeds = derive_seeds(7, n)
+    lost: dict[str, list[float]] = {"gib": [], "random": []}
+    times: list[float] = []
+    bar = Progress(n, label="boards")
+    start = time.perf_counter()
+    for i, seed in enumerate(seeds):
+        for who in ("gib", "random"):
+            dd, taken = declare_board(seed, who, scorer, options, budget, times)
+            lost[who].append(dd - taken)
+        bar.update(i + 1)
+    secs = time.perf_counter() - start
+    print(f"(a) declarer play, {n} boards, double-dummy defenders, "
+          f"{options.samples} samples/decision ({secs:.0f} s)")
+    for who, values in lost.items():
+        m, h = mean_ci(values)
+        print(f"    {who:7s} tricks lost vs double dummy per board: {m:.3f} ± {h:.3f}")
+    diff = [r - g for g, r in zip(lost["gib"], lost["random"], strict=True)]
+    m, h = mean_ci(diff)
+    print(f"    random minus gib: {m:.3f} ± {h:.3f} tricks per board")
+    if times:
+        print(f"    gib decision time: mean {statistics.mean(times) * 1000:.1f} ms, "
+              f"median {statistics.median(times) * 1000:.1f} ms, max {max(times):.2f} s "
+              f"over {len(times)} decisions with a choice")
+
+
+def report_match(n: int, scorer: Scorer, options: PlayOptions, budget: float) -> None:
+    seeds = derive_seeds(11, n)
+    game = BridgeGame()
+    config = BridgeConfig()
+    gib, rnd = GibBot(options, scorer), RandomBot()
+    results: list[float] = []
+    bar = Progress(n, label="boards")
+    start = time.perf_counter()
+    for i, seed in enumerate(seeds):
+        ns, _, _ = play_game(game, config, seed, [gib, rnd, gib, rnd], budget)
+        ew, _, _ = play_game(game, config, seed, [rnd, gib, rnd, gib], budget)
+        # GIB's points at the two tables of the same board, netted.
+        results.append(imps(int(ns[0] + ew[1])))
+        bar.update(i + 1)
+    secs = time.perf_counter() - start
+    m, h = mean_ci(results)
+    print(f"(b) duplicate match, {n} boards x 2 tables, GIB vs random-legal "
+          f"({options.samples} samples/decision, {secs:.0f} s)")
+    print(f"    GIB IMPs per board: {m:.2f} ± {h:.2f}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--boards", type=int, default=500, help="(a) boards")
+    ap.add_argument("--match", type=int, default=100, help="(b) boards")
+    ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
+    ap.add_argument("--solver", choices=("dds", "endplay"), default="dds")
+    args = ap.parse_args(argv)
+    scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
+    options = PlayOptions(samples=args.samples)
+    print(f"solver: {args.solver}", flush=True)
+    if args.boards:
+        report_declarer(args.boards, scorer, options, args.budget)
+        sys.stdout.flush()
+    if args.match:
+        report_match(args.match, scorer, options, args.budget)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""GIB-style card play: sample the hidden hands from what this seat has seen (its own
+hand, the dummy, the cards played, voids, the auction's constraints), solve every
+sample double dummy from the current position, and play the card that takes the
+most tricks on average.
+
+The cards played so far come from ``view["played"]`` (the board's cards in play
+order, public to every seat): they give the voids shown and, with the auction's
+constraints, what each hidden hand can still hold.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bots.bridge.bidding import infer
+from bots.bridge.hand import Constraints
+from bots.bridge.sampling import Samples, SampleSpec, replay_play, sample_deals
+from engine.cards import parse_face, rank_of, suit_of
+from engine.dds import Solver, make_deal, solve_position
+from engine.events import JSON
+from engine.rng import Rng
+from rules.bridge.auction import parse_call
+
+# (hands, strain, trick leader, trick cards) -> {card text: tricks for the side to move}
+Scorer = Callable[[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]], dict[str, int]]
+
+_SOLVER: Solver | None = None
+
+
+def dds_scorer(
+    hands: tuple[tuple[int, ...], ...], strain: str, leader: int, trick: tuple[int, ...]
+) -> dict[str, int]:
+    """Score every legal card with :mod:`engine.dds` (one Solver per process)."""
+    global _SOLVER
+    if _SOLVER is None:
+        _SOLVER = Solver(tt_bytes=16 * 1024 * 1024)
+    # The solver takes the hands before the trick in progress, and the trick's cards.
+    full = [list(h) for h in hands]
+    for i, f in enumerate(trick):
+        full[(leader + i) % 4].append(f)
+    result = solve_position(make_deal(full), strain, "NESW"[leader], list(trick), solver=_SOLVER)
+    return result.scores
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """``samples`` deals per decision at most; ``budget_share`` of the decision's time
+    budget may be spent (sampling stops when it is used up, after one solved deal)."""
+
+    samples: int = 20
+    budget_share: float = 0.8
+    max_attempts: int = 4000
+
+
+@dataclass(frozen=True)
+class Position:
+    """A play-phase view read into cards: who moves and what is known."""
+
+    strain: str
+    declarer: int
+    mover: int  # the seat whose card it is (the dummy when declarer plays from it)
+    known: tuple[tuple[int, ...] | None, ...]
+    sizes: tuple[int, ...]
+    pool: tuple[int, ...]
+    trick: tuple[int, ...]
+    trick_leader: int
+    spec: SampleSpec
+
+
+def _cards(texts: Sequence[str]) -> tuple[int, ...]:
+    return tuple(parse_face(t) for t in texts)
+
+
+def read_position(view: JSON, seat: int) -> Position:
+    """What ``seat`` knows in the play phase, ready for sampling."""
+    strain = str(view["contract"])[1]  # "3NT", "4SX": the letter after the level
+    declarer = int(view["declarer"])
+    dummy = (declarer + 2) % 4
+    mover = int(view["next_player"])
+    known: list[tuple[int, ...] | None] = [None, None, None, None]
+    known[seat] = _cards(view.get("hand", []))
+    if view.get("dummy_hand") is not None and seat != dummy:
+        known[dummy] = _cards(view["dummy_hand"])
+    sizes = tuple(int(n) for n in view["hand_sizes"])
+    calls = [(int(c["seat"]), parse_call(c["call"])) for c in view.get("auction", [])]
+    inferred = infer(calls)
+    played = _cards(view["played"])
+    hist = replay_play(played, (declarer + 1) % 4, strain)
+    voids, played_by = hist.voids, hist.played_by
+    trick, leader = hist.trick, hist.trick_leader
+    constraints: tuple[Constraints, ...] = inferred
+    gone = set(played)
+    seen = gone | {f for h in known if h is not None for f in h}
+    pool = tuple(f for f in range(52) if f not in seen)
+    spec = SampleSpec(tuple(known), sizes, pool, voids, played_by, constraints)
+    return Position(strain, declarer, mover, tuple(known), sizes, pool, trick, leader, spec)
+
+
+def _fits(spec: SampleSpec) -> bool:
+    return sum(spec.sizes[s] for s in spec.hidden) <= len(spec.pool)
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    card: str
+    averages: dict[str, float]
+    samples: int
+    relaxation: list[int]
+
+
+def choose_card(
+    view: JSON,
+    legal_cards: Sequence[str],
+    seat: int,
+    seed: int,
+    budget: float,
+    options: PlayOptions = PlayOptions(),
+    scorer: Scorer = dds_scorer,
+) -> CardChoice:
+    """The legal card with the best double-dummy average over sampled deals."""
+    start = time.monotonic()
+    if len(legal_cards) == 1:
+        return CardChoice(legal_cards[0], {legal_cards[0]: 0.0}, 0, [])
+    pos = read_position(view, seat)
+    spec = pos.spec
+    samples: Samples = sample_deals(
+        spec, options.samples, Rng(seed), options.max_attempts
+    ) if _fits(spec) else Samples([], [], 0)
+    totals = {c: 0.0 for c in legal_cards}
+    solved = 0
+    for hands in samples.deals:
+        if solved and time.monotonic() - start > budget * options.budget_share:
+            break
+        scores = scorer(hands, pos.strain, pos.trick_leader, pos.trick)
+        for c in legal_cards:
+            totals[c] += scores.get(c, 0)
+        solved += 1
+    averages = {c: (t / solved if solved else 0.0) for c, t in totals.items()}
+    # Ties go to the lowest card: keep the high ones for later.
+    best = max(legal_cards, key=lambda c: (averages[c], -rank_of(parse_face(c)),
+                                           -suit_of(parse_face(c))))
+    return CardChoice(best, averages, solved, samples.relaxation[:solved])
+
+
+def claim_answer(
+    view: JSON,
+    seat: int,
+    seed: int,
+    budget: float,
+    options: PlayOptions = PlayOptions(),
+    scorer: Scorer = dds_scorer,
+) -> bool:
+    """A defender accepts the declarer's claim when, in every sampled deal, the
+    declarer's side takes at least the tricks claimed against best defence."""
+    start = time.monotonic()
+    pos = read_position(view, seat)
+    claim = view.get("claim") or {}
+    claimed = int(claim.get("tricks", 0))
+    samples = sample_deals(pos.spec, max(4, options.samples // 2), Rng(seed),
+                           options.max_attempts)
+    for i, hands in enumerate(samples.deals):
+        if i and time.monotonic() - start > budget * options.budget_share:
+            break
+        scores = scorer(hands, pos.strain, pos.trick_leader, pos.trick)
+        best = max(scores.values(), default=0)
+        remaining = len(hands[pos.trick_leader]) + (1 if pos.trick else 0)
+        mover_side_declares = pos.mover % 2 == pos.declarer % 2
+        declarer_tricks = best if mover_side_declares else remaining - best
+        if declarer_tricks < claimed:
+            return False
+    return bool(samples.deals)

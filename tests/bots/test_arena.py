@@ -1,0 +1,72 @@
+"""The local arena: duplicate deals, seat rotation, confidence intervals, progress."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+
+from bots.arena import Progress, derive_seeds, mean_ci, play_game, run
+from bots.base import RandomBot, make_bot
+from rules.poker.game import PokerGame
+
+GAME = PokerGame()
+HEADS_UP = GAME.parse_config({"seats": 2, "hands": 1})
+
+
+def test_mean_ci_is_the_normal_95_percent_interval():
+    mean, half = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    assert half == pytest.approx(1.959963984540054 * math.sqrt((5 / 3) / 4))
+    assert mean_ci([7.0]) == (7.0, math.inf)
+
+
+def test_duplicate_deals_cancel_the_cards_between_identical_bots():
+    """Same seed, seats swapped: two copies of one deterministic bot get exactly the
+    same results, so their paired difference is zero on every deal."""
+    lineup = [("a", make_bot("poker", "rule")), ("b", make_bot("poker", "rule"))]
+    result = run(GAME, HEADS_UP, lineup, derive_seeds(3, 40), progress=False)
+    assert result.games == 80
+    diff = result.difference("a", "b")
+    assert diff.mean == 0 and diff.half_width == 0
+    # Not a trivial zero: single games do move chips.
+    scores = {play_game(GAME, HEADS_UP, s, [lineup[0][1], lineup[1][1]])[0] for s in range(10)}
+    assert any(sc != (0.0, 0.0) for sc in scores)
+
+
+def test_each_seed_is_played_in_every_rotation_and_scores_follow_the_bot():
+    seen: list[tuple[int, tuple[float, ...]]] = []
+    lineup = [("x", RandomBot()), ("y", RandomBot())]
+    result = run(
+        GAME, HEADS_UP, lineup, [5, 6], progress=False, on_game=lambda s, sc: seen.append((s, sc))
+    )
+    assert [s for s, _ in seen] == [5, 5, 6, 6]
+    # Zero-sum heads-up: the two bots' means are opposite; scale multiplies.
+    assert result.standing("x").mean == -result.standing("y").mean
+    scaled = run(GAME, HEADS_UP, lineup, [5, 6], progress=False, scale=50.0)
+    assert scaled.standing("x").mean == 50.0 * result.standing("x").mean
+    single = run(GAME, HEADS_UP, lineup, [5, 6], duplicate=False, progress=False)
+    assert single.games == 2
+
+
+def test_lineup_must_fill_the_table_with_distinct_names():
+    with pytest.raises(ValueError):
+        run(GAME, HEADS_UP, [("a", RandomBot())], [1], progress=False)
+    with pytest.raises(ValueError):
+        run(GAME, HEADS_UP, [("a", RandomBot()), ("a", RandomBot())], [1], progress=False)
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal():
+    quiet = io.StringIO()
+    Progress(10, quiet).update(10)
+    assert quiet.getvalue() == ""
+    tty = _Tty()
+    bar = Progress(10, tty)
+    bar.update(10)
+    assert "10/10 games" in tty.getvalue() and tty.getvalue().endswith("\n")
