@@ -1,7 +1,7 @@
 """`cardtable solve`: double-dummy analysis from the command line.
 
 Three uses: a deal (table and par, text or JSON), every deal of a PBN file (one
-report per deal, a progress bar on stderr), and solution-tree files (write one
+report per deal, a progress bar on stderr when it is a terminal), and solution-tree files (write one
 for a small ending, or read one and print a line of play).
 """
 
@@ -105,23 +105,15 @@ def _deal_report(
     return f"{deal.to_pbn()}\n{format_table(table)}\n{result}"
 
 
-def _progress(done: int, total: int, err: TextIO) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    err.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
-    if done == total:
-        err.write("\n")
-    err.flush()
-
-
 def _solve_file(path: Path, as_json: bool, out: TextIO, err: TextIO) -> int:
+    from bots.arena import Progress
     from rules.bridge.pbn import read_pbn
 
     boards = [b for b in read_pbn(path.read_text()) if "Deal" in b.tags]
     if not boards:
         raise DealError(f"{path}: no [Deal] tags")
     solver = Solver()
-    _progress(0, len(boards), err)
+    bar = Progress(len(boards), err, label="deals")
     for i, board in enumerate(boards, 1):
         vul = Vulnerability.parse(board.tags.get("Vulnerable", "None"))
         dealer = board.tags.get("Dealer", "N") or "N"
@@ -131,7 +123,7 @@ def _solve_file(path: Path, as_json: bool, out: TextIO, err: TextIO) -> int:
         else:
             out.write(f"Board {board.board} (dealer {dealer}, vulnerable {vul.value})\n{text}\n\n")
         out.flush()
-        _progress(i, len(boards), err)
+        bar.update(i)
     return 0
 
 
