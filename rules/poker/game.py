@@ -389,11 +389,12 @@ class PokerGame(Game[PokerState, PokerConfig]):
             return None
         net = net_results(state.stacks, state.bought_in)
         best = max(net)
-        leaders = [str(s) for s, v in enumerate(net) if v == best]
+        # Seats are numbered from 1 for people, as the table screens show them.
+        leaders = [str(s + 1) for s, v in enumerate(net) if v == best]
         summary = (
-            f"seat {leaders[0]} wins {best} chips over {state.hands_played} hands"
+            f"Seat {leaders[0]} wins {best} chips over {state.hands_played} hands"
             if len(leaders) == 1
-            else f"seats {', '.join(leaders)} lead with {best} chips"
+            else f"Seats {', '.join(leaders)} lead with {best} chips"
         )
         return Result(scores=tuple(float(v) for v in net), summary=summary)
 

@@ -723,24 +723,26 @@ class RummyGame(Game[RummyState, RummyConfig]):
         if not state.over:
             return None
         cfg = state.config
+        # Summaries number seats from 1, as the table screens show them to people.
         if cfg.variant is Variant.INDIAN:
             scores = tuple(float(-p) for p in state.points)
             if cfg.pool is Pool.SINGLE:
                 winner = state.last.winner if state.last else None
-                who = f"seat {winner} wins the deal" if winner is not None else "no winner"
+                who = f"Seat {winner + 1} wins the deal" if winner is not None else "no winner"
                 return Result(scores, f"{who}; points {list(state.points)}")
             alive = [s for s in range(state.seats) if not state.eliminated[s]]
-            return Result(scores, f"seat {alive[0]} wins the pool; points {list(state.points)}")
+            return Result(scores, f"Seat {alive[0] + 1} wins the pool; points {list(state.points)}")
         if cfg.target == 0:
             scores = tuple(float(p) for p in state.points)
             last = state.last
             if last is None or last.winner is None:
                 return Result(scores, "void deal")
-            return Result(scores, f"seat {last.winner} wins {max(last.points)} ({last.how})")
+            return Result(scores, f"Seat {last.winner + 1} wins {max(last.points)} ({last.how})")
         totals = gin_totals(state.points, state.boxes, cfg)
         winner = max(range(2), key=lambda s: state.points[s])
         return Result(
-            tuple(float(t) for t in totals), f"seat {winner} wins the match {totals[0]}-{totals[1]}"
+            tuple(float(t) for t in totals),
+            f"Seat {winner + 1} wins the match {totals[0]}-{totals[1]}",
         )
 
     def encode(self, state: RummyState) -> JSON:

@@ -111,3 +111,17 @@ def test_multi_hand_sessions_replay_and_end():
     replay hash, rejections) over 40 twelve-hand sessions with rebuys."""
     config = PokerConfig(seats=4, hands=12, starting_stack=20, max_buy_in=40)
     assert check_game(GAME, config, range(40)) > 40 * 12
+
+
+def test_the_result_names_seats_as_the_table_shows_them() -> None:
+    # Seats are shown to people numbered from 1 (terminal and page alike).
+    state = GAME.new(GAME.parse_config({"seats": 2, "hands": 1}), 3)
+    while GAME.result(state) is None:
+        seat = GAME.to_act(state)[0]
+        legal = GAME.legal(state, seat)
+        fold = [a for a in legal if a["type"] == "fold"]
+        state, _ = GAME.apply(state, seat, fold[0] if fold else legal[0])
+    result = GAME.result(state)
+    assert result is not None
+    winner = max(range(2), key=lambda s: result.scores[s])
+    assert result.summary.startswith(f"Seat {winner + 1} wins ")

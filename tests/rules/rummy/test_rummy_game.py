@@ -237,7 +237,7 @@ def test_pool_a_seat_at_the_limit_is_out_and_the_last_one_standing_wins() -> Non
     s = play(s, 1, type="drop")  # 95 + 20 = 115: out, and seat 2 is the last one standing
     assert s.over and s.eliminated == (True, True, False)
     res = GAME.result(s)
-    assert res is not None and res.ranks[2] == 1 and "seat 2 wins the pool" in res.summary
+    assert res is not None and res.ranks[2] == 1 and "Seat 3 wins the pool" in res.summary
 
 
 # --- gin ----------------------------------------------------------------------------
