@@ -10,58 +10,101 @@ sub-hands are solved once.
 
 For the ``declaration`` objective the value of a state is a small table: for
 each (runs so far, pure runs so far, cards left over), capped at what the rules
-ask for, the least leftover points.  The winner is then extended to a maximal
-arrangement (adding cards never makes an objective worse), so ``best`` always
-returns one of ``combos``.
+ask for, the least leftover points.  Tables hold values only; the winning
+decisions are read back afterwards by walking down from the top and taking, at
+each state, the first move that reaches the value (the memo answers every
+step).  The winner is then extended to a maximal arrangement (adding cards never
+makes an objective worse), so ``best`` always returns one of ``combos``.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .grid import RANKS, SUITED, rules_geometry, run_span_ok
+from .grid import RANKS, SUITED, rules_geometry
 from .melds import Kind, is_joker_face, meld_ok
 from .options import AceRule, MeldRules, Objective
 
 Shape = tuple[int, tuple[int, ...], int]
 ShapeArrangement = tuple[tuple[Shape, ...], tuple[int, ...]]
-# One decision: a meld, a face left over, or None (a wild card turned joker).
-Step = Shape | int | None
-# The decisions taken, as a linked list (step, rest).
-Path = tuple[Step, "Path"] | None
-# Per status: (least leftover points, the path that reaches it).
-Table = dict[int, tuple[int, Path]]
+# Per status: the least leftover points.
+Table = dict[int, int]
+# A run or set candidate: (jokers, the other naturals as 2-bit count fields, ranks or suits).
+Candidate = tuple[int, int, tuple[int, ...]]
+
+_ROW = 2 * RANKS  # bits per suit row of the state
 
 
-@lru_cache(maxsize=1 << 15)
+def _run_places(ace: AceRule) -> list[list[int]]:
+    """Per line a suit's ranks can lie on for a run, each rank's place on it."""
+    low = [(r + 1) % RANKS for r in range(RANKS)]  # ace low: A 2 3 ... K
+    if ace is AceRule.LOW:
+        return [low]
+    if ace is AceRule.LOW_OR_HIGH:
+        return [low, [r + 1 for r in range(RANKS)]]  # and 2 3 ... K A
+    return [[(r + 1 - s) % RANKS for r in range(RANKS)] for s in range(RANKS)]  # every rotation
+
+
+def _least_spans(
+    cards: list[tuple[int, int]], base: int, bit: dict[int, int], cap: int, spans: dict[int, int]
+) -> None:
+    """Record in ``spans`` the least span of every subset of ``cards`` (place, rank),
+    in place order, that holds ``cards[base]`` and has at most ``cap`` gaps."""
+
+    def walk(i: int, first: int, n: int, mask: int, has_base: bool) -> None:
+        for j in range(i, len(cards) if has_base else base + 1):
+            place, r = cards[j]
+            lo = place if n == 0 else first
+            if place - lo + 1 - (n + 1) > cap:
+                break
+            sub = mask | bit[r]
+            with_base = has_base or j == base
+            if with_base:
+                span = place - lo + 1
+                if spans.get(sub, RANKS + 1) > span:
+                    spans[sub] = span
+            walk(j + 1, lo, n + 1, sub, with_base)
+
+    walk(0, 0, 0, 0, False)
+
+
+@lru_cache(maxsize=1 << 14)
 def _run_candidates(
-    face: int, higher: int, cap: int, run_min: int, ace: AceRule
-) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """Runs whose first natural (in search order) is ``face``: (faces, jokers) pairs.
+    rank: int, higher: int, cap: int, run_min: int, ace: AceRule
+) -> tuple[Candidate, ...]:
+    """Runs whose first natural (in search order) is of ``rank``, in one suit:
+    (jokers, the other naturals as count fields of the suit's row, all ranks).
 
-    ``higher`` is a bitmask of the other ranks of ``face``'s suit that may join
-    (those still ahead in the search); ``cap`` the most jokers one run may take.
+    ``higher`` is a bitmask of the other ranks of the suit that may join (those
+    still ahead in the search); ``cap`` the most jokers one run may take.  Sorted
+    by jokers, then by which of ``higher`` are taken (as a bitmask over them).
+    Only subsets with at most ``cap`` gaps are visited: along a line, in place
+    order, the gaps only grow as cards are added.
     """
-    suit, rank = divmod(face, RANKS)
     others = [r for r in range(RANKS) if higher >> r & 1 and r != rank]
+    bit = {r: 1 << i for i, r in enumerate(others)} | {rank: 0}
+    spans: dict[int, int] = {}  # subset (bitmask over others) -> least span in places
+    for places in _run_places(ace):
+        cards = sorted((places[r], r) for r in (rank, *others))
+        base = next(i for i, (_, r) in enumerate(cards) if r == rank)
+        _least_spans(cards, base, bit, cap, spans)
     out = []
-    for mask in range(1 << len(others)):
+    for mask, span in spans.items():
         ranks = (rank, *(others[i] for i in range(len(others)) if mask >> i & 1))
         n = len(ranks)
-        for k in range(max(0, run_min - n), cap + 1):
-            if n + k > RANKS:
-                break
-            if run_span_ok(ranks, n + k, ace):
-                faces = tuple(sorted(suit * RANKS + r for r in ranks))
-                out.append((faces, k, sum(1 << (2 * g) for g in faces if g != face)))
-    return tuple(sorted(out, key=lambda c: c[1]))
+        row = sum(1 << (2 * r) for r in ranks[1:])
+        for k in range(max(0, run_min - n, span - n), min(cap, RANKS - n) + 1):
+            out.append((k, mask, row, tuple(sorted(ranks))))
+    out.sort(key=lambda c: (c[0], c[1]))
+    return tuple((k, row, ranks) for k, _, row, ranks in out)
 
 
 @lru_cache(maxsize=1 << 12)
 def _set_candidates(
     face: int, higher: int, cap: int, set_min: int, set_max: int
-) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """Sets whose lowest natural is ``face`` (``higher``: suits above it present)."""
+) -> tuple[Candidate, ...]:
+    """Sets whose lowest natural is ``face`` (``higher``: suits above it present):
+    (jokers, the other naturals as count fields of the state, faces)."""
     suit, rank = divmod(face, RANKS)
     others = [s for s in range(suit + 1, 4) if higher >> s & 1]
     out = []
@@ -69,8 +112,8 @@ def _set_candidates(
         faces = (face, *(others[i] * RANKS + rank for i in range(len(others)) if mask >> i & 1))
         n = len(faces)
         for k in range(max(0, set_min - n), min(cap, set_max - n) + 1):
-            out.append((faces, k, sum(1 << (2 * g) for g in faces[1:])))
-    return tuple(sorted(out, key=lambda c: c[1]))
+            out.append((k, sum(1 << (2 * g) for g in faces[1:]), faces))
+    return tuple(sorted(out, key=lambda c: c[0]))
 
 
 @lru_cache(maxsize=64)
@@ -148,7 +191,9 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     # first, so whether each acts as itself or as a joker is settled before the
     # plain cards; then the lowest face.
     wild_faces = [] if wild is None else [su * RANKS + wild for su in range(4)]
-    wild_bits = sum(3 << (2 * f) for f in wild_faces)
+    wild_ones = sum(1 << (2 * f) for f in wild_faces)  # low bit of each wild field
+    wild_twos = wild_ones << 1
+    wild_bits = wild_ones | wild_twos
     rem0 = 0
     for f in range(SUITED):
         rem0 |= counts[f] << (2 * f)
@@ -159,80 +204,134 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         n_runs = n_pure = n_left = 1
     statuses, index, after_left, after_run, after_pure_run = _statuses(n_runs, n_pure, n_left)
     dominators = _dominators(n_runs, n_pure, n_left)
+    stay = list(range(len(statuses)))
+    # the status of a finished hand with ``net`` unused jokers left over
+    at_end = [index[(0, 0, min(net, n_left - 1))] for net in range(33)]
     memo: dict[int, Table] = {}
-
-    def wild_count(rem: int) -> int:
-        w = rem & wild_bits
-        return sum((w >> (2 * f)) & 3 for f in wild_faces) if w else 0
 
     def solve(rem: int, net: int) -> Table:
         """Per status, the least leftover points from here on; {} if infeasible."""
         key = (rem << 6) | (net + 32)  # |net| <= jokers in hand < 32
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        table: Table = {}
-        if net < 0 and net + wild_count(rem) < 0:
-            pass  # the debt can no longer be paid back
-        elif rem == 0:
-            if net >= 0:  # unused jokers are left over
-                table[index[(0, 0, min(net, n_left - 1))]] = (net * jp, None)
-        else:
-            _expand(rem, net, table)
-            if len(table) > 1:
-                for st in [
-                    st for st, (dead, _) in table.items()
-                    if any(o in table and table[o][0] <= dead for o in dominators[st])
-                ]:
-                    del table[st]
+        table = memo.get(key)
+        if table is not None:
+            return table
+        table = {}
         memo[key] = table
-        return table
-
-    def _expand(rem: int, net: int, table: Table) -> None:
         w = rem & wild_bits
-        is_wild = w != 0
-        low = w & -w if is_wild else rem & -rem
-        f = (low.bit_length() - 1) // 2
-        rest = rem - (1 << (2 * f))
-        avail = max(0, net + (wild_count(rest) if is_wild else 0))
+        if net < 0 and net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count() < 0:
+            return table  # the debt can no longer be paid back
+        if rem == 0:
+            table[at_end[net]] = net * jp  # unused jokers are left over
+            return table
+        get = table.get
+        if w:  # a wild card: acts as a joker (unused, it is left over at the end)
+            low = w & -w
+            f = (low.bit_length() - 1) >> 1
+            rest = rem - (1 << (2 * f))
+            w = rest & wild_bits
+            avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
+            table.update(solve(rest, net + 1))
+        else:  # a plain card: left over
+            low = rem & -rem
+            f = (low.bit_length() - 1) >> 1
+            rest = rem - (1 << (2 * f))
+            avail = net
+            pts = points[f]
+            for st, dead in solve(rest, net).items():
+                nst = after_left[st]
+                old = get(nst)
+                if old is None or dead + pts < old:
+                    table[nst] = dead + pts
         suit, rank = divmod(f, RANKS)
-        # (next state, next balance, status move, points, step)
-        if is_wild:  # acts as a joker (an unused joker is left over: no separate branch)
-            todo: list[tuple[int, int, list[int] | None, int, Step]] = [
-                (rest, net + 1, None, 0, None)
-            ]
-        else:  # leave one copy over
-            todo = [(rest, net, after_left, points[f], f)]
-        row = rest >> (2 * RANKS * suit)  # the suit's cards still ahead in the search
+        shift = _ROW * suit
+        row = rest >> shift  # the suit's cards still ahead in the search
         higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-        for faces, k, delta in _run_candidates(f, higher, run_cap, run_min, geom_ace):
+        for k, delta, _ in _run_candidates(rank, higher, run_cap, run_min, geom_ace):
             if k > avail:
                 break  # sorted by jokers
-            todo.append((rest - delta, net - k, after_run if k else after_pure_run, 0,
-                         (0, faces, k)))
+            moved = after_run if k else after_pure_run
+            for st, dead in solve(rest - (delta << shift), net - k).items():
+                nst = moved[st]
+                old = get(nst)
+                if old is None or dead < old:
+                    table[nst] = dead
         same_rank = 0
         for su in range(suit + 1, 4):
             if rest >> (2 * (su * RANKS + rank)) & 3:
                 same_rank |= 1 << su
-        for faces, k, delta in _set_candidates(f, same_rank, set_cap, set_min, set_max):
+        for k, delta, _ in _set_candidates(f, same_rank, set_cap, set_min, set_max):
             if k > avail:
                 break
-            todo.append((rest - delta, net - k, None, 0, (1, faces, k)))
-        for nxt, nnet, shift, pts, step in todo:
-            for st, (dead, path) in solve(nxt, nnet).items():
-                nst = shift[st] if shift is not None else st
-                value = dead + pts
-                old = table.get(nst)
-                if old is None or value < old[0]:
-                    table[nst] = (value, (step, path))
+            for st, dead in solve(rest - delta, net - k).items():
+                old = get(st)
+                if old is None or dead < old:
+                    table[st] = dead
+        if len(table) > 1:
+            for st in [
+                st for st, dead in table.items()
+                if any(get(o, dead + 1) <= dead for o in dominators[st])
+            ]:
+                del table[st]
+        return table
+
+    def trace(rem: int, net: int, st: int, value: int) -> list[Shape | int]:
+        """The decisions that reach ``value`` in status ``st`` from (rem, net): the
+        first move, in ``solve``'s order, whose sub-table gives it (melds as
+        shapes, leftover cards as faces; a wild card turned joker leaves none)."""
+        steps: list[Shape | int] = []
+        while rem:
+            w = rem & wild_bits
+            moves: list[tuple[int, int, list[int], int, Shape | int | None]] = []
+            if w:
+                low = w & -w
+                f = (low.bit_length() - 1) >> 1
+                rest = rem - (1 << (2 * f))
+                w = rest & wild_bits
+                avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
+                moves.append((rest, net + 1, stay, 0, None))
+            else:
+                low = rem & -rem
+                f = (low.bit_length() - 1) >> 1
+                rest = rem - (1 << (2 * f))
+                avail = net
+                moves.append((rest, net, after_left, points[f], f))
+            suit, rank = divmod(f, RANKS)
+            shift = _ROW * suit
+            row = rest >> shift
+            higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
+            for k, delta, ranks in _run_candidates(rank, higher, run_cap, run_min, geom_ace):
+                if k > avail:
+                    break
+                moves.append((rest - (delta << shift), net - k, after_run if k else after_pure_run,
+                              0, (0, tuple(suit * RANKS + r for r in ranks), k)))
+            same_rank = 0
+            for su in range(suit + 1, 4):
+                if rest >> (2 * (su * RANKS + rank)) & 3:
+                    same_rank |= 1 << su
+            for k, delta, faces in _set_candidates(f, same_rank, set_cap, set_min, set_max):
+                if k > avail:
+                    break
+                moves.append((rest - delta, net - k, stay, 0, (1, faces, k)))
+            for nxt, nnet, moved, pts, step in moves:
+                sub = solve(nxt, nnet)
+                hit = next((s for s, dead in sub.items()
+                            if moved[s] == st and dead + pts == value), None)
+                if hit is not None:
+                    if step is not None:
+                        steps.append(step)
+                    rem, net, st, value = nxt, nnet, hit, value - pts
+                    break
+            else:
+                raise AssertionError("no move reaches the value")
+        return steps
 
     top = solve(rem0, supply)
     if not top:
         raise AssertionError("no arrangement found")  # leaving every card over always works
     total = sum(points[f] * counts[f] for f in range(SUITED)) + printed * jp
     best_key: tuple[int, ...] | None = None
-    path: Path = None
-    for st, (dead, trail) in top.items():
+    best_st = best_dead = 0
+    for st, dead in top.items():
         runs, pure, nleft = statuses[st]
         if declaration:
             ok = runs >= need_runs and pure >= need_pure
@@ -240,15 +339,14 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         else:
             k = (dead,)
         if best_key is None or k < best_key:
-            best_key, path = k, trail
+            best_key, best_st, best_dead = k, st, dead
     melds: list[Shape] = []
     leftover: list[int] = list(dead_printed)
     used_jokers = 0
-    while path is not None:
-        step, path = path
+    for step in trace(rem0, supply, best_st, best_dead):
         if isinstance(step, int):
             leftover.append(step)
-        elif step is not None:
+        else:
             melds.append(step)
             used_jokers += step[2]
     # jokers not used in melds: printed ones sit out first, then wild cards
@@ -265,8 +363,6 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     idle = len(joker_cards) - used_jokers
     leftover += joker_cards[:idle]
     return tuple(sorted(melds)), tuple(sorted(leftover))
-
-
 
 
 def extend_to_maximal(arrangement: ShapeArrangement, rules: MeldRules) -> ShapeArrangement:
