@@ -10,6 +10,12 @@
 * Follow: feeds points to a partner who is winning the trick (when the
   partner's play holds), wins a trick as cheaply as it can, trumps in only
   when the trick is worth it (points in it), otherwise plays its lowest.
+* Finding Friends: calls the first copy of the highest side-suit cards it
+  does not hold (aces first); its "partners" are the seats known to be on its
+  side (the landlord's side as revealed, and the landlord's side for a seat
+  that holds a called card not yet played; the other seats once every call
+  is answered); unrevealed seats are unknown, never fed.
+* Takebacks: never takes a play back (it keeps every play).
 
 Legal follows are built with ``a_legal_follow`` under different preference
 orders and checked with ``check_follow``; ``legal`` is the fallback.
@@ -38,16 +44,14 @@ from rules.tractor.structure import (
 from rules.tractor.throws import can_beat
 from rules.tractor.tricks import trick_winner
 
-KITTY = 8
-
 
 def to_ids(spellings: Iterable[str]) -> list[int]:
-    """Card ids for card spellings; a repeated face gets the second copy's id."""
+    """Card ids for card spellings; a repeated face gets the next copy's id."""
     seen: Counter[int] = Counter()
     out = []
     for s in spellings:
         f = parse_face(s)
-        out.append(f + FACES_PER_DECK * min(seen[f], 1))
+        out.append(f + FACES_PER_DECK * seen[f])
         seen[f] += 1
     return out
 
@@ -68,10 +72,15 @@ class TractorHeuristicBot:
     ) -> Action:
         try:
             phase = view.get("phase")
+            kinds = {a.get("type") for a in legal}
+            if "confirm" in kinds:
+                return {"type": "confirm"}  # keep the play just made
             if phase == "draw":
                 return self._draw(view, legal, seat)
             if phase == "bury":
                 return self._bury(view, legal)
+            if phase == "call":
+                return self._call(view, legal)
             if phase == "play":
                 return self._play(view, legal, seat)
         except (IllegalAction, ValueError, KeyError):
@@ -86,7 +95,9 @@ class TractorHeuristicBot:
         if not declares:
             return fallback
         declarer = view.get("declarer")
-        if declarer is not None and declarer % 2 == seat % 2 and declarer != seat:
+        partnered = len(view.get("hand_sizes", ())) == 4  # fixed partnerships
+        if (partnered and declarer is not None and declarer % 2 == seat % 2
+                and declarer != seat):
             return fallback  # never override the partner
         if declarer == seat:
             return declares[0]  # only a reinforcement can be offered to the declarer
@@ -127,8 +138,26 @@ class TractorHeuristicBot:
             return (is_trump, faces[f] > 1, card_points(c) > 0, high, lengths[t.suit[f]],
                     t.phi[f])
 
-        buried = sorted(hand, key=key)[:KITTY]
+        size = next(len(a["cards"]) for a in legal if a.get("type") == "bury")
+        buried = sorted(hand, key=key)[:size]
         return {"type": "bury", "cards": _spell(buried)}
+
+    # Finding Friends
+
+    def _call(self, view: JSON, legal: Sequence[Action]) -> Action:
+        """The first copy of the highest side-suit cards the hand lacks (aces
+        first): their holders are strong, and the landlord cannot waste the
+        call by playing one.  Only if too few are missing, a held face, calling
+        the copy after the ones held."""
+        count = len(next(a["calls"] for a in legal if a.get("type") == "call"))
+        decks = int(view.get("decks", 2))
+        trump = _trump(view)
+        t = tables(trump)
+        held = Counter(c % FACES_PER_DECK for c in to_ids(view["hand"]))
+        faces = [f for f in range(SMALL_JOKER) if t.suit[f] != TRUMP and held[f] < decks]
+        faces.sort(key=lambda f: (held[f] > 0, -t.phi[f], f))
+        calls = [{"card": format_card(f), "nth": held[f] + 1} for f in faces[:count]]
+        return {"type": "call", "calls": calls}
 
     # play
 
@@ -140,8 +169,9 @@ class TractorHeuristicBot:
             seen.update(parse_face(c) for c in p["cards"])
         seen.update(c % FACES_PER_DECK for c in hand)
         seen.update(parse_face(c) for c in view.get("kitty", []))
+        decks = int(view.get("decks", 2))
         unseen = [f + FACES_PER_DECK * i for f in range(FACES_PER_DECK)
-                  for i in range(2 - min(seen[f], 2))]
+                  for i in range(decks - min(seen[f], decks))]
         if not view["trick"]:
             return self._lead(hand, unseen, trump, legal)
         return self._follow(view, hand, trump, legal, seat)
@@ -205,9 +235,9 @@ class TractorHeuristicBot:
         plays = [to_ids(p["cards"]) for p in view["trick"]]
         seats = [p["seat"] for p in view["trick"]]
         lead = get_structure(plays[0], trump)
-        partner = (seat + 2) % 4
+        allies = _allies(view, seat, hand)
         winner = view.get("trick_winner")
-        last = len(plays) == 3
+        last = len(plays) == len(view["hand_sizes"]) - 1
 
         def phi(c: int) -> int:
             return t.phi[c % FACES_PER_DECK]
@@ -255,8 +285,8 @@ class TractorHeuristicBot:
             return sum(1 for f, n in taken.items() if n == 1 and held[f] == 2)
 
         trick_points = sum(card_points(c) for p in plays for c in p)
-        if winner == partner and (last or self._holds(plays[seats.index(partner)], lead,
-                                                       trump, hand, view)):
+        if winner in allies and (last or self._holds(plays[seats.index(winner)], lead,
+                                                      trump, hand, view)):
             # Feed points, without spending trumps or high cards for it.
             return _action(min(valid, key=lambda p: (-pts(p), trumps(p), broken(p), weight(p))),
                            trump)
@@ -289,9 +319,32 @@ class TractorHeuristicBot:
         for p in view.get("trick", []):
             seen.update(parse_face(c) for c in p["cards"])
         seen.update(c % FACES_PER_DECK for c in hand)
+        decks = int(view.get("decks", 2))
         higher = [f for f in range(FACES_PER_DECK)
-                  if t.suit[f] == lead.suit and t.phi[f] > top and seen[f] < 2]
+                  if t.suit[f] == lead.suit and t.phi[f] > top and seen[f] < decks]
         return not higher
+
+
+def _allies(view: JSON, seat: int, hand: Sequence[int]) -> set[int]:
+    """Seats this bot knows to be on its side.
+
+    Classic: the partner.  Finding Friends: on the landlord's side (landlord
+    or revealed friend), the rest of that side; holding a called copy not yet
+    played (it will probably join), the landlord's side; otherwise nobody
+    until every call is answered, when the other attackers are known.
+    """
+    if "calls" not in view:
+        return {(seat + 2) % 4}
+    side = set(view.get("landlord_side", ()))
+    if seat in side:
+        return side - {seat}
+    open_calls = [c for c in view["calls"] if c.get("seat") is None]
+    held = {c % FACES_PER_DECK for c in hand}
+    if any(parse_face(c["card"]) in held for c in open_calls):
+        return side
+    if not open_calls:
+        return set(range(len(view["hand_sizes"]))) - side - {seat}
+    return set()
 
 
 def _action(cards: Sequence[int], trump: Trump) -> Action:

@@ -15,9 +15,17 @@ Actions (JSON):
 * ``{"type": "declare", "cards": ["2H"]}`` (a pair: ``["2H", "2H"]``; no trump:
   ``["SJ", "SJ"]`` or ``["BJ", "BJ"]``)
 * ``{"type": "pass"}``
-* ``{"type": "bury", "cards": [8 cards]}``
+* ``{"type": "bury", "cards": [8 cards]}`` (the kitty's size)
+* ``{"type": "call", "calls": [{"card": "AS", "nth": 1}, ...]}`` (Finding Friends)
 * ``{"type": "play", "cards": [...]}`` (a lead of several units is a throw)
+* ``{"type": "takeback"}`` / ``{"type": "confirm"}`` (option ``takeback_allowed``:
+  the last player withdraws, or keeps, a play the next player has not answered)
 * ``{"type": "next_round"}``
+
+Finding Friends (``finding_friends``, 5-8 seats) deals ``config.decks`` decks
+with a ``config.kitty_size`` kitty, adds a ``call`` phase after the burial and
+keeps sides dynamic (``rules/tractor/friends.py``); docs/tractor.md has the
+conventions.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
 from engine.game import Action, Game, Result
 from engine.rng import Rng
 from rules.tractor.declarations import declaration_options, kitty_trump_suit, undeclined
+from rules.tractor.friends import call_choices, calls_json, parse_calls, reveal
 from rules.tractor.options import NoDeclarationPolicy, TractorConfig
 from rules.tractor.order import Trump, tables
 from rules.tractor.scoring import (
@@ -49,16 +58,16 @@ from rules.tractor.scoring import (
     kitty_multiplier,
     level_change,
     next_landlord,
+    next_landlord_friends,
     penalised,
     points,
 )
 from rules.tractor.state import (
-    KITTY,
-    SEATS,
     Declaration,
     Phase,
     Play,
     RoundResult,
+    Takeback,
     TractorState,
     team,
 )
@@ -89,7 +98,7 @@ def sort_hand(cards: Sequence[int], trump: Trump) -> tuple[int, ...]:
     return tuple(sorted(cards, key=_order_key(trump)))
 
 
-_SPELLING = tuple(format_card(c) for c in range(2 * FACES_PER_DECK))
+_SPELLING = tuple(format_card(c) for c in range(3 * FACES_PER_DECK))  # up to 3 decks
 
 
 def _cards(cards: Sequence[int]) -> list[str]:
@@ -142,7 +151,9 @@ def _round(
     results: tuple[RoundResult, ...],
 ) -> TractorState:
     # Each round (and each redeal) has its own stream: it depends only on (seed, number).
-    stock = tuple(Rng(seed).fork(round_no).shuffled(deck(2, jokers=True)))
+    stock = tuple(Rng(seed).fork(round_no).shuffled(deck(config.decks, jokers=True)))
+    n = config.seats
+    friends = config.finding_friends
     return TractorState(
         config=config,
         seed=seed,
@@ -153,8 +164,14 @@ def _round(
         starter=starter,
         phase=Phase.DRAW,
         stock=stock,
+        hands=((),) * n,
+        declined=(frozenset(),) * n,
         drawer=starter,
         results=results,
+        # Finding Friends counts failed throws and trick points per seat: a
+        # seat's side is only known at the end of the round.
+        failed_throws=(0,) * n if friends else (0, 0),
+        seat_points=(0,) * n if friends else (),
     )
 
 
@@ -210,6 +227,10 @@ def _face_sets(
     """Faces per hand, in the stock, in the kitty, and shown to everyone this round."""
     seats = [{c % FACES_PER_DECK for c in h} for h in state.hands]
     public = {d.face for d in state.declarations}
+    # Called faces are named to everyone (the call does not say who holds
+    # them), and so are cards played and then taken back.
+    public.update(c.face for c in state.calls)
+    public.update(c % FACES_PER_DECK for c in state.retracted)
     public.update(c % FACES_PER_DECK for c in state.kitty_revealed)
     public.update(c % FACES_PER_DECK for c in state.played)
     public.update(c % FACES_PER_DECK for p in state.trick for c in p.cards)
@@ -226,21 +247,11 @@ class TractorGame(Game[TractorState, TractorConfig]):
     title: ClassVar[str] = "Tractor (Sheng Ji)"
     config_model = TractorConfig
 
-    def parse_config(self, options: Mapping[str, Any] | None) -> TractorConfig:
-        config = super().parse_config(options)
-        # The options exist (with their defaults) so tables can name them, but
-        # this Game plays the classic four-seat game without takebacks.
-        if config.finding_friends:
-            raise IllegalAction("bad_option", "option 'finding_friends': not supported yet")
-        if config.takeback_allowed:
-            raise IllegalAction("bad_option", "option 'takeback_allowed': not supported yet")
-        return config
-
     def seat_count(self, config: TractorConfig) -> int:
-        return SEATS
+        return config.seats
 
     def new(self, config: TractorConfig, seed: int) -> TractorState:
-        return _round(config, seed, 0, levels=(0,) * SEATS, landlord=None, starter=0,
+        return _round(config, seed, 0, levels=(0,) * config.seats, landlord=None, starter=0,
                       rounds_played=0, results=())
 
     def initial_events(self, state: TractorState) -> list[Event]:
@@ -267,16 +278,19 @@ class TractorGame(Game[TractorState, TractorConfig]):
         return tuple(sorted(shown))
 
     def _drawing_seats(self, state: TractorState) -> tuple[int, ...]:
-        active = {s for s in range(SEATS) if undeclined(state, s)}
+        active = {s for s in range(state.seats) if undeclined(state, s)}
         if _drawing(state):
             active.add(state.drawer)
         return tuple(sorted(active))
 
     def _to_act(self, state: TractorState) -> tuple[int, ...]:
-        if state.phase is Phase.BURY:
+        if state.phase in (Phase.BURY, Phase.CALL):
             assert state.landlord is not None
             return (state.landlord,)
         if state.phase is Phase.PLAY:
+            if state.takeback is not None:
+                # The next seat may play, or the last one take its play back.
+                return tuple(sorted((state.to_move, state.takeback.seat)))
             return (state.to_move,)
         if state.phase is Phase.ROUND_OVER:
             return (state.results[-1].next_landlord,)
@@ -297,6 +311,14 @@ class TractorGame(Game[TractorState, TractorConfig]):
             return [*decls, {"type": "pass"}]
         if state.phase is Phase.BURY:
             return [{"type": "bury", "cards": _cards(c)} for c in self._bury_choices(state)]
+        if state.phase is Phase.CALL:
+            assert state.trump is not None
+            choices = call_choices(state.hands[seat], state.trump, state.config.friend_calls,
+                                   state.config.decks, self._rng(state))
+            return [{"type": "call", "calls": calls_json(c)} for c in choices]
+        if state.takeback is not None and seat == state.takeback.seat:
+            # confirm first: a client or bot falling back on legal[0] keeps its play.
+            return [{"type": "confirm"}, {"type": "takeback"}]
         if state.phase is Phase.PLAY:
             return [{"type": "play", "cards": _cards(c)} for c in self._play_choices(state, seat)]
         return [{"type": "next_round"}]
@@ -313,7 +335,8 @@ class TractorGame(Game[TractorState, TractorConfig]):
         plain = sorted(hand, key=lambda c: (t.suit[c % FACES_PER_DECK] == 4,
                                             points([c]) > 0, t.phi[c % FACES_PER_DECK], c))
         rng = self._rng(state)
-        choices = [tuple(plain[:KITTY])] + [tuple(rng.shuffled(hand)[:KITTY]) for _ in range(3)]
+        n = state.config.kitty_size
+        choices = [tuple(plain[:n])] + [tuple(rng.shuffled(hand)[:n]) for _ in range(3)]
         return list(dict.fromkeys(tuple(sorted(c)) for c in choices))
 
     def _play_choices(self, state: TractorState, seat: int) -> list[tuple[int, ...]]:
@@ -354,6 +377,22 @@ class TractorGame(Game[TractorState, TractorConfig]):
             if kind != "next_round":
                 raise IllegalAction("bad_action", 'the round is over: {"type": "next_round"}')
             return {"type": "next_round"}, ()
+        assert state.trump is not None
+        if state.phase is Phase.CALL:
+            if kind != "call":
+                raise IllegalAction("bad_action", 'expected {"type": "call", "calls": [...]}')
+            calls = parse_calls(action, state.trump, state.config.friend_calls,
+                                state.config.decks)
+            return {"type": "call", "calls": calls_json(calls)}, ()
+        if kind in ("takeback", "confirm"):
+            if state.takeback is None or seat != state.takeback.seat:
+                raise IllegalAction("nothing_to_take_back",
+                                    "only the last player may take back or confirm a play, "
+                                    "before the next player acts")
+            return {"type": kind}, ()
+        if state.takeback is not None and seat == state.takeback.seat:
+            raise IllegalAction("bad_action", 'take your play back or keep it: '
+                                '{"type": "takeback"} or {"type": "confirm"}')
         expected = "bury" if state.phase is Phase.BURY else "play"
         if kind != expected:
             raise IllegalAction("bad_action", f'expected {{"type": "{expected}", "cards": [...]}}')
@@ -361,10 +400,10 @@ class TractorGame(Game[TractorState, TractorConfig]):
         cards = _take(hand, _parse_cards(action))
         if cards is None:
             raise IllegalAction("not_in_hand", "you can only use cards from your hand")
-        assert state.trump is not None
         if state.phase is Phase.BURY:
-            if len(cards) != KITTY:
-                raise IllegalAction("wrong_count", f"bury exactly {KITTY} cards")
+            if len(cards) != state.config.kitty_size:
+                raise IllegalAction("wrong_count",
+                                    f"bury exactly {state.config.kitty_size} cards")
         elif not state.trick:
             check_lead(cards, state.trump)
         else:
@@ -411,6 +450,15 @@ class TractorGame(Game[TractorState, TractorConfig]):
     ) -> tuple[TractorState, list[Event]]:
         canonical, cards = self._check(state, seat, action)
         kind = canonical["type"]
+        if kind == "takeback":
+            return self._take_back(state)
+        if state.takeback is not None:
+            # Any other action closes the window: the next play, or a confirm.
+            state = replace(state, takeback=None)
+            if kind == "confirm":
+                return state, [Event("confirm", {"seat": seat})]
+        if kind == "call":
+            return self._call(state, canonical)
         if kind == "draw":
             return self._draw(state)
         if kind == "declare":
@@ -432,7 +480,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
         hands = list(state.hands)
         hands[seat] = sort_hand((*hands[seat], card), _display_trump(state))
         after = replace(state, stock=state.stock[1:], hands=tuple(hands),
-                        drawer=(seat + 1) % SEATS)
+                        drawer=(seat + 1) % state.seats)
         events = [
             Event("draw", {"seat": seat, "left": after.stock_left}),
             Event("drawn", {"seat": seat, "card": format_card(card)}, only(seat)),
@@ -453,7 +501,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
         self, state: TractorState, events: list[Event]
     ) -> tuple[TractorState, list[Event]]:
         """End the draw once the stock is down to the kitty and nobody can still declare."""
-        if _drawing(state) or any(undeclined(state, s) for s in range(SEATS)):
+        if _drawing(state) or any(undeclined(state, s) for s in range(state.seats)):
             return state, events
         return self._fix_trump(state, events)
 
@@ -501,8 +549,33 @@ class TractorGame(Game[TractorState, TractorConfig]):
         hands = list(state.hands)
         buried = set(cards)
         hands[seat] = tuple(c for c in hands[seat] if c not in buried)
-        after = replace(state, hands=tuple(hands), kitty=cards, phase=Phase.PLAY, leader=seat)
+        # Finding Friends: the landlord calls after burying, knowing the final hand.
+        phase = Phase.CALL if state.config.finding_friends else Phase.PLAY
+        after = replace(state, hands=tuple(hands), kitty=cards, phase=phase, leader=seat)
         return after, [Event("buried", {"seat": seat, "count": len(cards)})]
+
+    def _call(
+        self, state: TractorState, canonical: Action
+    ) -> tuple[TractorState, list[Event]]:
+        assert state.trump is not None and state.landlord is not None
+        calls = parse_calls(canonical, state.trump, state.config.friend_calls,
+                            state.config.decks)
+        after = replace(state, calls=calls, called_by=(None,) * len(calls), phase=Phase.PLAY)
+        return after, [Event("friends_called", {"seat": state.landlord,
+                                                "calls": calls_json(calls)})]
+
+    def _take_back(self, state: TractorState) -> tuple[TractorState, list[Event]]:
+        """Undo the last play: the state is the one before it, except that the
+        cards stay public (``retracted``) and the window is closed, so a
+        takeback never reopens the previous player's window."""
+        tb = state.takeback
+        assert tb is not None and state.trump is not None
+        hands = list(state.hands)
+        hands[tb.seat] = sort_hand((*hands[tb.seat], *tb.cards), state.trump)
+        after = replace(state, hands=tuple(hands), trick=state.trick[:-1], winning=tb.winning,
+                        called_by=tb.called_by, points=tb.points, takeback=None,
+                        retracted=(*state.retracted, *tb.cards))
+        return after, [Event("takeback", {"seat": tb.seat, "cards": _cards(tb.cards)})]
 
     def _play(
         self, state: TractorState, seat: int, cards: tuple[int, ...]
@@ -511,9 +584,12 @@ class TractorGame(Game[TractorState, TractorConfig]):
         trump = state.trump
         events: list[Event] = []
         failed = state.failed_throws
+        friends = state.config.finding_friends
+        seats = state.seats
+        throw_failed = False
         if not state.trick:
             lead = check_lead(cards, trump)
-            others = [state.hands[s] for s in range(SEATS) if s != seat]
+            others = [state.hands[s] for s in range(seats) if s != seat]
             outcome = resolve_throw(lead, others, trump, state.config.throw_failure_unit)
             if not outcome.stands:
                 assert outcome.forced is not None
@@ -525,25 +601,47 @@ class TractorGame(Game[TractorState, TractorConfig]):
                     "penalty": state.config.throw_failure_penalty,
                 }))
                 counts = list(failed)
-                counts[team(seat)] += 1
-                failed = (counts[0], counts[1])
+                counts[seat if friends else team(seat)] += 1
+                failed = tuple(counts)
                 cards = tuple(c for c in cards if c in set(forced))
+                throw_failed = True
         hands = list(state.hands)
         gone = set(cards)
         hands[seat] = tuple(c for c in hands[seat] if c not in gone)
         trick = (*state.trick, Play(seat, cards))
         events.append(Event("play", {"seat": seat, "cards": _cards(cards)}))
+        called_by = state.called_by
+        if friends:
+            before = (*state.played, *(c for p in state.trick for c in p.cards))
+            called_by = reveal(state.calls, state.called_by, before, seat, cards)
+            for i, (was, now) in enumerate(zip(state.called_by, called_by, strict=True)):
+                if was is None and now is not None:
+                    events.append(Event("friend", {
+                        "seat": now, "call": i, "card": _face_str(state.calls[i].face),
+                        "nth": state.calls[i].nth, "wasted": now == state.landlord}))
         lead_s = get_structure(trick[0].cards, trump)
         idx = trick_winner(lead_s, [p.cards for p in trick], trump,
                            state.config.trick_comparison)
         winner = trick[idx].seat
         after = replace(state, hands=tuple(hands), trick=trick, failed_throws=failed,
-                        winning=winner)
-        if len(trick) < SEATS:
+                        winning=winner, called_by=called_by)
+        if friends:
+            after = replace(after, points=_attacker_points(after))
+        if len(trick) < seats:
+            if state.config.takeback_allowed and not throw_failed:
+                # A failed throw is not taken back: its failure (and penalty) is public.
+                after = replace(after, takeback=Takeback(seat, cards, state.winning,
+                                                         state.called_by, state.points))
             return after, events
         won = points(c for p in trick for c in p.cards)
-        attackers = team(winner) != team(state.landlord)
-        total = state.points + (won if attackers else 0)
+        if friends:
+            seat_points = list(after.seat_points)
+            seat_points[winner] += won
+            after = replace(after, seat_points=tuple(seat_points))
+            total = _attacker_points(after)
+        else:
+            attackers = team(winner) != team(state.landlord)
+            total = state.points + (won if attackers else 0)
         events.append(Event("trick", {"winner": winner, "points": won,
                                       "attacker_points": total}))
         after = replace(after, trick=(), last_trick=trick, leader=winner, points=total,
@@ -558,24 +656,39 @@ class TractorGame(Game[TractorState, TractorConfig]):
     ) -> tuple[TractorState, list[Event]]:
         assert state.landlord is not None and state.trump is not None
         config = state.config
+        seats = state.seats
+        # The sides as they stand now: in Finding Friends every call has been
+        # played (or lies in the kitty and stays unanswered).
+        landlords = state.landlord_side
+        attackers = frozenset(range(seats)) - landlords
         landlord_team = team(state.landlord)
         attack = 1 - landlord_team
         bonus = 0
         multiplier = 0
-        if team(last_winner) == attack:
+        if last_winner in attackers:
             multiplier = kitty_multiplier(last_lead.template, config.kitty_multiplier)
             bonus = kitty_bonus(state.kitty, last_lead.template, config.kitty_multiplier)
-        p = penalised(state.points + bonus, state.failed_throws[attack],
-                      state.failed_throws[landlord_team], config.throw_failure_penalty)
-        change = level_change(p)
+        if config.finding_friends:
+            failed_attack = sum(state.failed_throws[s] for s in attackers)
+            failed_land = sum(state.failed_throws[s] for s in landlords)
+        else:
+            failed_attack = state.failed_throws[attack]
+            failed_land = state.failed_throws[landlord_team]
+        p = penalised(state.points + bonus, failed_attack, failed_land,
+                      config.throw_failure_penalty)
+        change = level_change(p, config.decks)
+        winners = tuple(sorted(attackers if change.attackers_win else landlords))
         side = attack if change.attackers_win else landlord_team
         levels = list(state.levels)
-        passed = False
-        for s in range(SEATS):
-            if team(s) == side:
-                levels[s], over = advance(levels[s], change.levels, config.max_rank_index)
-                passed = passed or over
-        nxt = next_landlord(state.landlord, change.attackers_win)
+        passed: list[int] = []
+        for s in winners:
+            levels[s], over = advance(levels[s], change.levels, config.max_rank_index)
+            if over:
+                passed.append(s)
+        if config.finding_friends:
+            nxt = next_landlord_friends(state.landlord, landlords, change.attackers_win, seats)
+        else:
+            nxt = next_landlord(state.landlord, change.attackers_win)
         result = RoundResult(
             landlord=state.landlord,
             rank=state.trump.rank,
@@ -585,6 +698,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
             attackers_win=change.attackers_win,
             levels=change.levels,
             next_landlord=nxt,
+            winners=winners,
         )
         rounds_played = state.rounds_played + 1
         events.append(Event("round_end", {
@@ -598,7 +712,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
             "attacker_points": p,
             "attackers_win": change.attackers_win,
             "levels_up": change.levels,
-            "team_up": side,
+            **({"seats_up": list(winners)} if config.finding_friends else {"team_up": side}),
             "levels": [RANKS[v] for v in levels],
             "next_landlord": nxt,
         }))
@@ -607,12 +721,20 @@ class TractorGame(Game[TractorState, TractorConfig]):
                         rounds_played=rounds_played, phase=Phase.ROUND_OVER)
         if not passed and not limit:
             return after, events
-        if passed:
-            winner: int | None = side
+        if config.finding_friends:
+            # Whoever passed the maximum rank wins; at the round limit the
+            # highest level does (everyone level: a draw).
+            top = max(levels)
+            champions = tuple(passed) if passed else (
+                () if min(levels) == top else tuple(s for s in range(seats) if levels[s] == top))
+            final = replace(after, phase=Phase.OVER, champions=champions)
         else:
-            a, b = levels[0], levels[1]
-            winner = None if a == b else (0 if a > b else 1)
-        final = replace(after, phase=Phase.OVER, winner=winner)
+            if passed:
+                winner: int | None = side
+            else:
+                a, b = levels[0], levels[1]
+                winner = None if a == b else (0 if a > b else 1)
+            final = replace(after, phase=Phase.OVER, winner=winner)
         res = self.result(final)
         assert res is not None
         events.append(Event("game_over", res.to_json()))
@@ -636,7 +758,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
         shown_kitty = state.phase in (Phase.ROUND_OVER, Phase.OVER) or viewer == OMNISCIENT
         if viewer == OMNISCIENT:
             out["hands"] = [_cards(h) for h in state.hands]
-        elif viewer != SPECTATOR and 0 <= viewer < SEATS:
+        elif viewer != SPECTATOR and 0 <= viewer < state.seats:
             out["hand"] = _cards(state.hands[viewer])
             shown_kitty = shown_kitty or viewer == landlord
         if shown_kitty and state.phase is not Phase.DRAW:
@@ -690,6 +812,17 @@ class TractorGame(Game[TractorState, TractorConfig]):
                 "points": state.points,
                 "failed_throws": list(state.failed_throws),
             })
+            if state.config.finding_friends:
+                out.update({
+                    "decks": state.config.decks,
+                    "friend_calls": state.config.friend_calls,
+                    "calls": [{**c, "seat": by} for c, by in
+                              zip(calls_json(state.calls), state.called_by, strict=True)],
+                    "landlord_side": sorted(state.landlord_side),
+                    "seat_points": list(state.seat_points),
+                })
+        if state.config.takeback_allowed:
+            out["takeback"] = state.takeback.seat if state.takeback is not None else None
         res = self.result(state)
         if res is not None:
             out["result"] = res.to_json()
@@ -711,7 +844,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
         # Faces shown to everyone (declared, turned up, played) are not secret,
         # and with two decks neither is a face the viewer holds itself.
         hidden -= public
-        if 0 <= viewer < SEATS:
+        if 0 <= viewer < state.seats:
             hidden -= seats[viewer]
             if viewer == state.landlord:
                 hidden -= kitty
@@ -720,6 +853,8 @@ class TractorGame(Game[TractorState, TractorConfig]):
     def result(self, state: TractorState) -> Result | None:
         if state.phase is not Phase.OVER:
             return None
+        if state.config.finding_friends:
+            return self._result_friends(state)
         # A seat's score is the levels its side gained over the match (uncapped,
         # so the side that passed the maximum rank scores more than one that
         # only reached it); with ``rounds=1`` that is the level gain of a round.
@@ -727,7 +862,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
         for r in state.results:
             side = (1 - team(r.landlord)) if r.attackers_win else team(r.landlord)
             gained[side] += r.levels
-        scores = tuple(float(gained[team(s)]) for s in range(SEATS))
+        scores = tuple(float(gained[team(s)]) for s in range(state.seats))
         levels = ", ".join(f"{TEAM_NAMES[t]} at {RANKS[state.levels[t]]}" for t in (0, 1))
         n = state.rounds_played
         after = f"after {n} round{'s' if n != 1 else ''}"
@@ -736,6 +871,26 @@ class TractorGame(Game[TractorState, TractorConfig]):
         else:
             summary = f"{TEAM_NAMES[state.winner]} win {after}: {levels}"
         return Result(scores=scores, summary=summary)
+
+    def _result_friends(self, state: TractorState) -> Result:
+        # Sides change every round, so each seat scores the levels it gained
+        # itself (uncapped, like the classic score).
+        gained = [0] * state.seats
+        for r in state.results:
+            for s in r.winners:
+                gained[s] += r.levels
+        # Seats numbered from 1, as the table screens name them.
+        levels = ", ".join(f"seat {s + 1} at {RANKS[v]}" for s, v in enumerate(state.levels))
+        n = state.rounds_played
+        after = f"after {n} round{'s' if n != 1 else ''}"
+        if not state.champions:
+            summary = f"drawn {after}: {levels}"
+        else:
+            who = ", ".join(str(s + 1) for s in state.champions)
+            several = len(state.champions) > 1
+            head = f"seats {who} win" if several else f"seat {who} wins"
+            summary = f"{head} {after}: {levels}"
+        return Result(scores=tuple(float(g) for g in gained), summary=summary)
 
     def encode(self, state: TractorState) -> JSON:
         trump = state.trump
@@ -765,10 +920,17 @@ class TractorGame(Game[TractorState, TractorConfig]):
             "failed_throws": list(state.failed_throws),
             "results": [
                 [r.landlord, r.rank, r.trump_suit, r.attacker_points, r.kitty_bonus,
-                 r.attackers_win, r.levels, r.next_landlord]
+                 r.attackers_win, r.levels, r.next_landlord, list(r.winners)]
                 for r in state.results
             ],
             "winner": state.winner,
+            "calls": [[c.face, c.nth] for c in state.calls],
+            "called_by": list(state.called_by),
+            "seat_points": list(state.seat_points),
+            "champions": list(state.champions),
+            "takeback": None if (tb := state.takeback) is None else [
+                tb.seat, list(tb.cards), tb.winning, list(tb.called_by), tb.points],
+            "retracted": list(state.retracted),
         }
 
     def describe(self, action: Action) -> str:
@@ -776,6 +938,15 @@ class TractorGame(Game[TractorState, TractorConfig]):
         cards = " ".join(action.get("cards") or [])
         if kind == "declare":
             return f"declares {cards}"
+        if kind == "call":
+            calls = action.get("calls") or []
+            return "calls " + ", ".join(
+                f"{_ordinal(c.get('nth', 1))} {c.get('card')}" for c in calls
+                if isinstance(c, Mapping))
+        if kind == "takeback":
+            return "takes the play back"
+        if kind == "confirm":
+            return "keeps the play"
         if kind in ("play", "bury"):
             return f"{'plays' if kind == 'play' else 'buries'} {cards}"
         return str(kind).replace("_", " ")
@@ -783,6 +954,18 @@ class TractorGame(Game[TractorState, TractorConfig]):
 
 def _face_str(f: int) -> str:
     return format_card(f)
+
+
+def _ordinal(n: Any) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _attacker_points(state: TractorState) -> int:
+    """Finding Friends: trick points won by the seats not (yet) known to be on
+    the landlord's side.  A friend's points count for the landlords even if
+    won before the reveal (the sides are settled at the end of the round)."""
+    side = state.landlord_side
+    return sum(p for s, p in enumerate(state.seat_points) if s not in side)
 
 
 def _distinct(cards: Sequence[int]) -> list[int]:

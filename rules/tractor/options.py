@@ -121,6 +121,49 @@ class TractorConfig(GameConfig):
         return self
 
     @property
+    def decks(self) -> int:
+        """Decks shuffled together (see :func:`deal_sizes`)."""
+        return deal_sizes(self.seats, self.finding_friends)[0]
+
+    @property
+    def kitty_size(self) -> int:
+        """Cards in the kitty (see :func:`deal_sizes`)."""
+        return deal_sizes(self.seats, self.finding_friends)[1]
+
+    @property
+    def friend_calls(self) -> int:
+        """Friend cards the landlord calls in Finding Friends (0 otherwise).
+
+        The landlord's side should end up half the table (rounded down), so
+        the landlord calls one friend fewer than that: 1 at 5 seats, 2 at 6-7,
+        3 at 8.
+        """
+        return self.seats // 2 - 1 if self.finding_friends else 0
+
+    @property
     def max_rank_index(self) -> int:
         """``max_rank`` as a rank index (0 = deuce .. 12 = ace)."""
         return RANKS.index(self.max_rank)
+
+
+def deal_sizes(seats: int, finding_friends: bool) -> tuple[int, int]:
+    """(decks, kitty size) for a table.
+
+    The classic game: two decks, an 8-card kitty (shared/rules/tractor.md).
+    Finding Friends: the usual convention of half a deck per seat
+    (``seats // 2`` decks) capped at three, because our units are singles,
+    pairs and tractors of pairs (the reference's pair is "two identical
+    cards"): with three decks a third copy is a single beside a pair, but
+    four copies of a face would be two pairs at one face, which the
+    structure rules do not express.  The kitty is the smallest one of at
+    least 5 cards that leaves equal hands: 5 seats 2 decks kitty 8 (20
+    each), 6 seats 3 decks kitty 6 (26 each), 7 seats kitty 8 (22 each),
+    8 seats kitty 10 (19 each).
+    """
+    if not finding_friends:
+        return 2, 8
+    decks = min(3, seats // 2)
+    kitty = (decks * 54) % seats
+    while kitty < 5:
+        kitty += seats
+    return decks, kitty

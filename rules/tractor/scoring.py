@@ -68,26 +68,49 @@ class LevelChange:
     levels: int
 
 
-def level_change(attacker_points: int) -> LevelChange:
-    """The two-deck level table.
+def level_change(attacker_points: int, decks: int = 2) -> LevelChange:
+    """The level table, for ``decks`` decks (two in the classic game).
 
-    p = 0 (or less, after penalties): landlords +3; 5-35: +2; 40-75: +1;
-    80-115: attackers become landlords, +0; 120-155: +1; 160-195: +2; each
-    further 40: +1.
+    Two decks (the reference's table): p = 0 (or less, after penalties):
+    landlords +3; 5-35: +2; 40-75: +1; 80-115: attackers become landlords,
+    +0; 120-155: +1; 160-195: +2; each further 40: +1.  With more decks
+    (Finding Friends) the 40-point step scales with the points in play,
+    20 per deck (a fifth of each deck's 100), so the thresholds keep the
+    same share of the total: three decks (300 points) step by 60.
     """
+    step = 20 * decks
     p = attacker_points
     if p <= 0:
         return LevelChange(False, 3)
-    if p < 40:
+    if p < step:
         return LevelChange(False, 2)
-    if p < 80:
+    if p < 2 * step:
         return LevelChange(False, 1)
-    return LevelChange(True, (p - 80) // 40)
+    return LevelChange(True, (p - 2 * step) // step)
 
 
 def next_landlord(landlord: int, attackers_win: bool, seats: int = 4) -> int:
     """If the landlords held, the landlord's partner; else the next attacker after them."""
     return (landlord + (1 if attackers_win else seats // 2)) % seats
+
+
+def next_landlord_friends(
+    landlord: int, side: Iterable[int], attackers_win: bool, seats: int
+) -> int:
+    """Finding Friends' next landlord: the reference's rule with the final sides.
+
+    "If the landlords held, the landlord's partner; otherwise the next
+    attacker after the landlord": the first member of the landlord's side
+    after the landlord in seat order (the landlord again if nobody joined),
+    else the first seat after the landlord that is not on the side.  With
+    fixed partnerships at four seats this is exactly the classic rule.
+    """
+    members = set(side)
+    for k in range(1, seats + 1):
+        s = (landlord + k) % seats
+        if (s in members) != attackers_win:
+            return s
+    return landlord  # pragma: no cover - the landlord is always on the side
 
 
 def advance(rank: int, levels: int, max_rank: int) -> tuple[int, bool]:

@@ -7,6 +7,7 @@ A match is a sequence of rounds.  Each round goes through the phases
   declarations it could make now.  When the stock is down to the kitty, the
   seats that can still declare get a last word; then trump is fixed.
 * ``BURY``: the landlord holds the kitty and buries as many cards.
+* ``CALL`` (Finding Friends only): the landlord calls the friend cards.
 * ``PLAY``: tricks, led by the landlord first.
 * ``ROUND_OVER``: the kitty is shown and the round scored; the next landlord
   starts the next round (``next_round``).
@@ -21,6 +22,7 @@ from enum import StrEnum
 from rules.tractor.options import TractorConfig
 from rules.tractor.order import Trump
 
+# The classic game's table (Finding Friends sizes come from the config).
 SEATS = 4
 KITTY = 8
 HAND = 25
@@ -36,6 +38,7 @@ def team(seat: int) -> int:
 class Phase(StrEnum):
     DRAW = "draw"
     BURY = "bury"
+    CALL = "call"
     PLAY = "play"
     ROUND_OVER = "round_over"
     OVER = "over"
@@ -62,6 +65,31 @@ class Play:
 
 
 @dataclass(frozen=True)
+class FriendCall:
+    """A Finding Friends call: whoever plays the ``nth`` copy (1-based, counted
+    over every play of the round, the landlord's included) of ``face`` joins
+    the landlord's side."""
+
+    face: int
+    nth: int
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """What undoing the last play needs (the takeback window is open while set).
+
+    The play did not complete its trick, so only the trick, the hand, the
+    current winner, friend reveals and attacker points changed.
+    """
+
+    seat: int
+    cards: tuple[int, ...]
+    winning: int | None
+    called_by: tuple[int | None, ...]
+    points: int
+
+
+@dataclass(frozen=True)
 class RoundResult:
     """A finished round, as the match history keeps it."""
 
@@ -73,6 +101,7 @@ class RoundResult:
     attackers_win: bool
     levels: int  # levels the winning side went up
     next_landlord: int
+    winners: tuple[int, ...] = ()  # seats of the side that won the round (it went up)
 
 
 @dataclass(frozen=True)
@@ -99,9 +128,21 @@ class TractorState:
     played: tuple[int, ...] = ()  # every card played to finished tricks this round
     last_trick: tuple[Play, ...] = ()
     points: int = 0  # attacker points from tricks this round (before kitty and penalties)
-    failed_throws: tuple[int, int] = (0, 0)  # per team, this round
+    # Failed throws this round: per team (classic), per seat (Finding Friends,
+    # where a seat's side is known only at the end of the round).
+    failed_throws: tuple[int, ...] = (0, 0)
     results: tuple[RoundResult, ...] = ()
-    winner: int | None = None  # winning team once the match is over
+    winner: int | None = None  # winning team once the match is over (classic)
+    # Finding Friends: the calls, the seat that played each called copy (None
+    # until played; the landlord himself means the call was wasted), and the
+    # trick points each seat won (attacker points depend on the final sides).
+    calls: tuple[FriendCall, ...] = ()
+    called_by: tuple[int | None, ...] = ()
+    seat_points: tuple[int, ...] = ()
+    champions: tuple[int, ...] = ()  # Finding Friends: seats that won the match
+    takeback: Takeback | None = None  # the open takeback window, if any
+    # Cards played and then taken back this round: everyone saw them.
+    retracted: tuple[int, ...] = ()
 
     @property
     def rank(self) -> int:
@@ -113,11 +154,25 @@ class TractorState:
         return self.declarations[-1] if self.declarations else None
 
     @property
+    def seats(self) -> int:
+        return self.config.seats
+
+    @property
     def to_move(self) -> int:
         """The seat to play next in the current trick."""
-        return (self.leader + len(self.trick)) % SEATS
+        return (self.leader + len(self.trick)) % self.config.seats
 
     @property
     def stock_left(self) -> int:
         """Cards still to be drawn before the kitty."""
-        return max(0, len(self.stock) - KITTY)
+        return max(0, len(self.stock) - self.config.kitty_size)
+
+    @property
+    def landlord_side(self) -> frozenset[int]:
+        """The landlord's side as known now: the partner (classic), or the
+        landlord and the friends revealed so far (Finding Friends)."""
+        if self.landlord is None:
+            return frozenset()
+        if not self.config.finding_friends:
+            return frozenset(s for s in range(SEATS) if team(s) == team(self.landlord))
+        return frozenset({self.landlord, *(s for s in self.called_by if s is not None)})

@@ -7,6 +7,11 @@ the replay reaches the same state hash, and no view, visible event or error
 message names a card that is secret from its viewer -- hands, the stock, the
 kitty before the landlord picks it up and the buried cards (landlord only).
 Whole matches run too: a short one (max rank 3) scanned, full ones unscanned.
+
+Finding Friends (5-8 seats, 2-3 decks, dynamic sides) and takebacks (random
+play takes a play back about half the times it may, so logs full of
+takebacks must replay) run the same suite on fewer seeds: their games are
+longer and every step is scanned for 6-9 viewers.
 """
 
 from __future__ import annotations
@@ -43,3 +48,36 @@ def test_short_matches_conform() -> None:
 def test_full_matches_reach_the_end() -> None:
     """Until a side passes A (default), without the per-step leak scan."""
     check_game(GAME, GAME.parse_config({}), range(2000, 2002), scan=False)
+
+
+FRIENDS: list[tuple[dict[str, Any], range]] = [
+    ({"seats": 5}, range(100, 112)),
+    ({"seats": 5, "no_declaration": "redeal", "kitty_multiplier": "double_cards",
+      "throw_failure_unit": "first_found"}, range(200, 204)),
+    ({"seats": 6, "trick_comparison": "largest_unit_first"}, range(300, 306)),
+    ({"seats": 7, "rank_scope": "per_player"}, range(400, 403)),
+    ({"seats": 8, "trick_comparison": "highest_card"}, range(500, 503)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FRIENDS)))
+def test_finding_friends_rounds_conform(case: int) -> None:
+    options, seeds = FRIENDS[case]
+    config = GAME.parse_config({"finding_friends": True, **options, "rounds": 1})
+    assert check_game(GAME, config, seeds) > 150 * len(seeds)
+
+
+def test_finding_friends_short_match_conforms() -> None:
+    """Several rounds: next landlords, per-seat levels, the match end."""
+    config = GAME.parse_config({"finding_friends": True, "seats": 5, "max_rank": "3"})
+    check_game(GAME, config, range(600, 602), scan=False)
+
+
+@pytest.mark.parametrize(
+    ("options", "seeds"),
+    [({}, range(700, 708)),
+     ({"finding_friends": True, "seats": 6}, range(800, 802))],
+)
+def test_takeback_rounds_conform(options: dict[str, Any], seeds: range) -> None:
+    config = GAME.parse_config({"takeback_allowed": True, **options, "rounds": 1})
+    assert check_game(GAME, config, seeds) > 150 * len(seeds)
