@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import IllegalAction
 from engine.events import JSON, Event
+from engine.rng import Rng
 
 Action = Mapping[str, Any]
 S = TypeVar("S")
@@ -127,6 +128,11 @@ class Game(ABC, Generic[S, C]):
         message against this set, so it excludes faces the viewer legitimately
         sees (with two decks, a face the viewer holds itself is not secret).
         """
+
+    def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
+        """The action taken for a seat whose bot was late or failed: a random legal
+        one, unless the game knows some legal actions are rash for a stand-in."""
+        return dict(rng.choice(list(legal)))
 
     def describe(self, action: Action) -> str:
         """A short human reading of an action, for logs and terminal clients."""

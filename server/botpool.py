@@ -11,13 +11,15 @@ from typing import Any
 from bots.base import decide
 from engine.game import Action
 from engine.rng import Rng
+from rules.registry import get_game
 
 log = logging.getLogger("cardtable.bots")
 
 
 class BotRunner:
     """Runs bot decisions in worker processes; a late or failing bot is replaced
-    by a random legal action for that decision (and logged), so no bot can stall
+    by the game's stand-in action (a random legal one unless the game says
+otherwise) for that decision, and logged, so no bot can stall
     a table, and no bot's CPU use can stall the event loop."""
 
     def __init__(self, workers: int, budget: float) -> None:
@@ -43,7 +45,7 @@ class BotRunner:
             log.warning("bot %s (%s seat %d) over its %.2fs budget", bot, game, seat, self.budget)
         except Exception:
             log.exception("bot %s (%s seat %d) failed", bot, game, seat)
-        return dict(Rng(seed).choice(legal))
+        return get_game(game).stand_in(legal, Rng(seed))
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -7,6 +7,7 @@ acts.  A session is one board or a series of boards with a running score.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -160,6 +161,13 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             remaining = len(state.hands[player])
             out += [{"type": "claim", "tricks": n} for n in range(remaining + 1)]
         return out
+
+    def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
+        """A late bot passes in the auction, rejects a claim (play goes on) and plays
+        a random card; it never bids, doubles or claims on its seat's behalf."""
+        calm = [a for a in legal if a.get("type") in ("play", "reject_claim")
+                or a == {"type": "call", "call": "P"}]
+        return dict(rng.choice(calm or list(legal)))
 
     def _calls(self, state: BridgeState) -> list[tuple[int, Any]]:
         return [(s, parse_call(c)) for s, c in state.calls]
@@ -372,6 +380,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                     "score_ns": score_ns,
                     "total_ns": total,
                     "deal": result.deal,
+                    # What par needs besides the deal (analysis of the ended board).
+                    "dealer": state.dealer,
+                    "vulnerability": state.vulnerability.value,
                 },
             )
         )

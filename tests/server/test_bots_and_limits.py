@@ -70,3 +70,29 @@ async def test_token_bucket_refills_with_the_clock() -> None:
     assert bucket.take() and not bucket.take()
     await clock.advance(10)
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+
+
+async def test_a_late_bridge_bot_passes_instead_of_bidding(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in must not bid, double or claim for a seat (Game.stand_in): four late
+    # bots pass the board out.
+    monkeypatch.setitem(BOTS, "bridge", {**BOTS["bridge"], "slow": "tests.server.slow_bot:SlowBot"})
+    h = await start_harness(make_settings(sqlite_url, bot_budget=0.05))
+    try:
+        c = await h.client()
+        created = await c.request({"type": "create_table", "game": "bridge"})
+        table = created["table"]["table"]
+        for seat in range(4):
+            add = {"type": "add_bot", "table": table, "seat": seat, "bot": "slow"}
+            assert (await c.request(add))["type"] == "table"
+        stored = None
+        for _ in range(400):
+            stored = await h.server.store.get_game(table)
+            if stored is not None and stored.status == "finished":
+                break
+            await asyncio.sleep(0.02)
+        assert stored is not None and stored.status == "finished"
+        assert [a.action for a in stored.actions] == [{"type": "call", "call": "P"}] * 4
+    finally:
+        await h.server.stop()

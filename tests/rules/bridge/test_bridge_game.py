@@ -12,6 +12,7 @@ from engine.cards import parse_face
 from engine.errors import IllegalAction
 from engine.events import OMNISCIENT, SPECTATOR
 from engine.replay import state_hash
+from engine.rng import Rng
 from rules.bridge import BridgeGame
 from rules.bridge.pbn import export_board, read_pbn, replay_board
 from rules.bridge.state import Phase
@@ -121,6 +122,22 @@ def test_rejected_claim_continues_play_and_only_declarer_claims():
     s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 13})
     s, _ = GAME.apply(s, W, {"type": "reject_claim"})
     assert s.phase is Phase.PLAY and s.claim is None and GAME.to_act(s) == (N,)
+
+
+def test_a_stand_in_for_a_late_bot_never_bids_claims_or_accepts():
+    """A seat whose bot ran out of time passes, plays a card, or rejects a claim."""
+    rng = Rng(5)
+    s = fixed(SUITED)
+    assert {str(GAME.stand_in(GAME.legal(s, N), rng)) for _ in range(30)} == {
+        str({"type": "call", "call": "P"})
+    }
+    s = bid(s, "7S", "P", "P", "P")
+    s, _ = GAME.apply(s, E, {"type": "play", "card": "AH"})
+    legal = GAME.legal(s, N)  # North declares: cards and claims
+    assert any(a["type"] == "claim" for a in legal)
+    assert all(GAME.stand_in(legal, rng)["type"] == "play" for _ in range(30))
+    s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 13})
+    assert GAME.stand_in(GAME.legal(s, W), rng) == {"type": "reject_claim"}
 
 
 def test_running_score_over_a_series_and_new_boards_rotate_dealer():
