@@ -134,6 +134,17 @@ def parse_faces(text: str | Iterable[str]) -> list[int]:
     return [parse_face(t) for t in items]
 
 
+def card_ids(text: str | Iterable[str]) -> list[int]:
+    """Card ids for spellings, in order; each repeat of a face takes its next copy
+    (``AS AS`` is both aces of spades).  Raises :class:`CardParseError`."""
+    seen: dict[int, int] = {}
+    out = []
+    for f in parse_faces(text):
+        out.append(card_id(f, seen.get(f, 0)))
+        seen[f] = seen.get(f, 0) + 1
+    return out
+
+
 def deck(copies: int = 1, jokers: bool = False) -> list[int]:
     """Card ids of ``copies`` decks in a fixed order, with or without jokers."""
     faces = range(FACES_PER_DECK if jokers else SMALL_JOKER)

@@ -22,12 +22,13 @@ from engine.errors import IllegalAction
 from engine.replay import LoggedAction, replay
 from rules.registry import available, get_game
 from server import protocol as p
+from server.analysis import Analyst, last_board_job
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
 from server.connection import Connection
 from server.persistence.store import Store, StoredGame
 from server.protocol import CloseCode, ErrorCode
-from server.replay import build_replay
+from server.replay import build_replay, check_replay
 from server.settings import Settings
 from server.table import Seat, Table, TableError
 
@@ -43,6 +44,7 @@ class Server:
         self.connections: set[Connection] = set()
         self.store: Store
         self.bots: BotRunner
+        self.analyst = Analyst(settings.analysis_workers)
         self._ws: WsServer | None = None
         self._reapers: set[asyncio.Task[None]] = set()
 
@@ -101,6 +103,11 @@ class Server:
             for seat in table.seats:
                 table.start_grace(seat)
             table.schedule_moves()
+            # Analyses live in memory only: recompute the newest ended board's (the
+            # one players were looking at); every board's is in the replay analysis.
+            job = last_board_job(table.game.name, table.state)
+            if job is not None:
+                table.analyse(job)
             log.info(
                 "resumed table %d (%s) at version %d", table.id, stored.game_type, table.version
             )
@@ -386,7 +393,18 @@ class Server:
         stored = await self.store.get_game(msg.game_id)
         if stored is None:
             raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
-        data = build_replay(stored, msg.viewer, msg.start, msg.limit)
+        if not msg.analysis:
+            conn.reply(build_replay(stored, msg.viewer, msg.start, msg.limit))
+            return
+        check_replay(stored, msg.viewer, analysis=True)  # refuse at once, not after a wait
+        # Every step may cost a double-dummy search: off the event loop, and paged.
+        data = await self.analyst.run(
+            partial(build_replay, analysis=True),
+            stored,
+            msg.viewer,
+            msg.start,
+            min(msg.limit, p.ANALYSIS_STEPS),
+        )
         conn.reply(data)
 
 

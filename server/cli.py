@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "--all", dest="print_all", action="store_true", help="print every step, no prompts"
     )
+    rp.add_argument(
+        "--dd",
+        action="store_true",
+        help="bridge: show each card played against the double-dummy score of every legal "
+        "card, and each board's double-dummy table (ended games only; can take minutes)",
+    )
     rp.set_defaults(func=cmd_replay)
 
     schema = sub.add_parser("schema", help="write the protocol's JSON Schema")
@@ -200,7 +206,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2
-    return run_replay(stored, args.viewer, args.print_all)
+    return run_replay(stored, args.viewer, args.print_all, dd=args.dd)
 
 
 def cmd_showdown(args: argparse.Namespace) -> int:

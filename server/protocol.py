@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
+ANALYSIS_STEPS = 200  # steps per replay request with analysis (each may cost a search)
 
 RequestId = Annotated[str | int | None, Field(default=None, description="echoed in the reply")]
 
@@ -174,6 +175,11 @@ class Replay(Message):
     viewer: int | Literal["spectator", "all"] = "spectator"
     start: int = Field(default=0, ge=0)
     limit: int = Field(default=500, ge=1, le=2000)
+    analysis: bool = Field(
+        default=False,
+        description="add the double-dummy analysis to each step (bridge; ended games "
+        f"only; at most {ANALYSIS_STEPS} steps per request)",
+    )
 
 
 class ListGames(Message):
@@ -338,12 +344,66 @@ class Error(Message):
     reason: str | None = Field(default=None, description="the rules' own code")
 
 
+class ParContract(BaseModel):
+    contract: str = Field(description='e.g. "4S", "5DX" (a doubled sacrifice)')
+    declarers: str = Field(description='the seats that get the par result, e.g. "NS", "E"')
+    doubled: bool
+    tricks: int
+
+
+class Par(BaseModel):
+    score_ns: int = Field(description="par score for North-South (East-West: its negative)")
+    contracts: list[ParContract]
+    text: str = Field(description='e.g. "Par +620: 4S NS ="')
+
+
+class BoardAnalysisFields(BaseModel):
+    """The double-dummy analysis of a board that ended."""
+
+    board: int
+    version: int | None = Field(description="the table version whose action ended the board")
+    deal: str = Field(description="PBN deal of the board as dealt")
+    dealer: int
+    vulnerability: Literal["None", "NS", "EW", "All"]
+    dd_table: dict[str, dict[str, int]] = Field(
+        description="tricks per strain (S H D C N) and declarer (N E S W)"
+    )
+    par: Par
+
+
+class Analysis(Message, BoardAnalysisFields):
+    """Pushed to everyone at the table once a board that ended there is analysed
+    (computed in the background; sent again after snapshots to late viewers)."""
+
+    type: Literal["analysis"]
+    table: int
+
+
+class CardAnalysis(BaseModel):
+    """A card played, against every legal card the player had."""
+
+    seat: int = Field(description="the hand the card came from (the dummy's seat for dummy)")
+    scores: dict[str, int] = Field(
+        description="legal card -> tricks the side to play takes from this trick on"
+    )
+    best: int
+    played: str
+    cost: int = Field(description="tricks the played card lost against the best card")
+    taken: int = Field(description="tricks that side had already won this board")
+
+
+class StepAnalysis(BaseModel):
+    play: CardAnalysis | None = None
+    board: BoardAnalysisFields | None = None
+
+
 class ReplayStep(BaseModel):
     seq: int
     seat: int | None
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     view: dict[str, Any]
+    analysis: StepAnalysis | None = None
 
 
 class ReplayData(Message):
@@ -356,6 +416,7 @@ class ReplayData(Message):
     total: int
     steps: list[ReplayStep]
     result: dict[str, Any] | None = None
+    analysis: bool = False
 
 
 class GameSummary(BaseModel):
@@ -390,6 +451,7 @@ ServerMessage = Annotated[
     | Error
     | ReplayData
     | Games
+    | Analysis
     | Pong,
     Field(discriminator="type"),
 ]

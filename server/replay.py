@@ -1,7 +1,8 @@
 """Replays of stored games, as a chosen viewer sees them.
 
 Hidden cards are revealed only once a game has ended: while a game is live,
-its replay is available to spectators' eyes only.
+its replay is available to spectators' eyes only.  The double-dummy analysis
+(every card's score) knows all four hands, so it too is for ended games only.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from engine.events import OMNISCIENT, SPECTATOR, visible
 from engine.replay import LoggedAction, steps
 from rules.registry import get_game
+from server.analysis import board_jobs, compute_board
 from server.persistence.store import StoredGame
 from server.protocol import ErrorCode
 
@@ -30,35 +32,60 @@ def viewer_id(viewer: ViewerName, seats: int) -> int:
     raise TableError(ErrorCode.BAD_SEAT, f"viewer must be 0..{seats - 1}, 'spectator' or 'all'")
 
 
-def build_replay(
-    stored: StoredGame, viewer: ViewerName, start: int = 0, limit: int = 500
-) -> dict[str, Any]:
-    """The ``replay`` message for a stored game: one step per logged action."""
+def check_replay(stored: StoredGame, viewer: ViewerName, analysis: bool = False) -> int:
+    """The engine viewer id, or the error that refuses this replay."""
     from server.table import TableError
 
     game = get_game(stored.game_type)
-    config = game.parse_config(stored.config)
-    vid = viewer_id(viewer, game.seat_count(config))
-    if stored.status not in ("finished", "abandoned") and vid != SPECTATOR:
+    vid = viewer_id(viewer, game.seat_count(game.parse_config(stored.config)))
+    ended = stored.status in ("finished", "abandoned")
+    if not ended and vid != SPECTATOR:
         raise TableError(
             ErrorCode.REPLAY_HIDDEN, "a game still in play can only be replayed as a spectator"
         )
+    if not ended and analysis:
+        raise TableError(
+            ErrorCode.REPLAY_HIDDEN,
+            "the double-dummy analysis shows every hand: only for games that have ended",
+        )
+    return vid
+
+
+def build_replay(
+    stored: StoredGame,
+    viewer: ViewerName,
+    start: int = 0,
+    limit: int = 500,
+    analysis: bool = False,
+) -> dict[str, Any]:
+    """The ``replay`` message for a stored game: one step per logged action; with
+    ``analysis`` (slow: run it off the event loop) bridge steps carry the
+    double-dummy score of every legal card and the table of each ended board."""
+    game = get_game(stored.game_type)
+    config = game.parse_config(stored.config)
+    vid = check_replay(stored, viewer, analysis)
+    analysed = analysis and game.name == "bridge"
+    solver = _solver() if analysed else None
     log = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
     out: list[dict[str, Any]] = []
+    before: Any = None  # the state the step's action was decided in
     for step in steps(game, config, stored.seed, log):
         if step.seq < start:
+            before = step.state
             continue
         if len(out) >= limit:
             break
-        out.append(
-            {
-                "seq": step.seq,
-                "seat": step.seat if step.seq else None,
-                "action": dict(step.action) if step.seq else None,
-                "events": visible(step.events, vid),
-                "view": game.view(step.state, vid),
-            }
-        )
+        item: dict[str, Any] = {
+            "seq": step.seq,
+            "seat": step.seat if step.seq else None,
+            "action": dict(step.action) if step.seq else None,
+            "events": visible(step.events, vid),
+            "view": game.view(step.state, vid),
+        }
+        if analysed:
+            item["analysis"] = _step_analysis(step, before, solver)
+        out.append(item)
+        before = step.state
     return {
         "type": "replay",
         "game_id": stored.id,
@@ -69,4 +96,26 @@ def build_replay(
         "total": len(log) + 1,
         "steps": out,
         "result": stored.result,
+        "analysis": analysed,
     }
+
+
+def _solver() -> Any:
+    from engine.dds import Solver
+
+    # One solver for the whole replay: positions of one deal share its table.
+    return Solver()
+
+
+def _step_analysis(step: Any, before: Any, solver: Any) -> dict[str, Any] | None:
+    """Bridge: the played card against the other legal cards; an ended board's table."""
+    from rules.bridge.analysis import play_analysis
+
+    play = None
+    if step.seq and before is not None and step.action.get("type") == "play":
+        play = play_analysis(before, str(step.action["card"]), solver=solver)
+    jobs = board_jobs("bridge", step.events, step.seq)
+    board = compute_board(jobs[-1]) if jobs else None
+    if play is None and board is None:
+        return None
+    return {"play": play, "board": board}

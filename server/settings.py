@@ -20,6 +20,7 @@ class Settings:
     bot_delay: float = 0.4  # pause before a bot moves, so humans can follow
     bot_budget: float = 2.0  # seconds a bot may think per decision
     bot_workers: int = 2  # processes in the bot pool (0: decide in a thread)
+    analysis_workers: int = 2  # double-dummy analyses running at once (threads)
     max_frame: int = 64 * 1024
     rate: float = 20.0  # messages per second per connection
     burst: int = 40

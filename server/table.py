@@ -20,6 +20,7 @@ from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
 from engine.events import SPECTATOR, Event, visible
 from engine.game import Game
+from server.analysis import BoardJob, board_jobs, compute_board
 from server.persistence.store import SeatRecord, token_hash
 from server.protocol import ErrorCode
 
@@ -84,6 +85,10 @@ class Table:
     turn_seconds: float | None = None  # the turn clock; None: no clock
     turn_timer: asyncio.Task[None] | None = None
     timed_version: int = -1
+    # Board number -> the ``analysis`` message of each board analysed this session
+    # (re-sent after a snapshot, so late viewers see them too).
+    analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
+    analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     # the actor
 
@@ -118,7 +123,7 @@ class Table:
     async def stop(self) -> None:
         if self.turn_timer is not None:
             self.turn_timer.cancel()
-        for t in list(self.bot_tasks):
+        for t in [*self.bot_tasks, *self.analysis_tasks]:
             t.cancel()
         for s in self.seats:
             if s.grace:
@@ -298,6 +303,7 @@ class Table:
         self.viewers[conn] = SPECTATOR
         conn.tables.add(self)
         conn.reply(self.snapshot(SPECTATOR))
+        self._send_analyses(conn)
         self._broadcast_info()
 
     async def start(self) -> None:
@@ -353,6 +359,8 @@ class Table:
             self.status = "finished"
             await self.server.store.set_status(self.id, "finished", result.to_json())
         self._broadcast_update(events)
+        for job in board_jobs(self.game.name, events, version):
+            self.analyse(job)
         if result is not None:
             self._broadcast_info()
             self.server.table_finished(self)
@@ -385,7 +393,40 @@ class Table:
                     conn.send(self._update(viewer, version, events, state))
         # ... and always end with a snapshot, which answers the request.
         conn.reply(self.snapshot(viewer))
+        self._send_analyses(conn)
         self._broadcast_info()
+
+    # double-dummy analysis of ended boards
+
+    def analyse(self, job: BoardJob) -> None:
+        """Analyse an ended board in the background; everyone at the table gets it."""
+        task = asyncio.create_task(self._analyse(job), name=f"analysis-{self.id}-{job.board}")
+        self.analysis_tasks.add(task)
+        task.add_done_callback(self.analysis_tasks.discard)
+
+    async def _analyse(self, job: BoardJob) -> None:
+        try:
+            fields = await self.server.analyst.run(compute_board, job)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("analysis of board %d at table %d failed", job.board, self.id)
+            return
+        msg = {"type": "analysis", "table": self.id, **fields}
+
+        async def publish() -> None:
+            self.analyses[job.board] = msg
+            for conn in list(self.viewers):
+                conn.send(msg)
+
+        try:
+            await self.submit(publish)
+        except TableError:
+            await publish()  # the queue is full; publishing is one atomic step anyway
+
+    def _send_analyses(self, conn: Connection) -> None:
+        for board in sorted(self.analyses):
+            conn.send(self.analyses[board])
 
     # disconnects and the seat policy
 

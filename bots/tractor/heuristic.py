@@ -27,7 +27,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from engine.cards import FACES_PER_DECK, RANKS, SMALL_JOKER, SUITS, format_card, parse_face
+from engine.cards import (
+    FACES_PER_DECK,
+    RANKS,
+    SMALL_JOKER,
+    SUITS,
+    card_ids,
+    format_card,
+    parse_face,
+)
 from engine.errors import IllegalAction
 from engine.events import JSON
 from engine.game import Action
@@ -47,13 +55,7 @@ from rules.tractor.tricks import trick_winner
 
 def to_ids(spellings: Iterable[str]) -> list[int]:
     """Card ids for card spellings; a repeated face gets the next copy's id."""
-    seen: Counter[int] = Counter()
-    out = []
-    for s in spellings:
-        f = parse_face(s)
-        out.append(f + FACES_PER_DECK * seen[f])
-        seen[f] += 1
-    return out
+    return card_ids(spellings)
 
 
 def _spell(cards: Iterable[int]) -> list[str]:

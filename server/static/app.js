@@ -293,6 +293,8 @@ function handle(msg) {
       return renderGames(msg.games);
     case "replay":
       return onReplay(msg);
+    case "analysis":
+      return onAnalysis(msg);
     default:
       return;
   }
@@ -357,6 +359,14 @@ function onState(msg) {
   cur.seat = msg.seat;
   cur.pending = false;
   persistCurrent();
+  renderTable();
+}
+
+// A board's double-dummy table, computed by the server after the board ended (and sent
+// again after every snapshot, so a late viewer or a reload gets it too).
+function onAnalysis(msg) {
+  if (!S.cur || S.cur.table !== msg.table) return;
+  S.cur.analyses[msg.board] = msg;
   renderTable();
 }
 
@@ -430,6 +440,7 @@ function openTable(table, seat, seatToken, info) {
   S.cur = {
     table, seat: seat ?? null, seat_token: seatToken ?? null, version: 0,
     info: info || S.tables.get(table) || null, view: null, legal: null, toAct: [], status: "", log: [], pending: false,
+    analyses: {}, // board -> analysis message
   };
   persistCurrent();
   showTab("table");
@@ -547,12 +558,31 @@ function renderTable() {
   else if (waiting) note = "Waiting for players; “Start” fills empty seats with bots.";
   $("#turn-note").textContent = note;
 
+  renderAnalyses(cur, view, names);
+
   // event log, newest last
   const narrate = makeNarrator(game);
   const lines = cur.log.map((e) => narrate(e, names, me)).filter(Boolean);
   const log = $("#log");
   log.replaceChildren(...lines.slice(-200).map((l) => el("li", {}, l)));
   log.scrollTop = log.scrollHeight;
+}
+
+// The newest ended board's double-dummy table under the board; older ones folded.
+function renderAnalyses(cur, view, names) {
+  const box = $("#analysis");
+  const ended = (view.results || []).map((r) => r.board);
+  const boards = Object.keys(cur.analyses).map(Number).sort((a, b) => a - b);
+  const waiting = ended.filter((b) => !cur.analyses[b]).slice(-1);
+  box.classList.toggle("hidden", !boards.length && !waiting.length);
+  const nodes = [];
+  if (waiting.length) nodes.push(el("p", { class: "muted" }, `Double-dummy analysis of board ${waiting[0]}: computing…`));
+  const newest = boards[boards.length - 1];
+  if (newest !== undefined) nodes.push(ddTableNode(cur.analyses[newest], names));
+  for (const b of boards.slice(0, -1).reverse()) {
+    nodes.push(el("details", {}, el("summary", {}, `Board ${b}: ${parText(cur.analyses[b].par)}`), ddTableNode(cur.analyses[b], names)));
+  }
+  box.replaceChildren(...nodes);
 }
 
 function lastGameOver(log) {
@@ -659,23 +689,30 @@ function renderGames(games) {
   if (!games.length) $("#games").replaceChildren(el("li", { class: "muted" }, "no stored games"));
 }
 
-function openReplay(gameId, viewer) {
+// With `analysis` (bridge, ended games) every step carries double-dummy scores; the
+// server computes them on request, so those come in smaller pages and take a while.
+const replayPage = (analysis) => (analysis ? 200 : 2000);
+
+function openReplay(gameId, viewer, analysis = false, index = 0) {
   showTab("replays");
   const v = viewer ?? (S.replay && S.replay.gameId === gameId ? S.replay.viewer : "spectator");
-  S.replay = { gameId, viewer: v, steps: [], index: 0, total: 0, loading: true };
-  send({ type: "replay", game_id: gameId, viewer: v, start: 0, limit: 2000 });
+  S.replay = { gameId, viewer: v, steps: [], index, total: 0, loading: true, analysis };
+  if (analysis) $("#rp-analysis").replaceChildren(el("p", { class: "muted" }, "computing the double-dummy analysis…"));
+  send({ type: "replay", game_id: gameId, viewer: v, start: 0, limit: replayPage(analysis), analysis: analysis || undefined });
 }
 
 function onReplay(msg) {
   const r = S.replay;
-  if (!r || r.gameId !== msg.game_id) return;
+  // A page requested before the analysis box was toggled is not this replay's.
+  if (!r || r.gameId !== msg.game_id || (msg.game === "bridge" && !!msg.analysis !== !!r.analysis)) return;
   const first = r.steps.length === 0;
   Object.assign(r, { game: msg.game, status: msg.status, total: msg.total, result: msg.result, viewer: msg.viewer });
   r.steps.push(...msg.steps);
   if (first && msg.status !== "finished" && msg.status !== "abandoned" && msg.viewer !== "spectator") r.viewer = "spectator";
   if (r.steps.length < msg.total && msg.steps.length) {
     // Long games come in pages.
-    send({ type: "replay", game_id: r.gameId, viewer: r.viewer, start: r.steps[r.steps.length - 1].seq + 1, limit: 2000 });
+    send({ type: "replay", game_id: r.gameId, viewer: r.viewer, start: r.steps[r.steps.length - 1].seq + 1,
+      limit: replayPage(r.analysis), analysis: r.analysis || undefined });
   }
   r.loading = false;
   renderReplay();
@@ -701,6 +738,8 @@ function renderReplay() {
     ...(done ? names.map((nm, i) => [String(i), nm]) : [])];
   $("#replay-viewer").replaceChildren(...viewers.map(([v, label]) =>
     el("option", { value: v, selected: String(r.viewer) === v }, label)));
+  $("#rp-dd-box").classList.toggle("hidden", !(done && r.game === "bridge"));
+  $("#rp-dd").checked = !!r.analysis;
   r.index = Math.max(0, Math.min(r.index, r.steps.length - 1));
   const step = r.steps[r.index];
   const slider = $("#rp-slider");
@@ -721,6 +760,8 @@ function renderReplay() {
   if (me !== null && Array.isArray(step.view.hand) && r.game !== "poker" && r.game !== "bridge") {
     $("#rp-board").append(el("div", { class: "cards" }, sortHand(step.view.hand).map((c) => cardNode(c))));
   }
+  const a = step.analysis || {};
+  $("#rp-analysis").replaceChildren(...[a.play ? cardScoresNode(a.play, names) : null, a.board ? ddTableNode(a.board, names) : null].filter(Boolean));
   $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${resultText(r.result, names)}` : "";
 }
 
@@ -799,10 +840,13 @@ function setup() {
     const r = S.replay;
     if (!r) return;
     const keep = r.index;
-    openReplay(r.gameId, /^\d+$/.test(v) ? Number(v) : v);
-    S.replay.index = keep;
+    openReplay(r.gameId, /^\d+$/.test(v) ? Number(v) : v, r.analysis, keep);
   });
   $("#rp-first").addEventListener("click", () => stepReplay(0));
+  $("#rp-dd").addEventListener("change", () => {
+    const r = S.replay;
+    if (r) openReplay(r.gameId, r.viewer, $("#rp-dd").checked, r.index);
+  });
   $("#rp-prev").addEventListener("click", () => stepReplay((S.replay?.index ?? 0) - 1));
   $("#rp-next").addEventListener("click", () => stepReplay((S.replay?.index ?? 0) + 1));
   $("#rp-last").addEventListener("click", () => stepReplay(Infinity));

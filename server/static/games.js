@@ -313,6 +313,45 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     results.length ? el("div", { class: "results" }, results) : null);
 }
 
+// The double-dummy table of a board that ended (an `analysis` message, or a replay
+// step's analysis.board): tricks per declarer and strain, then par.
+const DD_STRAINS = ["N", "S", "H", "D", "C"];
+
+function parText(p) {
+  if (!p || !(p.contracts || []).length) return "Par 0: passed out";
+  const score = p.score_ns >= 0 ? `+${p.score_ns}` : String(p.score_ns);
+  return `Par NS ${score}: ` + p.contracts.map((c) =>
+    `${callText(c.contract)} by ${c.declarers.split("").join("/")} (${c.tricks} tricks)`).join("; ");
+}
+
+function ddTableNode(a, names) {
+  const t = a.dd_table || {};
+  return el("div", { class: "dd" },
+    el("div", { class: "dd-title" }, `Double dummy · board ${a.board}`),
+    el("table", { class: "dd-table" },
+      el("tr", {}, el("th", {}, ""), DD_STRAINS.map((st) =>
+        el("th", { class: st === "H" || st === "D" ? "red" : "" }, STRAIN_SYMBOLS[st]))),
+      [0, 1, 2, 3].map((s) => el("tr", {},
+        el("th", { class: s % 2 === 0 ? "ns" : "ew" }, names[s] || COMPASS[s]),
+        DD_STRAINS.map((st) => el("td", {}, String((t[st] || {})["NESW"[s]] ?? "?")))))),
+    el("div", { class: "dd-par" }, parText(a.par)));
+}
+
+// A card played against every legal card (a replay step's analysis.play).
+function cardScoresNode(p, names) {
+  const side = p.seat % 2 === 0 ? "North/South" : "East/West";
+  const cards = Object.keys(p.scores).sort((x, y) => p.scores[y] - p.scores[x]);
+  const verdict = p.cost
+    ? `${cardLabel(p.played)} cost ${p.cost} trick${p.cost === 1 ? "" : "s"} (best ${p.best}: ${cards.filter((c) => p.scores[c] === p.best).map(cardLabel).join(" ")})`
+    : `${cardLabel(p.played)} was a best play (${p.best})`;
+  return el("div", { class: "dd" },
+    el("div", { class: "dd-title" }, `Double dummy: tricks ${side} take from here (${seatName(p.seat, names, null)} to play)`),
+    el("div", { class: "dd-cards" }, cards.map((c) => el("span", {
+      class: `dd-card${c === p.played ? " played" : ""}${p.scores[c] === p.best ? " best" : ""}`,
+    }, cardLabel(c), " ", el("strong", {}, String(p.scores[c]))))),
+    el("div", { class: p.cost ? "dd-verdict cost" : "dd-verdict" }, verdict));
+}
+
 // The bidding box (one row per level) and the claim picker; cards are clicked on the table.
 function bridgeControls(legal, view, myTurn, act) {
   const nodes = [];

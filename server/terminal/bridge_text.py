@@ -1,4 +1,5 @@
-"""Contract bridge as text: auction grid, contract, dummy, the trick, event lines, calls.
+"""Contract bridge as text: auction grid, contract, dummy, the trick, event lines, calls,
+and the double-dummy analysis (a board's table and par; every card's score in a replay).
 
 Pure formatting of the bridge ``view()`` and events (rules/bridge/game.py).  Seats
 0..3 are North, East, South, West; the declarer plays the dummy's cards.
@@ -10,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from server.terminal.render import card_text, hand_line, who
+from server.terminal.render import card_key, card_text, hand_line, who
 
 COMPASS = ("North", "East", "South", "West")
 SIDES = ("North/South", "East/West")
@@ -228,3 +229,59 @@ def render_bridge(
             text += f" (for dummy {who(nxt, names, me)})"
         lines.append("To act:     " + text)
     return lines
+
+
+_TABLE_STRAINS = ("N", "S", "H", "D", "C")  # columns: notrump first, then spades down
+
+
+def analysis_lines(a: dict[str, Any]) -> list[str]:
+    """A board's double-dummy table (tricks per declarer and strain) and its par."""
+    table = a.get("dd_table") or {}
+    lines = [f"Double dummy, board {a.get('board')} (tricks for each declarer):"]
+    lines.append("  " + " " * 7 + "".join(f"{_STRAIN[st]:>4}" for st in _TABLE_STRAINS))
+    for i, seat in enumerate("NESW"):
+        row = "".join(f"{table.get(st, {}).get(seat, '?'):>4}" for st in _TABLE_STRAINS)
+        lines.append(f"  {COMPASS[i]:<7}{row}")
+    lines.append(par_text(a.get("par") or {}))
+    return lines
+
+
+def par_text(p: dict[str, Any]) -> str:
+    """``Par: NS +620 (4♠ by N/S, 10 tricks)``; ``Par: 0 (passed out)``."""
+    contracts = p.get("contracts") or []
+    score = int(p.get("score_ns") or 0)
+    if not contracts:
+        return "Par: 0 (passed out)"
+    parts = []
+    for c in contracts:
+        by = "/".join(str(c.get("declarers") or "?"))
+        parts.append(f"{call_text(c.get('contract'))} by {by}, {c.get('tricks')} tricks")
+    return f"Par: NS {score:+d} ({'; '.join(parts)})"
+
+
+def play_analysis_lines(a: dict[str, Any]) -> list[str]:
+    """A played card against every legal card: scores, the best, what it cost."""
+    scores: dict[str, int] = a.get("scores") or {}
+    seat = a.get("seat")
+    side = SIDES[seat % 2] if isinstance(seat, int) else "?"
+    played, best, cost = a.get("played"), int(a.get("best") or 0), int(a.get("cost") or 0)
+    cells = []
+    for card in sorted(scores, key=card_key):
+        mark = "*" if card == played else ""
+        cells.append(f"{mark}{card_text(card)} {scores[card]}")
+    lines = [
+        f"  double dummy, tricks {side} take from here (* played): " + "  ".join(cells),
+    ]
+    if cost:
+        best_cards = [card_text(c) for c in sorted(scores, key=card_key) if scores[c] == best]
+        lines.append(
+            f"  {card_text(str(played))} cost {_tricks(cost)}: {best - cost} instead of {best} "
+            f"(best: {' '.join(best_cards)})"
+        )
+    else:
+        lines.append(f"  {card_text(str(played))} was a best play ({_tricks(best)})")
+    return lines
+
+
+def _tricks(n: Any) -> str:
+    return f"{n} trick" if n == 1 else f"{n} tricks"

@@ -26,7 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from server.protocol import PROTOCOL_VERSION, CloseCode
-from server.terminal import render, views
+from server.terminal import bridge_text, render, views
 
 Reader = Callable[[str], Awaitable[str]]
 Writer = Callable[[str], Any]
@@ -38,6 +38,7 @@ QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 KEEPALIVE = 240.0  # seconds between pings while waiting (the server closes idle sockets)
 FINAL_WAIT = 2.0  # seconds to wait for the table's final status after the last update
+ANALYSIS_WAIT = 90.0  # seconds to wait at the end for the last board's double-dummy table
 # Close codes after which reconnecting would only repeat the failure.
 TERMINAL = ("finished", "abandoned")
 NO_RETRY = {
@@ -87,6 +88,13 @@ def add_play_parser(sub: Any) -> None:
         help=f"session state file (default {DEFAULT_STATE})",
     )
     p.add_argument("--verbose", action="store_true", help="print the whole table after every move")
+    p.add_argument(
+        "--analysis-wait",
+        type=float,
+        default=ANALYSIS_WAIT,
+        help="bridge: seconds to wait at the end for the last board's double-dummy "
+        f"analysis (default {ANALYSIS_WAIT:g}; 0: do not wait)",
+    )
     p.add_argument(
         "--retry",
         type=float,
@@ -141,6 +149,7 @@ async def run_play(
         state_path=state_path,
         verbose=args.verbose,
         retry=args.retry,
+        analysis_wait=getattr(args, "analysis_wait", ANALYSIS_WAIT),
     )
     client = PlayClient(opts, read or stdin_reader, out, saved)
     return await client.run()
@@ -197,6 +206,7 @@ class PlayOptions:
     state_path: Path = DEFAULT_STATE
     verbose: bool = False
     retry: float = 30.0
+    analysis_wait: float = ANALYSIS_WAIT
 
 
 @dataclass
@@ -267,11 +277,21 @@ class PlayClient:
         self.finishing = False  # the game ended; waiting for the table's final status
         self.result: dict[str, Any] | None = None
         self.narrator = views.Narrator(self.session.game)
+        # ``draw all`` in the tractor draw: the declarations the player let pass by
+        # (None: off).  The client presses only ``draw``; it stops for a new one.
+        self.auto_draw: frozenset[str] | None = None
+        self.boards_ended: set[int] = set()  # bridge boards seen ending
+        self.analysed: set[int] = set()  # boards whose double-dummy analysis was shown
+        self.analysis_deadline: float | None = None
 
     # names
 
     @property
     def names(self) -> list[str]:
+        # Games that number their seats (tractor, rummy) get readable names.
+        return views.display_names(self._raw_names(), views.game_of(self.view, self.session.game))
+
+    def _raw_names(self) -> list[str]:
         if self.info:
             return render.seat_names(self.info)
         if self.session.names:
@@ -427,6 +447,7 @@ class PlayClient:
         recv: asyncio.Future[Any] = asyncio.ensure_future(ws.recv())
         try:
             while True:
+                await self._auto_draw(ws)
                 self._maybe_prompt()
                 waiting: set[asyncio.Future[Any]] = {recv}
                 if self.input_task is not None:
@@ -438,7 +459,10 @@ class PlayClient:
                 )
                 if not done:
                     if self.finishing:
-                        return await self._finish(ws)
+                        code = await self._finish(ws)
+                        if code is not None:
+                            return code
+                        continue
                     await self._send(ws, {"type": "ping"})
                     continue
                 if recv in done:
@@ -462,9 +486,26 @@ class PlayClient:
     def _my_turn(self) -> bool:
         return self.status == "live" and bool(self.legal) and not self.finished
 
+    async def _auto_draw(self, ws: ClientConnection) -> None:
+        """Draw for the player after ``draw all`` until a decision is theirs again."""
+        if self.auto_draw is None or self.input_task is not None or self.awaiting_ack:
+            return
+        if not self._my_turn():
+            return
+        step = views.auto_draw(self.legal, self.view, self.auto_draw)
+        if step == "draw":
+            self.rendered_version = self.session.version  # no table per card
+            await self._act(ws, {"type": "draw"})
+        elif step in ("stop", "off"):
+            self.auto_draw = None
+            if step == "stop":
+                self.write("(drawing stops: your decision)")
+
     def _maybe_prompt(self) -> None:
         if self.input_task is not None or self.awaiting_ack or not self._my_turn():
             return
+        if self.auto_draw is not None or not views.prompt_now(self.legal, self.view):
+            return  # waiting for our next draw (see _auto_draw, views.prompt_now)
         if self.rendered_version != self.session.version:
             self._render_state()
             self.write("Your legal moves:")
@@ -483,18 +524,36 @@ class PlayClient:
         if word in HELP_WORDS:
             self.write(
                 "Type a menu number, a card (AS, 10h, T♥), a call (1nt, 2♥, pass, x), "
-                "an amount (raise 37, bet 50, all in, claim 9), or a JSON action; "
+                "an amount (raise 37, bet 50, all in, claim 9), 'draw all' (tractor), "
+                "or a JSON action; "
                 "'q' leaves (resume later with --resume)."
             )
             self.rendered_version = -1  # show the table and menu again
             return
-        if self.session.version != self.prompt_version or not self._my_turn():
+        if views.wants_auto_draw(text):
+            offer = views.auto_draw_offer(self.legal, self.view)
+            if offer is None:
+                self.write("'draw all' works during the tractor draw")
+            else:
+                self.auto_draw = offer
+                self.write("(drawing on until you can declare something new)")
+            return
+        stale = self.session.version != self.prompt_version
+        # The tractor draw goes on while a seat thinks about declaring: an answer
+        # from the menu it saw still counts if that move is legal now.
+        if (stale and not views.moves_on_freely(self.view)) or not self._my_turn():
             self.write("(the table moved on; choose again)")
             return
         picked = views.match_input(text, self.prompt_menu, self.view)
         if isinstance(picked, str):
             self.write(picked)
             return
+        if stale and picked not in (self.legal or []):
+            self.write("(the table moved on; choose again)")
+            return
+        await self._act(ws, picked)
+
+    async def _act(self, ws: ClientConnection, action: dict[str, Any]) -> None:
         self.acts += 1
         self.awaiting_ack = True
         await self._send(
@@ -505,7 +564,7 @@ class PlayClient:
                 "table": self.session.table,
                 "seat_token": self.session.seat_token,
                 "version": self.session.version,
-                "action": picked,
+                "action": action,
             },
         )
 
@@ -542,6 +601,8 @@ class PlayClient:
                 return await self._finish(ws)
         elif kind in ("snapshot", "update") and self._ours(msg):
             return await self._on_state(ws, msg)
+        elif kind == "analysis" and self._ours(msg):
+            return await self._on_analysis(ws, msg)
         elif kind == "ack" and str(msg.get("id", "")).startswith("act-"):
             self.awaiting_ack = False
         elif kind == "left" and self._ours(msg):
@@ -605,6 +666,8 @@ class PlayClient:
         if msg["type"] == "update":
             for event in msg.get("events", []):
                 self.events_seen.append(event)
+                if event.get("kind") == "board_end" and isinstance(event.get("board"), int):
+                    self.boards_ended.add(event["board"])
                 line = self.narrator.line(event, self.names, self.me)
                 if line:
                     self.write(line)
@@ -632,7 +695,33 @@ class PlayClient:
         for line in views.render_view(self.view, self.names, self.me, self.to_act):
             self.write(line)
 
-    async def _finish(self, ws: ClientConnection) -> int:
+    async def _on_analysis(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
+        """A board's double-dummy table and par (sent again after every snapshot)."""
+        board = msg.get("board")
+        if not isinstance(board, int) or board in self.analysed:
+            return None
+        self.analysed.add(board)
+        for line in bridge_text.analysis_lines(msg):
+            self.write(line)
+        if self.finishing and not self._analysis_missing():
+            return await self._finish(ws)
+        return None
+
+    def _analysis_missing(self) -> bool:
+        return bool(self.boards_ended - self.analysed)
+
+    async def _finish(self, ws: ClientConnection) -> int | None:
+        """Print the result and forget the table; None: still waiting for an analysis."""
+        if self._analysis_missing() and self.opts.analysis_wait > 0:
+            # The server analyses an ended board in the background (seconds to a
+            # minute): wait for it so the player sees it after the result line.
+            now = time.monotonic()
+            if self.analysis_deadline is None:
+                self.analysis_deadline = now + self.opts.analysis_wait
+                self.write("(the double-dummy analysis of the board is being computed...)")
+            if now < self.analysis_deadline:
+                self.finishing = True
+                return None
         self.finished, self.finishing = True, False
         if self.input_task is not None:
             self.input_task.cancel()
@@ -645,7 +734,8 @@ class PlayClient:
             result = await self._stored_result(ws)
         game_id = self.session.table
         self.write("")
-        self.write(f"Game {self.status}. Result: {render.result_text(result, self.names)}")
+        game = views.game_of(self.view, self.session.game)
+        self.write(f"Game {self.status}. Result: {views.result_text(result, self.names, game)}")
         self.write(f"Game id: {game_id}")
         self.write(f"Replay it with: cardtable replay {game_id}")
         # Nothing is left to resume: keep the identity, forget the table.

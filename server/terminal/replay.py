@@ -1,7 +1,9 @@
 """``cardtable replay GAME_ID``: step through a stored game in the terminal.
 
 Keys: Enter or ``n`` next, ``p`` previous, ``g N`` go to step N, ``v VIEWER``
-change viewer (seat number, ``spectator``, ``all``), ``q`` quit.
+change viewer (seat number, ``spectator``, ``all``), ``q`` quit.  With ``--dd``
+(bridge, ended games) every card played is shown against the double-dummy score
+of each legal card, and each ended board with its table and par.
 """
 
 from __future__ import annotations
@@ -15,6 +17,12 @@ from rules.registry import get_game
 from server.persistence.store import StoredGame
 from server.replay import build_replay
 from server.table import TableError
+from server.terminal import views
+from server.terminal.bridge_text import analysis_lines, play_analysis_lines
+
+# Games whose tables and events the terminal client draws in their own words;
+# the rest are shown as the view's fields.
+_DRAWN = ("poker", "bridge", "tractor", "rummy")
 
 
 def _viewer(text: str | None, stored: StoredGame) -> int | str:
@@ -23,22 +31,51 @@ def _viewer(text: str | None, stored: StoredGame) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def render_step(step: dict[str, Any], seat_names: list[str], total: int) -> str:
-    """A readable page for one replay step."""
+def render_step(
+    step: dict[str, Any],
+    seat_names: list[str],
+    total: int,
+    game: str = "",
+    before: dict[str, Any] | None = None,
+    me: int | None = None,
+) -> str:
+    """A readable page for one replay step; ``before`` is the previous step's view
+    (games drawn like the play client narrate their events from it)."""
+    drawn = game in _DRAWN
+    names = views.display_names(seat_names, game) if drawn else seat_names
     lines = []
     if step["seq"] == 0:
         lines.append(f"step 0/{total - 1}: the deal")
     else:
-        who = seat_names[step["seat"]] if step["seat"] is not None else "?"
+        who = names[step["seat"]] if step["seat"] is not None else "?"
         act = " ".join(f"{k}={v}" for k, v in (step["action"] or {}).items() if k != "type")
         kind = (step["action"] or {}).get("type", "")
         lines.append(f"step {step['seq']}/{total - 1}: {who} {kind} {act}".rstrip())
-    for e in step["events"]:
-        detail = ", ".join(f"{k}: {_short(v)}" for k, v in e.items() if k != "kind")
-        lines.append(f"  * {e['kind']}  {detail}")
-    lines.append("  view:")
-    for k, v in step["view"].items():
-        lines.append(f"    {k:<12} {_short(v)}")
+    if drawn:
+        narrator = views.Narrator(game)
+        if before is not None:
+            narrator.sync(before)
+        for e in step["events"]:
+            line = narrator.line(e, names, me)
+            if line:
+                lines.append(f"  * {line}")
+    else:
+        for e in step["events"]:
+            detail = ", ".join(f"{k}: {_short(v)}" for k, v in e.items() if k != "kind")
+            lines.append(f"  * {e['kind']}  {detail}")
+    analysis = step.get("analysis") or {}
+    if analysis.get("play"):
+        lines += play_analysis_lines(analysis["play"])
+    if analysis.get("board"):
+        lines += ["  " + line for line in analysis_lines(analysis["board"])]
+    view = step["view"]
+    if drawn:
+        to_act = [int(s) for s in view.get("to_act") or []]
+        lines += ["  " + line for line in views.render_view(view, names, me, to_act)]
+    else:
+        lines.append("  view:")
+        for k, v in view.items():
+            lines.append(f"    {k:<12} {_short(v)}")
     return "\n".join(lines)
 
 
@@ -54,29 +91,43 @@ def run_replay(
     print_all: bool,
     read: Callable[[str], str] = input,
     write: Callable[[str], Any] = print,
+    dd: bool = False,
 ) -> int:
     """Run the replay UI; returns the process exit code."""
     game = get_game(stored.game_type)
     names = list(game.seat_names(game.parse_config(stored.config)))
     viewer = _viewer(viewer_text, stored)
+    if dd and game.name != "bridge":
+        print(f"error: --dd is for bridge; this game is {game.name}", file=sys.stderr)
+        return 2
+    if dd and stored.status in ("finished", "abandoned"):
+        write("(computing the double-dummy analysis of every card; this may take a while)")
     try:
-        data = build_replay(stored, viewer, 0, 100_000)
+        data = build_replay(stored, viewer, 0, 100_000, analysis=dd)
     except TableError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
     steps, total = data["steps"], data["total"]
+    # The analysis does not depend on the viewer: kept when the viewer changes.
+    analyses = {s["seq"]: s.get("analysis") for s in steps}
     header = f"game {stored.id} ({stored.game_type}, {stored.status}) as {viewer}"
+    me = viewer if isinstance(viewer, int) else None
+
+    def page(i: int) -> str:
+        before = steps[i - 1]["view"] if i > 0 else None
+        return render_step(steps[i], names, total, game.name, before, me)
+
     if print_all:
         write(header)
-        for step in steps:
-            write(render_step(step, names, total))
+        for i in range(len(steps)):
+            write(page(i))
         if stored.result:
             write(f"result: {stored.result.get('summary', stored.result)}")
         return 0
     i = 0
     write(header + " — Enter/n next, p previous, g N go to, v VIEWER, q quit")
     while True:
-        write(render_step(steps[i], names, total))
+        write(page(i))
         try:
             cmd = read("> ").strip()
         except EOFError:
@@ -93,7 +144,8 @@ def run_replay(
             except TableError as exc:
                 write(f"error: {exc.message}")
                 continue
-            steps = data["steps"]
+            steps = [{**s, "analysis": analyses.get(s["seq"])} for s in data["steps"]]
+            me = data["viewer"] if isinstance(data.get("viewer"), int) else None
         elif cmd == "q":
             return 0
         else:

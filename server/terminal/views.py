@@ -1,8 +1,9 @@
-"""Picks the text rendering for a table's game: poker and bridge get their own, the
-rest the generic (or whist) rendering of :mod:`server.terminal.render`.
+"""Picks the text rendering for a table's game: poker, bridge, tractor and rummy get
+their own, the rest the generic (or whist) rendering of :mod:`server.terminal.render`.
 
-The client calls only these four: :func:`render_view`, :func:`build_menu`,
-:func:`match_input` and :class:`Narrator` (event lines).
+The client calls only these: :func:`display_names`, :func:`render_view`,
+:func:`build_menu`, :func:`match_input`, :class:`Narrator` (event lines), and for
+the tractor draw's ``draw all`` :func:`auto_draw_offer` and :func:`auto_draw`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,18 @@ from server.terminal.bridge_text import (
 )
 from server.terminal.poker_text import poker_event, poker_label, render_poker
 from server.terminal.render import MenuItem
+from server.terminal.rummy_text import render_rummy, rummy_card_input, rummy_event, rummy_menu
+from server.terminal.tractor_text import (
+    AUTO_DRAW_WORDS,
+    COMPASS,
+    TractorNarrator,
+    auto_draw_step,
+    declare_options,
+    render_tractor,
+    team_summary,
+    tractor_cards_input,
+    tractor_label,
+)
 
 _AMOUNT = re.compile(r"^([a-z_]+)(?:\s+to)?\s+(\d+)$")
 _ALL_IN_WORDS = {"all in", "allin", "all_in", "all-in", "shove"}
@@ -27,6 +40,22 @@ _ALL_IN_WORDS = {"all in", "allin", "all_in", "all-in", "shove"}
 
 def game_of(view: dict[str, Any] | None, game: str | None = None) -> str:
     return str((view or {}).get("game") or game or "")
+
+
+def display_names(names: Sequence[str], game: str | None) -> list[str]:
+    """Seat names to show.  Games that name their seats by number (``0``, ``1``...)
+    get ``North``.. for four-seat tractor and ``Seat 1``.. elsewhere, as poker does."""
+    if not names or any(n != str(i) for i, n in enumerate(names)):
+        return list(names)
+    if game == "tractor" and len(names) == 4:
+        return list(COMPASS)
+    return [f"Seat {i + 1}" for i in range(len(names))]
+
+
+def result_text(result: dict[str, Any] | None, names: Sequence[str], game: str | None) -> str:
+    """The game's result line; tractor's ``seats 0 and 2`` read as the team names."""
+    text = render.result_text(result, names)
+    return team_summary(text, names) if game == "tractor" else text
 
 
 def render_view(
@@ -38,6 +67,10 @@ def render_view(
         return render_poker(view, names, me, to_act)
     if game == "bridge" and "auction" in view:
         return render_bridge(view, names, me, to_act)
+    if game == "tractor" and "levels" in view:
+        return render_tractor(view, names, me, to_act)
+    if game == "rummy" and "variant" in view:
+        return render_rummy(view, names, me, to_act)
     return render.render_view(view, names, me, to_act)
 
 
@@ -62,6 +95,10 @@ def build_menu(
             top = max(claims, key=lambda a: int(a.get("tricks", 0)))
             menu.append(MenuItem(f"claim all {top['tricks']}", dict(top)))
         return menu
+    if game == "tractor":
+        return [MenuItem(tractor_label(a, v), dict(a)) for a in legal]
+    if game == "rummy":
+        return rummy_menu(legal, v)
     return render.build_menu(legal)
 
 
@@ -85,8 +122,17 @@ def match_input(
     text: str, menu: Sequence[MenuItem], view: dict[str, Any] | None = None
 ) -> dict[str, Any] | str:
     """The action typed: the generic inputs (number, card, label, JSON) plus bridge
-    calls (``1nt``, ``2♥``, ``pass``, ``x``), ``all in`` and typed amounts."""
+    calls (``1nt``, ``2♥``, ``pass``, ``x``), ``all in``, typed amounts, and tractor
+    plays or burials of cards the (representative) menu does not list."""
     folded = " ".join(text.strip().lower().split())
+    if game_of(view) == "tractor":
+        typed = tractor_cards_input(text, menu)
+        if typed is not None:
+            return typed
+    if game_of(view) == "rummy":
+        card = rummy_card_input(text, menu)
+        if card is not None:
+            return card
     if any(m.action.get("type") == "call" and "call" in m.action for m in menu):
         call = parse_call_input(folded)
         if call is not None:
@@ -103,22 +149,71 @@ def match_input(
     return render.match_input(text, menu)
 
 
+def prompt_now(legal: Sequence[dict[str, Any]] | None, view: dict[str, Any]) -> bool:
+    """Whether to ask the player now.  In the tractor draw the other seats keep
+    drawing while a seat may declare, so a choice made then is almost always
+    refused as stale (acts name the version they were decided at): the client asks
+    at the seat's own draws instead, where the table waits for it (the declarations
+    on offer stay open until passed on), and at the last word after the draw."""
+    if moves_on_freely(view) and view.get("drawer") is not None:
+        return any(a.get("type") == "draw" for a in legal or [])
+    return True
+
+
+def moves_on_freely(view: dict[str, Any]) -> bool:
+    """Whether the table keeps moving while this seat is asked (the tractor draw:
+    others draw while a seat may declare), so an answer is judged against the
+    moves legal when it arrives instead of being refused as stale."""
+    return game_of(view) == "tractor" and view.get("phase") == "draw"
+
+
+def wants_auto_draw(text: str) -> bool:
+    """Whether the player typed ``draw all`` (or ``draw on``, ``auto``)."""
+    return " ".join(text.strip().lower().split()) in AUTO_DRAW_WORDS
+
+
+def auto_draw_offer(
+    legal: Sequence[dict[str, Any]] | None, view: dict[str, Any]
+) -> frozenset[str] | None:
+    """``draw all`` asked now: the declarations the player lets pass by drawing on,
+    or None when there is no tractor draw to automate."""
+    if game_of(view) != "tractor" or view.get("phase") != "draw" or not legal:
+        return None
+    return declare_options(legal)
+
+
+def auto_draw(
+    legal: Sequence[dict[str, Any]] | None, view: dict[str, Any], accepted: frozenset[str]
+) -> str:
+    """The next step of ``draw all`` (see :func:`tractor_text.auto_draw_step`)."""
+    if game_of(view) != "tractor":
+        return "off"
+    return auto_draw_step(legal or [], view, accepted)
+
+
 class Narrator:
     """Event lines for one table; some games need to remember earlier events."""
 
     def __init__(self, game: str | None) -> None:
         self.game = game or ""
         self.bridge = BridgeNarrator()
+        self.tractor = TractorNarrator()
 
     def sync(self, view: dict[str, Any]) -> None:
         """Align with a snapshot's view (after a resume, mid-trick)."""
         self.game = game_of(view, self.game)
         if self.game == "bridge":
             self.bridge.sync(view)
+        if self.game == "tractor":
+            self.tractor.sync(view)
 
     def line(self, event: dict[str, Any], names: Sequence[str], me: int | None) -> str | None:
         if self.game == "poker":
             return poker_event(event, names, me)
         if self.game == "bridge":
             return self.bridge.line(event, names, me)
+        if self.game == "tractor":
+            return self.tractor.line(event, names, me)
+        if self.game == "rummy":
+            return rummy_event(event, names, me)
         return render.event_line(event, names, me)

@@ -7,6 +7,7 @@ from engine.cards import (
     SMALL_JOKER,
     CardParseError,
     card_id,
+    card_ids,
     copy_of,
     deck,
     face_of,
@@ -55,6 +56,14 @@ def test_two_decks_keep_duplicates_distinct():
     a, b = card_id(parse_face("AS"), 0), card_id(parse_face("AS"), 1)
     assert a != b and face_of(a) == face_of(b) and {copy_of(a), copy_of(b)} == {0, 1}
     assert format_card(a) == format_card(b) == "AS"
+
+
+def test_repeated_spellings_name_the_next_copy():
+    ace = parse_face("AS")
+    assert card_ids("AS KD AS") == [card_id(ace), card_id(parse_face("KD")), card_id(ace, 1)]
+    assert card_ids(["SJ", "SJ", "SJ"]) == [card_id(SMALL_JOKER, c) for c in range(3)]
+    with pytest.raises(CardParseError):
+        card_ids("AS ZZ")
 
 
 def test_single_deck_has_no_jokers_by_default():

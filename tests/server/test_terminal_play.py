@@ -9,6 +9,7 @@ import re
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -331,10 +332,12 @@ async def test_play_poker_against_bots_with_typed_amounts(server: Server, tmp_pa
 async def test_play_a_bridge_board_against_bots(server: Server, tmp_path: Path) -> None:
     # Board 1: North (us) deals and opens 1NT by typing it; then the first menu entry
     # (Pass in the auction, the first legal card, accepting a claim) to the end.
+    # A fixed deal of long solid suits: its double-dummy table takes milliseconds.
     keys, screen = Keyboard(["1nt"], default="1"), Screen()
+    deal = "N:AKQJ.AKQ.765.432 65432.32.AKQJ.AK 87.JT987654.432. T9..T98.QJT98765"
     args = _args(
         "--url", f"ws://127.0.0.1:{server.port}/", "--game", "bridge",
-        "--state", str(tmp_path / "s.json"),
+        "--options", json.dumps({"deal": deal}), "--state", str(tmp_path / "s.json"),
     )  # fmt: skip
     # The bridge bots sample deals and solve them double dummy: allow for a busy machine.
     code = await asyncio.wait_for(run_play(args, keys, screen), 60)
@@ -352,3 +355,111 @@ async def test_play_a_bridge_board_against_bots(server: Server, tmp_path: Path) 
         r"^Board 1: \d(♣|♦|♥|♠|NT)X{0,2} by [NESW] (made|down) \d+, NS [+-]\d+", out, re.M
     )
     assert re.search(r"^Game finished\. Result: board 1: ", out, re.M)
+    # The board's double-dummy table and par come after its result, before the game's.
+    table = out.index("Double dummy, board 1 (tricks for each declarer):")
+    assert out.index("\nBoard 1: ") < table < out.index("Game finished.")
+    assert "\n           NT   ♠   ♥   ♦   ♣\n  North     7   5  10   5   1\n" in out
+    assert "\nPar: NS -100 (5♥X by N/S, 10 tricks; 2NTX by N/S, 7 tricks)\n" in out
+
+
+async def test_play_a_tractor_round_against_bots(server: Server, tmp_path: Path) -> None:
+    # One round: "draw all" draws until a declaration is possible; then the first menu
+    # entry (draw, declare, bury, the first legal play) to the end of the round.
+    keys, screen = Keyboard(["draw all"], default="1"), Screen()
+    args = _args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "tractor",
+        "--options", '{"rounds": 1}', "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
+    assert code == 0, screen.text
+    out = screen.text
+    assert "You sit at seat 0 (North)." in out
+    assert re.search(
+        r"^Round 1 · playing 2s · 100 cards to draw · next to draw: North \(you\)$", out, re.M
+    )
+    assert re.search(r"^  1\) draw \(100 left; 'draw all' draws on\)$", out, re.M)
+    assert "(drawing on until you can declare something new)" in out
+    assert re.search(r"^You draw (10|[2-9JQKA])[♣♦♥♠]|^You draw [SB]J", out, re.M)
+    assert re.search(
+        r"^(You|East|South|West) declares? (no trump|[♣♦♥♠]) with |^Nobody declared", out, re.M
+    )
+    assert re.search(r"^Trump: (no trump|[♣♦♥♠]) \(playing 2s\) · landlord ", out, re.M)
+    assert re.search(r"^Landlord: (North|East|South|West)", out, re.M)
+    assert re.search(r"^Your hand \(\d+\): ", out, re.M)
+    assert re.search(r"^(You|East|South|West) (buries|bury) 8 cards$", out, re.M)
+    assert re.search(r"^(You|East|South|West) leads? ", out, re.M)
+    assert re.search(r"^(You win|(East|South|West) wins) the trick", out, re.M)
+    assert re.search(r"^Round 1 over: attackers \d+ points", out, re.M)
+    assert re.search(r"^Game over: ((North/South|East/West) win|drawn) after 1 round", out, re.M)
+    m = re.search(r"^Game id: (\d+)$", out, re.M)
+    assert m is not None
+    stored = await server.store.get_game(int(m.group(1)))
+    assert stored is not None and stored.status == "finished"
+    # Each of our plays is in the log as seat 0's, and was narrated.
+    ours = sum(1 for a in stored.actions if a.seat == 0 and a.action["type"] == "play")
+    assert ours == len(re.findall(r"^You (lead|play|throw) ", out, re.M)) > 0
+
+
+def _finisher(screen: Screen, typed: list[str]) -> Any:
+    """A player that knocks or declares as soon as its menu offers it, discards its
+    first card once by typing it, and otherwise takes the first menu entry."""
+
+    async def read(prompt: str) -> str:
+        await asyncio.sleep(0)
+        menu_at = max(i for i, line in enumerate(screen.lines) if line == "Your legal moves:")
+        entries = re.findall(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|$)", " ".join(screen.lines[menu_at:]))
+        for number, label in entries:
+            if label.startswith(("knock with", "gin!", "declare,")):
+                return number
+        discards = [label for _, label in entries if label.startswith("discard ")]
+        if discards and not typed:
+            card = discards[0].split()[1]
+            typed.append(card)
+            return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
+        return "1"
+
+    return read
+
+
+async def _play_rummy(server: Server, tmp_path: Path, options: dict[str, Any]) -> tuple[str, Any]:
+    screen, typed = Screen(), []
+    args = _args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "rummy",
+        "--options", json.dumps(options), "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    code = await asyncio.wait_for(run_play(args, _finisher(screen, typed), screen), 60)
+    assert code == 0, screen.text
+    out = screen.text
+    assert "You sit at seat 0 (Seat 1)." in out
+    assert typed and re.search(rf"^You discard {re.escape(typed[0])}$", out, re.M), out
+    assert re.search(r"^Stock: \d+ cards · discard pile: ", out, re.M)
+    assert re.search(r"^  Seat 2: \d+ cards", out, re.M)
+    assert re.search(r"^Your hand \(\d+\): ", out, re.M)
+    assert re.search(r"^  Melds: ", out, re.M)
+    assert re.search(r"^  1\) draw from the stock\n  2\) take (10|[2-9JQKA])[♣♦♥♠] from", out, re.M)
+    assert re.search(r"^(You draw .+|Seat 2 draws) from the stock$", out, re.M)
+    assert re.search(r"^Deal over: ", out, re.M)
+    assert re.search(r"^Game finished\. Result: ", out, re.M)
+    m = re.search(r"^Game id: (\d+)$", out, re.M)
+    assert m is not None
+    stored = await server.store.get_game(int(m.group(1)))
+    assert stored is not None and stored.status == "finished"
+    return out, stored
+
+
+async def test_play_a_gin_rummy_deal_against_a_bot(server: Server, tmp_path: Path) -> None:
+    out, _ = await _play_rummy(server, tmp_path, {"variant": "gin", "target": 0})
+    assert re.search(r"^Gin rummy · deal 1 · (draw|discard)$", out, re.M)
+    assert re.search(r"^Score: Seat 1 \(you\) 0  Seat 2 0 \(one deal\)$", out, re.M)
+    assert re.search(
+        r"^Deal over: (void deal|Seat [12] wins \d+ \((gin|knock|undercut)\))", out, re.M
+    )
+
+
+async def test_play_an_indian_rummy_deal_against_a_bot(server: Server, tmp_path: Path) -> None:
+    out, _ = await _play_rummy(server, tmp_path, {"variant": "indian", "pool": 0})
+    assert re.search(r"^Indian rummy · deal 1 · (draw|discard)$", out, re.M)
+    assert re.search(r"^Wild card: .+ are wild$", out, re.M)
+    assert re.search(r"^Points: Seat 1 \(you\) 0  Seat 2 0 \(one deal; fewest wins\)$", out, re.M)
+    # The deal ends on a declaration (ours or the bot's) or on the bot dropping.
+    assert re.search(r"^(You declare|Seat 2 declares), discarding |^Seat 2 drops ", out, re.M)

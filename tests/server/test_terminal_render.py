@@ -436,3 +436,38 @@ def test_a_busted_seat_between_hands_is_offered_a_rebuy_of_any_size() -> None:
     assert views.match_input("rebuy 100", menu, view) == {"type": "rebuy", "chips": 100}
     text = _screen(POKER, state, 1, POKER_NAMES)
     assert "between hands" in text and "busted" in text
+
+
+def _friends_round(seed: int) -> tuple[Any, Any]:
+    """A five-seat Finding Friends round played by random legal moves until a friend
+    is revealed; returns the game and the state just after the reveal."""
+    from engine.rng import Rng
+    from rules.tractor.game import TractorGame
+
+    game = TractorGame()
+    s = game.new(game.parse_config({"finding_friends": True, "seats": 5, "rounds": 1}), seed)
+    rng = Rng(seed)
+    while not any(by is not None for by in s.called_by):
+        seat = rng.choice(game.to_act(s))
+        s, _ = game.apply(s, seat, rng.choice(game.legal(s, seat)))
+    return game, s
+
+
+def test_finding_friends_screen_names_the_calls_and_the_side_so_far() -> None:
+    game, s = _friends_round(3)
+    names = views.display_names([str(i) for i in range(5)], "tractor")
+    assert names == ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5"]
+    landlord = s.landlord
+    text = "\n".join(views.render_view(game.view(s, 0), names, 0, list(game.to_act(s))))
+    # Seed 3: Seat 3 declares, and answers its own call (a wasted call: no friend).
+    assert landlord == 2 and s.landlord_side == {2}
+    assert "\nLandlord: Seat 3; side so far: Seat 3; friends called: the 1st 10♦ (Seat 3)\n" in text
+    assert "\nLevels: Seat 1 2 · Seat 2 2 · Seat 3 2 · Seat 4 2 · Seat 5 2" in text
+    narrator = views.Narrator("tractor")
+    call = {"kind": "friends_called", "seat": landlord,
+            "calls": [{"card": "AS", "nth": 1}]}
+    assert narrator.line(call, names, 0).endswith("for friends: the 1st A♠")
+    friend = {"kind": "friend", "seat": 2, "call": 0, "card": "AS", "nth": 1, "wasted": False}
+    assert narrator.line(friend, names, 0) == (
+        "Seat 3 is a friend of the landlord, playing the 1st A♠"
+    )
