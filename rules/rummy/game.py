@@ -29,7 +29,7 @@ from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, Visibility, only
 from engine.game import Action, Game, Result
 from engine.rng import Rng
 from rules.rummy.groups import lay_off, read_meld
-from rules.rummy.melds import Arrangement, Meld, deadwood, declaration_ok
+from rules.rummy.melds import Arrangement, Kind, Meld, counted_points, deadwood, declaration_ok
 from rules.rummy.options import MeldRules, Pool, RummyConfig, Variant
 from rules.rummy.scoring import best_of, gin_deadwood, gin_deal, gin_totals, indian_charge
 from rules.rummy.state import DealOutcome, Phase, RummyState
@@ -191,6 +191,28 @@ def _spelled_groups(arr: Arrangement) -> list[list[str]]:
 
 def _meld_cards(meld: Meld) -> tuple[int, ...]:
     return _sorted(meld.cards)
+
+
+def arrangement_json(hand: Sequence[int], rules: MeldRules) -> JSON:
+    """A hand at its best, for views: clients show the rules' own grouping rather
+    than search for one themselves.  ``wild``: the cards a meld uses as jokers;
+    ``counted``: points charged before the cap; ``valid``: it may declare."""
+    arr = best_of(tuple(sorted(hand)), rules)
+    return {
+        "melds": [
+            {
+                "kind": "run" if m.kind is Kind.RUN else "set",
+                "cards": _spell(m.cards),
+                "jokers": m.jokers,
+                "wild": _spell(m.cards[len(m.naturals):]),
+            }
+            for m in arr.melds
+        ],
+        "leftover": _spell(arr.leftover),
+        "deadwood": deadwood(arr.leftover, rules),
+        "counted": counted_points(arr, rules),
+        "valid": declaration_ok(arr, rules),
+    }
 
 
 class RummyGame(Game[RummyState, RummyConfig]):
@@ -693,8 +715,10 @@ class RummyGame(Game[RummyState, RummyConfig]):
             }
         if viewer == OMNISCIENT or state.phase in (Phase.DEAL_OVER, Phase.OVER):
             out["hands"] = [_spell(h) for h in state.hands]
+            out["arrangements"] = [arrangement_json(h, rules) for h in state.hands]
         if 0 <= viewer < state.seats:
             out["hand"] = _spell(state.hands[viewer])
+            out["arrangement"] = arrangement_json(state.hands[viewer], rules)
         res = self.result(state)
         if res is not None:
             out["result"] = res.to_json()

@@ -349,6 +349,9 @@ function onState(msg) {
   const cur = S.cur;
   cur.resuming = false;
   if (msg.type === "update") {
+    // The narrator starts from the position before the first logged event (tractor
+    // names plays by the trump and landlord of that position).
+    if (!cur.log.length && msg.events.length) cur.logView = cur.view;
     for (const e of msg.events) cur.log.push(e);
   }
   cur.view = msg.view;
@@ -360,6 +363,11 @@ function onState(msg) {
   cur.pending = false;
   persistCurrent();
   renderTable();
+  if (cur.retryOnUpdate) {
+    const a = cur.retryOnUpdate;
+    cur.retryOnUpdate = null;
+    retryLate(cur, a);
+  }
 }
 
 // A board's double-dummy table, computed by the server after the board ended (and sent
@@ -387,6 +395,7 @@ function onError(msg) {
     return;
   }
   if (S.cur) S.cur.pending = false;
+  if (S.cur && S.cur.lastAction && lateAction(S.cur, msg.code)) return;
   showError(msg.code, text);
   if (S.cur) renderTable();
 }
@@ -479,8 +488,9 @@ function resumeTable(table) {
 // ---------------------------------------------------------------- the table
 
 function tableNames(info, game, view) {
-  if (info && info.seats) return info.seats.map((s) => s.name);
-  const n = view && Array.isArray(view.stacks) ? view.stacks.length : 4;
+  if (info && info.seats) return displayNames(info.seats.map((s) => s.name), game);
+  const n = view && Array.isArray(view.stacks) ? view.stacks.length
+    : view && Array.isArray(view.hand_sizes) ? view.hand_sizes.length : 4;
   return SEAT_NAMES[game] || defaultSeatNames(game, n);
 }
 
@@ -505,7 +515,7 @@ function renderTable() {
 
   // seats
   $("#seats").replaceChildren(...(info ? info.seats : []).map((s) => {
-    const bits = [el("strong", {}, s.name), " "];
+    const bits = [el("strong", {}, names[s.seat] ?? s.name), " "];
     if (s.kind === "bot") bits.push(el("span", { class: "tag bot" }, `bot ${s.bot}`));
     else if (s.kind === "human") {
       bits.push(s.player || "player");
@@ -523,7 +533,7 @@ function renderTable() {
   $("#result").classList.toggle("hidden", !over);
   if (over) {
     $("#result").replaceChildren(
-      el("strong", {}, `Game ${status}. `), resultText(result, names), " ",
+      el("strong", {}, `Game ${status}. `), gameSummary(game, resultText(result, names), names), " ",
       el("button", { type: "button", onclick: () => openReplay(cur.table, "all") }, `Replay game ${cur.table}`));
   }
 
@@ -537,22 +547,32 @@ function renderTable() {
   $("#hand-title").textContent = hand ? `${game === "poker" ? "Your cards" : "Your hand"} (${hand.length})` : "";
   const cardPlays = legal.filter(isCardPlay);
   const handCards = hand ? sortHand(hand) : [];
-  $("#hand").replaceChildren(...handCards.map((c) => {
-    const action = myTurn ? cardPlays.find((a) => sameCard(a.card, c)) : undefined;
-    return action
-      ? cardNode(c, { class: "legal", onclick: () => act(action), title: `play ${cardLabel(c)}` })
-      : cardNode(c, { class: myTurn && cardPlays.length ? "dim" : "" });
-  }));
+  const tractor = game === "tractor" && "levels" in view;
+  const rummy = game === "rummy" && "variant" in view;
+  if (tractor && hand) $("#hand").replaceChildren(...tractorHand(view, legal, myTurn, renderTable));
+  else if (rummy && hand) $("#hand").replaceChildren(...rummyHand(view, legal, myTurn, act));
+  else {
+    $("#hand").replaceChildren(...handCards.map((c) => {
+      const action = myTurn ? cardPlays.find((a) => sameCard(a.card, c)) : undefined;
+      return action
+        ? cardNode(c, { class: "legal", onclick: () => act(action), title: `play ${cardLabel(c)}` })
+        : cardNode(c, { class: myTurn && cardPlays.length ? "dim" : "" });
+    }));
+  }
   const others = legal.filter((a) => !(hand && isCardPlay(a) && hand.some((c) => sameCard(c, a.card))));
   let controls;
   if (game === "poker" && view.stacks) controls = pokerControls(legal, view, myTurn, act);
   else if (game === "bridge" && view.auction) controls = bridgeControls(others.filter((a) => a.type !== "play"), view, myTurn, act);
+  else if (tractor) controls = tractorControls(legal, view, myTurn, act, renderTable);
+  else if (rummy) controls = rummyControls(legal, view, myTurn, act);
   else controls = others.map((a) => el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, actionLabel(a)));
   $("#actions").replaceChildren(...controls);
   const forDummy = game === "bridge" && myTurn && cardPlays.length && view.next_player === view.dummy && view.dummy !== me;
   let note = "";
   if (cur.pending) note = "sending…";
   else if (forDummy) note = "Your turn: play a highlighted card from dummy's hand on the table.";
+  else if (myTurn && tractor) note = "Your turn: " + tractorNote(view, legal);
+  else if (myTurn && rummy) note = "Your turn: " + rummyNote(view, legal);
   else if (myTurn) note = "Your turn: " + (cardPlays.length ? "click a highlighted card." : "choose an action.");
   else if (status === "live" && cur.toAct.length) note = `Waiting for ${cur.toAct.map((s) => seatName(s, names, me)).join(", ")}…`;
   else if (waiting) note = "Waiting for players; “Start” fills empty seats with bots.";
@@ -561,7 +581,7 @@ function renderTable() {
   renderAnalyses(cur, view, names);
 
   // event log, newest last
-  const narrate = makeNarrator(game);
+  const narrate = makeNarrator(game, 0, cur.logView);
   const lines = cur.log.map((e) => narrate(e, names, me)).filter(Boolean);
   const log = $("#log");
   log.replaceChildren(...lines.slice(-200).map((l) => el("li", {}, l)));
@@ -571,7 +591,7 @@ function renderTable() {
 // The newest ended board's double-dummy table under the board; older ones folded.
 function renderAnalyses(cur, view, names) {
   const box = $("#analysis");
-  const ended = (view.results || []).map((r) => r.board);
+  const ended = view.game === "bridge" ? (view.results || []).map((r) => r.board) : [];
   const boards = Object.keys(cur.analyses).map(Number).sort((a, b) => a - b);
   const waiting = ended.filter((b) => !cur.analyses[b]).slice(-1);
   box.classList.toggle("hidden", !boards.length && !waiting.length);
@@ -585,15 +605,50 @@ function renderAnalyses(cur, view, names) {
   box.replaceChildren(...nodes);
 }
 
+// The table moved on while an action was on its way. In tractor that is mostly a
+// takeback window closing (the previous player kept its play, or the next one played,
+// maybe the round's last card): keeping or taking back a play is then moot, and a play
+// or draw whose trick has not changed is sent once more at the new version. True when
+// handled without a message.
+function lateAction(cur, code) {
+  const a = cur.lastAction;
+  const view = cur.view || {};
+  if (view.game !== "tractor") return false;
+  if ((a.type === "confirm" || a.type === "takeback")
+    && ["stale_version", "game_over", "nothing_to_take_back", "not_your_turn"].includes(code)) {
+    renderTable();
+    return true;
+  }
+  if (code !== "stale_version" || cur.retries >= 5) return false;
+  if (cur.version === cur.actVersion) {
+    cur.retryOnUpdate = a; // the update that made it stale is still on its way
+    return true;
+  }
+  retryLate(cur, a);
+  return true;
+}
+
+function retryLate(cur, a) {
+  const view = cur.view || {};
+  if (JSON.stringify(view.trick || null) !== cur.actTrick) return;
+  if (!(cur.legal || []).some((x) => x.type === a.type)) return;
+  act(a, cur.retries + 1);
+}
+
 function lastGameOver(log) {
   for (let i = log.length - 1; i >= 0; i--) if (log[i].kind === "game_over") return log[i];
   return null;
 }
 
-function act(action) {
+// `retries`: how many times this action was sent again after the table moved on.
+function act(action, retries = 0) {
   const cur = S.cur;
   if (!cur || cur.pending) return;
+  cur.retries = retries;
   const id = send({ type: "act", table: cur.table, seat_token: cur.seat_token, version: cur.version, action });
+  cur.lastAction = action;
+  cur.actVersion = cur.version;
+  cur.actTrick = JSON.stringify((cur.view || {}).trick || null);
   if (id !== null) {
     cur.pending = true;
     renderTable();
@@ -613,6 +668,14 @@ function renderBoard(box, view, { names, me, toAct, skip = [], legal = [], myTur
   }
   if (view.game === "bridge" && Array.isArray(view.auction)) {
     box.replaceChildren(bridgeBoard(view, names, me, toAct, { legal, myTurn, act: send, handBelow }));
+    return;
+  }
+  if (view.game === "tractor" && Array.isArray(view.levels)) {
+    box.replaceChildren(tractorBoard(view, names, me, toAct, { handBelow }));
+    return;
+  }
+  if (view.game === "rummy" && typeof view.variant === "string") {
+    box.replaceChildren(rummyBoard(view, names, me, toAct, { legal, myTurn, act: send, handBelow }));
     return;
   }
   if (Array.isArray(view.trick) && "leader" in view && Array.isArray(view.hand_sizes)) {
@@ -685,7 +748,7 @@ function renderGames(games) {
       onclick: () => openReplay(g.game_id, g.status === "finished" || g.status === "abandoned" ? "all" : "spectator") },
       `#${g.game_id} ${g.game} · ${g.status} · ${g.actions} moves`),
     el("div", { class: "muted small" }, `${g.name} · ${g.created_at.replace("T", " ").slice(0, 19)}`,
-      g.result && g.result.summary ? ` · ${g.result.summary}` : ""))));
+      g.result && g.result.summary ? ` · ${gameSummary(g.game, g.result.summary, COMPASS)}` : ""))));
   if (!games.length) $("#games").replaceChildren(el("li", { class: "muted" }, "no stored games"));
 }
 
@@ -751,18 +814,18 @@ function renderReplay() {
     ? "The deal"
     : isCardPlay(step.action || {})
       ? `${seatName(step.seat, names, me)} plays ${cardLabel(step.action.card)}`
-      : `${seatName(step.seat, names, me)}: ${gameActionLabel(r.game, step.action || {})}`;
+      : `${seatName(step.seat, names, me)}: ${gameActionLabel(r.game, step.action || {}, r.index > 0 ? r.steps[r.index - 1].view : {})}`;
   const before = r.index > 0 ? r.steps[r.index - 1].view : null;
-  const narrate = makeNarrator(r.game, before && Array.isArray(before.trick) ? before.trick.length : 0);
+  const narrate = makeNarrator(r.game, before && Array.isArray(before.trick) ? before.trick.length : 0, before);
   $("#rp-events").replaceChildren(...step.events.map((e) => narrate(e, names, me)).filter(Boolean).map((l) => el("li", {}, l)));
   const toAct = Array.isArray(step.view.to_act) ? step.view.to_act : [];
   renderBoard($("#rp-board"), step.view, { names, me, toAct });
-  if (me !== null && Array.isArray(step.view.hand) && r.game !== "poker" && r.game !== "bridge") {
+  if (me !== null && Array.isArray(step.view.hand) && !["poker", "bridge", "tractor", "rummy"].includes(r.game)) {
     $("#rp-board").append(el("div", { class: "cards" }, sortHand(step.view.hand).map((c) => cardNode(c))));
   }
   const a = step.analysis || {};
   $("#rp-analysis").replaceChildren(...[a.play ? cardScoresNode(a.play, names) : null, a.board ? ddTableNode(a.board, names) : null].filter(Boolean));
-  $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${resultText(r.result, names)}` : "";
+  $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${gameSummary(r.game, resultText(r.result, names), names)}` : "";
 }
 
 function stepReplay(to) {

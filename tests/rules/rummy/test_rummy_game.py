@@ -362,3 +362,30 @@ def test_gin_is_for_two_players() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.parse_config({"variant": "gin", "players": 3})
     assert err.value.code == "bad_option"
+
+
+def test_a_seat_s_view_groups_its_own_hand_at_its_best() -> None:
+    """Clients show the rules' grouping (the view's ``arrangement``), not their own."""
+    s = indian(hands=(ids(READY), ids(JUNK)))
+    mine = GAME.view(s, 0)["arrangement"]
+    assert sorted(m["kind"] for m in mine["melds"]) == ["run", "run", "set", "set"]
+    assert all(m["jokers"] == 0 and m["wild"] == [] for m in mine["melds"])
+    assert mine["leftover"] == [] and mine["deadwood"] == 0 and mine["counted"] == 0
+    assert mine["valid"] is True
+    theirs = GAME.view(s, 1)["arrangement"]
+    # Jacks are wild: J♥ makes 8♠ 9♠ a run, but one impure run is not a declaration,
+    # so every card counts (67 left over + 8 + 9; the 80 cap is applied when charged).
+    assert theirs["melds"] == [{"kind": "run", "cards": ["8S", "9S", "JH"], "jokers": 1,
+                                "wild": ["JH"]}]
+    assert theirs["deadwood"] == 67 and theirs["counted"] == 84 and theirs["valid"] is False
+    # Nobody sees another seat's arrangement while the deal is on.
+    assert "arrangements" not in GAME.view(s, 1) and "arrangement" not in GAME.view(s, SPECTATOR)
+
+
+def test_a_wild_card_used_as_a_joker_is_named_in_its_meld() -> None:
+    # Jacks are wild: J♦ completes 5♥ 6♥ _ as a run.
+    s = indian(hands=(ids("5H 6H JD 2S 3S 4S 9C 9D 9H KC KD KS 7C"), ids(JUNK)))
+    melds = GAME.view(s, 0)["arrangement"]["melds"]
+    impure = [m for m in melds if m["jokers"]]
+    assert len(impure) == 1 and impure[0]["wild"] == ["JD"]
+    assert sorted(impure[0]["cards"]) == ["5H", "6H", "JD"]
