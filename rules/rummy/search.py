@@ -19,6 +19,7 @@ makes an objective worse), so ``best`` always returns one of ``combos``.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 from .grid import RANKS, SUITED, rules_geometry
@@ -165,6 +166,17 @@ def _compress_table(width: int) -> list[int]:
 
 _PRESENT7 = _compress_table(7)  # ranks 2..8 of a suit
 _PRESENT6 = _compress_table(6)  # ranks 9..A
+_COLUMN = sum(3 << (_ROW * su) for su in range(4))  # a rank's four count fields
+# a rank column's fields (shifted down to the deuce) -> bitmask of the suits present
+_SUITS_PRESENT = {
+    sum(n << (_ROW * su) for su, n in enumerate(ns)): sum(1 << su for su, n in enumerate(ns) if n)
+    for ns in itertools.product(range(4), repeat=4)
+}
+_ABOVE = [sum(1 << su for su in range(s + 1, 4)) for s in range(4)]  # suits above each suit
+
+
+def _by_points(entry: tuple[int, int]) -> int:
+    return entry[1]
 
 
 def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
@@ -203,7 +215,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     else:  # the deadwood objective needs one status
         n_runs = n_pure = n_left = 1
     statuses, index, after_left, after_run, after_pure_run = _statuses(n_runs, n_pure, n_left)
-    dominators = _dominators(n_runs, n_pure, n_left)
+    dominated_by = [sum(1 << o for o in ds) for ds in _dominators(n_runs, n_pure, n_left)]
     stay = list(range(len(statuses)))
     # the status of a finished hand with ``net`` unused jokers left over
     at_end = [index[(0, 0, min(net, n_left - 1))] for net in range(33)]
@@ -255,10 +267,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                 old = get(nst)
                 if old is None or dead < old:
                     table[nst] = dead
-        same_rank = 0
-        for su in range(suit + 1, 4):
-            if rest >> (2 * (su * RANKS + rank)) & 3:
-                same_rank |= 1 << su
+        same_rank = _SUITS_PRESENT[rest >> (2 * rank) & _COLUMN] & _ABOVE[suit]
         for k, delta, _ in _set_candidates(f, same_rank, set_cap, set_min, set_max):
             if k > avail:
                 break
@@ -267,11 +276,18 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                 if old is None or dead < old:
                     table[st] = dead
         if len(table) > 1:
-            for st in [
-                st for st, dead in table.items()
-                if any(get(o, dead + 1) <= dead for o in dominators[st])
-            ]:
-                del table[st]
+            # keep an entry unless a status at least as good has no more points
+            items = sorted(table.items(), key=_by_points)
+            table.clear()
+            kept: list[int] = []
+            for st, dead in items:
+                mask = dominated_by[st]
+                for o in kept:
+                    if mask >> o & 1:
+                        break
+                else:
+                    kept.append(st)
+                    table[st] = dead
         return table
 
     def trace(rem: int, net: int, st: int, value: int) -> list[Shape | int]:
