@@ -20,6 +20,7 @@ makes an objective worse), so ``best`` always returns one of ``combos``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from functools import lru_cache
 
 from .grid import RANKS, SUITED, rules_geometry
@@ -102,10 +103,14 @@ def _run_candidates(
 
 @lru_cache(maxsize=1 << 12)
 def _set_candidates(
-    face: int, higher: int, cap: int, set_min: int, set_max: int
+    face: int, higher: int, cap: int, set_min: int, set_max: int, single_runs: int
 ) -> tuple[Candidate, ...]:
     """Sets whose lowest natural is ``face`` (``higher``: suits above it present):
-    (jokers, the other naturals as count fields of the state, faces)."""
+    (jokers, the other naturals as count fields of the state, faces).
+
+    ``face`` alone with ``k`` jokers is left out when ``single_runs >> k & 1``: the
+    run of ``face`` and ``k`` jokers takes the same cards and counts as a run, so
+    the set can never do better."""
     suit, rank = divmod(face, RANKS)
     others = [s for s in range(suit + 1, 4) if higher >> s & 1]
     out = []
@@ -113,6 +118,8 @@ def _set_candidates(
         faces = (face, *(others[i] * RANKS + rank for i in range(len(others)) if mask >> i & 1))
         n = len(faces)
         for k in range(max(0, set_min - n), min(cap, set_max - n) + 1):
+            if n == 1 and single_runs >> k & 1:
+                continue
             out.append((k, sum(1 << (2 * g) for g in faces[1:]), faces))
     return tuple(sorted(out, key=lambda c: c[0]))
 
@@ -167,6 +174,7 @@ def _compress_table(width: int) -> list[int]:
 _PRESENT7 = _compress_table(7)  # ranks 2..8 of a suit
 _PRESENT6 = _compress_table(6)  # ranks 9..A
 _COLUMN = sum(3 << (_ROW * su) for su in range(4))  # a rank's four count fields
+_ROW_MASK = (1 << _ROW) - 1  # a suit's thirteen count fields
 # a rank column's fields (shifted down to the deuce) -> bitmask of the suits present
 _SUITS_PRESENT = {
     sum(n << (_ROW * su) for su, n in enumerate(ns)): sum(1 << su for su, n in enumerate(ns) if n)
@@ -175,8 +183,51 @@ _SUITS_PRESENT = {
 _ABOVE = [sum(1 << su for su in range(s + 1, 4)) for s in range(4)]  # suits above each suit
 
 
-def _by_points(entry: tuple[int, int]) -> int:
-    return entry[1]
+CandidateTables = tuple[
+    dict[int, tuple[Candidate, ...]],
+    Callable[[int, int], tuple[Candidate, ...]],
+    dict[int, tuple[Candidate, ...]],
+    Callable[[int, int], tuple[Candidate, ...]],
+    int,
+]
+_CANDIDATE_TABLES: dict[tuple[int, int, AceRule, int, int, int], CandidateTables] = {}
+
+
+def _candidate_tables(
+    run_cap: int, run_min: int, ace: AceRule, set_cap: int, set_min: int, set_max: int
+) -> CandidateTables:
+    """Run and set candidates of one rule set and joker cap, as dicts the search
+    reads directly, keyed by the state's own fields (a run: the suit's row of
+    counts ``<< 4 | rank``; a set: the rank's column of counts ``<< 6 | face``),
+    with the functions that fill them, and the joker counts that make a run of
+    one card (as a bitmask)."""
+    key = (run_cap, run_min, ace, set_cap, set_min, set_max)
+    found = _CANDIDATE_TABLES.get(key)
+    if found is not None:
+        return found
+    runs: dict[int, tuple[Candidate, ...]] = {}
+    sets: dict[int, tuple[Candidate, ...]] = {}
+    # the joker counts k for which one card and k jokers make a run
+    single_runs = sum(1 << k for k in range(max(1, run_min - 1), min(run_cap, RANKS - 1) + 1))
+
+    def run_cands(rank: int, row: int) -> tuple[Candidate, ...]:
+        if len(runs) > 1 << 16:
+            runs.clear()
+        higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
+        out = runs[row << 4 | rank] = _run_candidates(rank, higher, run_cap, run_min, ace)
+        return out
+
+    def set_cands(face: int, column: int) -> tuple[Candidate, ...]:
+        if len(sets) > 1 << 16:
+            sets.clear()
+        higher = _SUITS_PRESENT[column] & _ABOVE[face // RANKS]
+        out = sets[column << 6 | face] = _set_candidates(
+            face, higher, set_cap, set_min, set_max, single_runs
+        )
+        return out
+
+    found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands, single_runs)
+    return found
 
 
 def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
@@ -220,14 +271,16 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     # the status of a finished hand with ``net`` unused jokers left over
     at_end = [index[(0, 0, min(net, n_left - 1))] for net in range(33)]
     memo: dict[int, Table] = {}
+    memo_get = memo.get
+    run_cache, run_cands, set_cache, set_cands, single_runs = _candidate_tables(
+        run_cap, run_min, geom_ace, set_cap, set_min, set_max
+    )
 
-    def solve(rem: int, net: int) -> Table:
-        """Per status, the least leftover points from here on; {} if infeasible."""
-        key = (rem << 6) | (net + 32)  # |net| <= jokers in hand < 32
-        table = memo.get(key)
-        if table is not None:
-            return table
-        table = {}
+    def solve(rem: int, net: int, key: int) -> Table:
+        """Per status, the least leftover points from here on; {} if infeasible.
+        ``key`` is the state's memo key, ``(rem << 6) | (net + 32)`` (|net| is at
+        most the jokers in hand, < 32); callers look in the memo first."""
+        table: Table = {}
         memo[key] = table
         w = rem & wild_bits
         if net < 0 and net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count() < 0:
@@ -242,53 +295,77 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             rest = rem - (1 << (2 * f))
             w = rest & wild_bits
             avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
-            table.update(solve(rest, net + 1))
+            nkey = (rest << 6) | (net + 33)
+            sub = memo_get(nkey)
+            table.update(solve(rest, net + 1, nkey) if sub is None else sub)
         else:  # a plain card: left over
             low = rem & -rem
             f = (low.bit_length() - 1) >> 1
             rest = rem - (1 << (2 * f))
             avail = net
             pts = points[f]
-            for st, dead in solve(rest, net).items():
+            nkey = (rest << 6) | (net + 32)
+            sub = memo_get(nkey)
+            if sub is None:
+                sub = solve(rest, net, nkey)
+            for st, dead in sub.items():
                 nst = after_left[st]
                 old = get(nst)
                 if old is None or dead + pts < old:
                     table[nst] = dead + pts
         suit, rank = divmod(f, RANKS)
         shift = _ROW * suit
-        row = rest >> shift  # the suit's cards still ahead in the search
-        higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-        for k, delta, _ in _run_candidates(rank, higher, run_cap, run_min, geom_ace):
+        row = (rest >> shift) & _ROW_MASK  # the suit's cards still ahead in the search
+        cands = run_cache.get(row << 4 | rank)
+        if cands is None:
+            cands = run_cands(rank, row)
+        for k, delta, _ in cands:
             if k > avail:
                 break  # sorted by jokers
             moved = after_run if k else after_pure_run
-            for st, dead in solve(rest - (delta << shift), net - k).items():
+            nxt = rest - (delta << shift)
+            nkey = (nxt << 6) | (net - k + 32)
+            sub = memo_get(nkey)
+            if sub is None:
+                sub = solve(nxt, net - k, nkey)
+            for st, dead in sub.items():
                 nst = moved[st]
                 old = get(nst)
                 if old is None or dead < old:
                     table[nst] = dead
-        same_rank = _SUITS_PRESENT[rest >> (2 * rank) & _COLUMN] & _ABOVE[suit]
-        for k, delta, _ in _set_candidates(f, same_rank, set_cap, set_min, set_max):
+        column = rest >> (2 * rank) & _COLUMN  # the rank's cards still ahead
+        cands = set_cache.get(column << 6 | f)
+        if cands is None:
+            cands = set_cands(f, column)
+        for k, delta, _ in cands:
             if k > avail:
                 break
-            for st, dead in solve(rest - delta, net - k).items():
+            nxt = rest - delta
+            nkey = (nxt << 6) | (net - k + 32)
+            sub = memo_get(nkey)
+            if sub is None:
+                sub = solve(nxt, net - k, nkey)
+            for st, dead in sub.items():
                 old = get(st)
                 if old is None or dead < old:
                     table[st] = dead
         if len(table) > 1:
-            # keep an entry unless a status at least as good has no more points
-            items = sorted(table.items(), key=_by_points)
-            table.clear()
-            kept: list[int] = []
+            # drop an entry when a status at least as good has no more points
+            # (checking against entries already dropped is fine: dominance is
+            # transitive)
+            items = list(table.items())
             for st, dead in items:
                 mask = dominated_by[st]
-                for o in kept:
-                    if mask >> o & 1:
+                for o, d in items:
+                    if d <= dead and mask >> o & 1:
+                        del table[st]
                         break
-                else:
-                    kept.append(st)
-                    table[st] = dead
         return table
+
+    def lookup(rem: int, net: int) -> Table:
+        key = (rem << 6) | (net + 32)
+        table = memo_get(key)
+        return solve(rem, net, key) if table is None else table
 
     def trace(rem: int, net: int, st: int, value: int) -> list[Shape | int]:
         """The decisions that reach ``value`` in status ``st`` from (rem, net): the
@@ -324,12 +401,14 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             for su in range(suit + 1, 4):
                 if rest >> (2 * (su * RANKS + rank)) & 3:
                     same_rank |= 1 << su
-            for k, delta, faces in _set_candidates(f, same_rank, set_cap, set_min, set_max):
+            for k, delta, faces in _set_candidates(
+                f, same_rank, set_cap, set_min, set_max, single_runs
+            ):
                 if k > avail:
                     break
                 moves.append((rest - delta, net - k, stay, 0, (1, faces, k)))
             for nxt, nnet, moved, pts, step in moves:
-                sub = solve(nxt, nnet)
+                sub = lookup(nxt, nnet)
                 hit = next((s for s, dead in sub.items()
                             if moved[s] == st and dead + pts == value), None)
                 if hit is not None:
@@ -341,7 +420,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                 raise AssertionError("no move reaches the value")
         return steps
 
-    top = solve(rem0, supply)
+    top = solve(rem0, supply, (rem0 << 6) | (supply + 32))
     if not top:
         raise AssertionError("no arrangement found")  # leaving every card over always works
     total = sum(points[f] * counts[f] for f in range(SUITED)) + printed * jp
