@@ -9,11 +9,16 @@ remaining counts (2 bits a face, one int) plus the joker balance, so equal
 sub-hands are solved once.
 
 For the ``declaration`` objective the value of a state is a small table: for
-each (runs so far, pure runs so far, cards left over), capped at what the rules
-ask for, the least leftover points.  Tables hold values only; the winning
-decisions are read back afterwards by walking down from the top and taking, at
-each state, the first move that reaches the value (the memo answers every
-step).  The winner is then extended to a maximal arrangement (adding cards never
+each (runs, pure runs, cards left over, jokers left over) from here on, the
+first three capped at what the rules ask for, the least points of the natural
+cards left over; an entry whose status is no better than another's, with no
+fewer points, is dropped.  A meld takes the fewest jokers it needs, and jokers
+left over further down are taken into it as the table is built back up (as
+many as it has room for; a run without jokers may also stay pure), so a
+meld's joker count is never a branch of the search.  Tables hold values only;
+the winning decisions are read back afterwards by walking down from the top
+and taking, at each state, the first move that reaches the value (the memo
+answers every step).  The winner is then extended to a maximal arrangement (adding cards never
 makes an objective worse), so ``best`` always returns one of ``combos``.
 """
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from .grid import RANKS, SUITED, rules_geometry
@@ -31,8 +37,11 @@ Shape = tuple[int, tuple[int, ...], int]
 ShapeArrangement = tuple[tuple[Shape, ...], tuple[int, ...]]
 # Per status: the least leftover points.
 Table = dict[int, int]
-# A run or set candidate: (jokers, the other naturals as 2-bit count fields, ranks or suits).
-Candidate = tuple[int, int, tuple[int, ...]]
+# A run or set candidate: (jokers, the other naturals as 2-bit count fields, ranks or
+# faces, how many more jokers it could take).
+Candidate = tuple[int, int, tuple[int, ...], int]
+# What the search reads: (jokers, the other naturals, how it moves the status).
+Move = tuple[int, int, list[int]]
 
 _ROW = 2 * RANKS  # bits per suit row of the state
 
@@ -75,7 +84,9 @@ def _run_candidates(
     rank: int, higher: int, cap: int, run_min: int, ace: AceRule
 ) -> tuple[Candidate, ...]:
     """Runs whose first natural (in search order) is of ``rank``, in one suit:
-    (jokers, the other naturals as count fields of the suit's row, all ranks).
+    (jokers, the other naturals as count fields of the suit's row, all ranks, spare
+    room), with the fewest jokers that make the run; it could take up to "spare
+    room" more.
 
     ``higher`` is a bitmask of the other ranks of the suit that may join (those
     still ahead in the search); ``cap`` the most jokers one run may take.  Sorted
@@ -95,67 +106,99 @@ def _run_candidates(
         ranks = (rank, *(others[i] for i in range(len(others)) if mask >> i & 1))
         n = len(ranks)
         row = sum(1 << (2 * r) for r in ranks[1:])
-        for k in range(max(0, run_min - n, span - n), min(cap, RANKS - n) + 1):
-            out.append((k, mask, row, tuple(sorted(ranks))))
+        k = max(0, run_min - n, span - n)
+        room = min(cap, RANKS - n) - k
+        if room >= 0:
+            out.append((k, mask, row, tuple(sorted(ranks)), room))
     out.sort(key=lambda c: (c[0], c[1]))
-    return tuple((k, row, ranks) for k, _, row, ranks in out)
+    return tuple((k, row, ranks, room) for k, _, row, ranks, room in out)
 
 
 @lru_cache(maxsize=1 << 12)
 def _set_candidates(
-    face: int, higher: int, cap: int, set_min: int, set_max: int, single_runs: int
+    face: int, higher: int, cap: int, set_min: int, set_max: int, single_run: tuple[int, int]
 ) -> tuple[Candidate, ...]:
     """Sets whose lowest natural is ``face`` (``higher``: suits above it present):
-    (jokers, the other naturals as count fields of the state, faces).
+    (jokers, the other naturals as count fields of the state, faces, spare room),
+    with the fewest jokers; it could take up to "spare room" more.
 
-    ``face`` alone with ``k`` jokers is left out when ``single_runs >> k & 1``: the
-    run of ``face`` and ``k`` jokers takes the same cards and counts as a run, so
-    the set can never do better."""
+    ``face`` alone is left out when ``single_run`` (the jokers and spare room of
+    the run of one card and jokers; jokers -1 when there is none) needs the same
+    jokers and has at least the room: that run takes the same cards and counts as
+    a run, so the set can never do better."""
     suit, rank = divmod(face, RANKS)
     others = [s for s in range(suit + 1, 4) if higher >> s & 1]
     out = []
     for mask in range(1 << len(others)):
         faces = (face, *(others[i] * RANKS + rank for i in range(len(others)) if mask >> i & 1))
         n = len(faces)
-        for k in range(max(0, set_min - n), min(cap, set_max - n) + 1):
-            if n == 1 and single_runs >> k & 1:
-                continue
-            out.append((k, sum(1 << (2 * g) for g in faces[1:]), faces))
+        k = max(0, set_min - n)
+        room = min(cap, set_max - n) - k
+        if room < 0 or (n == 1 and k == single_run[0] and room <= single_run[1]):
+            continue
+        out.append((k, sum(1 << (2 * g) for g in faces[1:]), faces, room))
     return tuple(sorted(out, key=lambda c: c[0]))
 
 
+Status = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class _Statuses:
+    """Statuses as small ints: (runs, pure runs, cards left, jokers left), the first
+    three capped at what the declaration rule looks at, the last exact; and how
+    the moves of the search change them (lists indexed by status)."""
+
+    statuses: list[Status]
+    index: dict[Status, int]
+    after_left: list[int]  # a natural card left over
+    after_pure_run: list[int]  # a run without jokers
+    # by spare room (capped at the jokers in hand): a run with jokers, a set; each
+    # takes as many of the jokers left over below it as it has room for
+    after_run: list[list[int]]
+    after_set: list[list[int]]
+    # per status, a bitmask of the other statuses at least as good in every
+    # respect (more runs, more pure runs, fewer cards and jokers left): an entry
+    # that one of them matches or beats on points can never win, because later
+    # moves treat both alike
+    dominated_by: list[int]
+
+
 @lru_cache(maxsize=64)
-def _statuses(n_runs: int, n_pure: int, n_left: int) -> tuple[
-    list[tuple[int, int, int]], dict[tuple[int, int, int], int], list[int], list[int], list[int]
-]:
-    """Statuses as small ints: (runs, pure runs, cards left), each capped at what
-    the declaration rule looks at; and how leaving a card, a run and a pure run
-    move between them."""
-    statuses = [(r, p, lft) for r in range(n_runs) for p in range(n_pure) for lft in range(n_left)]
+def _statuses(n_runs: int, n_pure: int, n_left: int, n_jokers: int) -> _Statuses:
+    statuses = [
+        (r, p, lft, j)
+        for r in range(n_runs)
+        for p in range(n_pure)
+        for lft in range(n_left)
+        for j in range(n_jokers)
+    ]
     index = {st: i for i, st in enumerate(statuses)}
 
-    def shift(dr: int, dp: int, dl: int) -> list[int]:
+    def shift(dr: int, dp: int, dl: int, room: int) -> list[int]:
         return [
-            index[(min(r + dr, n_runs - 1), min(p + dp, n_pure - 1), min(lft + dl, n_left - 1))]
-            for r, p, lft in statuses
+            index[(
+                min(r + dr, n_runs - 1), min(p + dp, n_pure - 1), min(lft + dl, n_left - 1),
+                max(0, j - room),
+            )]
+            for r, p, lft, j in statuses
         ]
 
-    return statuses, index, shift(0, 0, 1), shift(1, 0, 0), shift(1, 1, 0)
-
-
-@lru_cache(maxsize=64)
-def _dominators(n_runs: int, n_pure: int, n_left: int) -> tuple[tuple[int, ...], ...]:
-    """Per status, the other statuses at least as good in every respect (more runs,
-    more pure runs, fewer cards left): an entry that one of them matches or beats
-    on points can never win, because later cards move both alike."""
-    statuses = _statuses(n_runs, n_pure, n_left)[0]
-    return tuple(
-        tuple(
-            j
-            for j, (r2, p2, l2) in enumerate(statuses)
-            if j != i and r2 >= r and p2 >= p and l2 <= lft
-        )
-        for i, (r, p, lft) in enumerate(statuses)
+    return _Statuses(
+        statuses,
+        index,
+        shift(0, 0, 1, 0),
+        shift(1, 1, 0, 0),
+        [shift(1, 0, 0, room) for room in range(n_jokers)],
+        [shift(0, 0, 0, room) for room in range(n_jokers)],
+        [
+            sum(
+                1 << o
+                for o, (r2, p2, l2, j2) in enumerate(statuses)
+                if o != i and r2 >= r and p2 >= p and l2 <= lft and j2 <= j
+            )
+            for i, (r, p, lft, j) in enumerate(statuses)
+        ],
     )
 
 
@@ -184,49 +227,73 @@ _ABOVE = [sum(1 << su for su in range(s + 1, 4)) for s in range(4)]  # suits abo
 
 
 CandidateTables = tuple[
-    dict[int, tuple[Candidate, ...]],
-    Callable[[int, int], tuple[Candidate, ...]],
-    dict[int, tuple[Candidate, ...]],
-    Callable[[int, int], tuple[Candidate, ...]],
-    int,
+    dict[int, tuple[Move, ...]],
+    Callable[[int, int], tuple[Move, ...]],
+    dict[int, tuple[Move, ...]],
+    Callable[[int, int], tuple[Move, ...]],
+    tuple[int, int],
 ]
-_CANDIDATE_TABLES: dict[tuple[int, int, AceRule, int, int, int], CandidateTables] = {}
+_CANDIDATE_TABLES: dict[
+    tuple[int, int, AceRule, int, int, int, tuple[int, int, int, int]], CandidateTables
+] = {}
+
+
+def _single_run(run_cap: int, run_min: int) -> tuple[int, int]:
+    """The jokers and spare room of a run of one natural card (jokers -1: none)."""
+    k = run_min - 1
+    return (k, min(run_cap, RANKS - 1) - k) if k <= run_cap else (-1, 0)
 
 
 def _candidate_tables(
-    run_cap: int, run_min: int, ace: AceRule, set_cap: int, set_min: int, set_max: int
+    run_cap: int, run_min: int, ace: AceRule, set_cap: int, set_min: int, set_max: int,
+    shape: tuple[int, int, int, int],
 ) -> CandidateTables:
-    """Run and set candidates of one rule set and joker cap, as dicts the search
-    reads directly, keyed by the state's own fields (a run: the suit's row of
-    counts ``<< 4 | rank``; a set: the rank's column of counts ``<< 6 | face``),
-    with the functions that fill them, and the joker counts that make a run of
-    one card (as a bitmask)."""
-    key = (run_cap, run_min, ace, set_cap, set_min, set_max)
+    """Run and set moves of one rule set, joker cap and status space, as dicts the
+    search reads directly, keyed by the state's own fields (a run: the suit's row
+    of counts ``<< 4 | rank``; a set: the rank's column of counts ``<< 6 | face``),
+    with the functions that fill them, and the jokers and room of a one-card run.
+
+    A move is (jokers, the other naturals, status change).  A run without jokers
+    gives two: as a pure run, and as a run that takes jokers left over below it
+    (then no longer pure)."""
+    key = (run_cap, run_min, ace, set_cap, set_min, set_max, shape)
     found = _CANDIDATE_TABLES.get(key)
     if found is not None:
         return found
-    runs: dict[int, tuple[Candidate, ...]] = {}
-    sets: dict[int, tuple[Candidate, ...]] = {}
-    # the joker counts k for which one card and k jokers make a run
-    single_runs = sum(1 << k for k in range(max(1, run_min - 1), min(run_cap, RANKS - 1) + 1))
+    runs: dict[int, tuple[Move, ...]] = {}
+    sets: dict[int, tuple[Move, ...]] = {}
+    single_run = _single_run(run_cap, run_min)
+    sts = _statuses(*shape)
+    top = shape[3] - 1  # more room than the jokers in hand is never needed
 
-    def run_cands(rank: int, row: int) -> tuple[Candidate, ...]:
+    def run_cands(rank: int, row: int) -> tuple[Move, ...]:
         if len(runs) > 1 << 16:
             runs.clear()
         higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-        out = runs[row << 4 | rank] = _run_candidates(rank, higher, run_cap, run_min, ace)
-        return out
+        out: list[Move] = []
+        for k, delta, _, room in _run_candidates(rank, higher, run_cap, run_min, ace):
+            if k == 0:
+                out.append((0, delta, sts.after_pure_run))
+                if room and top:
+                    out.append((0, delta, sts.after_run[min(room, top)]))
+            else:
+                out.append((k, delta, sts.after_run[min(room, top)]))
+        found = runs[row << 4 | rank] = tuple(out)
+        return found
 
-    def set_cands(face: int, column: int) -> tuple[Candidate, ...]:
+    def set_cands(face: int, column: int) -> tuple[Move, ...]:
         if len(sets) > 1 << 16:
             sets.clear()
         higher = _SUITS_PRESENT[column] & _ABOVE[face // RANKS]
-        out = sets[column << 6 | face] = _set_candidates(
-            face, higher, set_cap, set_min, set_max, single_runs
+        found = sets[column << 6 | face] = tuple(
+            (k, delta, sts.after_set[min(room, top)])
+            for k, delta, _, room in _set_candidates(
+                face, higher, set_cap, set_min, set_max, single_run
+            )
         )
-        return out
+        return found
 
-    found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands, single_runs)
+    found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands, single_run)
     return found
 
 
@@ -265,15 +332,18 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         n_runs, n_pure, n_left = need_runs + 1, need_pure + 1, spare_ok + 2
     else:  # the deadwood objective needs one status
         n_runs = n_pure = n_left = 1
-    statuses, index, after_left, after_run, after_pure_run = _statuses(n_runs, n_pure, n_left)
-    dominated_by = [sum(1 << o for o in ds) for ds in _dominators(n_runs, n_pure, n_left)]
+    # jokers left over are counted exactly (melds above may still take them), and
+    # only when they matter: they count as cards left, or they cost points
+    n_jokers = held + 1 if declaration or jp else 1
+    shape = (n_runs, n_pure, n_left, n_jokers)
+    sts = _statuses(*shape)
+    statuses, index, after_left = sts.statuses, sts.index, sts.after_left
+    dominated_by = sts.dominated_by
     stay = list(range(len(statuses)))
-    # the status of a finished hand with ``net`` unused jokers left over
-    at_end = [index[(0, 0, min(net, n_left - 1))] for net in range(33)]
     memo: dict[int, Table] = {}
     memo_get = memo.get
-    run_cache, run_cands, set_cache, set_cands, single_runs = _candidate_tables(
-        run_cap, run_min, geom_ace, set_cap, set_min, set_max
+    run_cache, run_cands, set_cache, set_cands, single_run = _candidate_tables(
+        run_cap, run_min, geom_ace, set_cap, set_min, set_max, shape
     )
 
     def solve(rem: int, net: int, key: int) -> Table:
@@ -285,8 +355,8 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         w = rem & wild_bits
         if net < 0 and net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count() < 0:
             return table  # the debt can no longer be paid back
-        if rem == 0:
-            table[at_end[net]] = net * jp  # unused jokers are left over
+        if rem == 0:  # unused jokers are left over (their points are added at the top)
+            table[index[(0, 0, 0, min(net, n_jokers - 1))]] = 0
             return table
         get = table.get
         if w:  # a wild card: acts as a joker (unused, it is left over at the end)
@@ -319,10 +389,9 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         cands = run_cache.get(row << 4 | rank)
         if cands is None:
             cands = run_cands(rank, row)
-        for k, delta, _ in cands:
+        for k, delta, moved in cands:
             if k > avail:
                 break  # sorted by jokers
-            moved = after_run if k else after_pure_run
             nxt = rest - (delta << shift)
             nkey = (nxt << 6) | (net - k + 32)
             sub = memo_get(nkey)
@@ -337,7 +406,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         cands = set_cache.get(column << 6 | f)
         if cands is None:
             cands = set_cands(f, column)
-        for k, delta, _ in cands:
+        for k, delta, moved in cands:
             if k > avail:
                 break
             nxt = rest - delta
@@ -346,9 +415,10 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             if sub is None:
                 sub = solve(nxt, net - k, nkey)
             for st, dead in sub.items():
-                old = get(st)
+                nst = moved[st]
+                old = get(nst)
                 if old is None or dead < old:
-                    table[st] = dead
+                    table[nst] = dead
         if len(table) > 1:
             # drop an entry when a status at least as good has no more points
             # (checking against entries already dropped is fine: dominance is
@@ -374,6 +444,8 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         steps: list[Shape | int] = []
         while rem:
             w = rem & wild_bits
+            # (next state, its joker balance, status change, points, kind and
+            # naturals of a meld or a face left over, the meld's jokers)
             moves: list[tuple[int, int, list[int], int, Shape | int | None]] = []
             if w:
                 low = w & -w
@@ -390,29 +462,33 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                 moves.append((rest, net, after_left, points[f], f))
             suit, rank = divmod(f, RANKS)
             shift = _ROW * suit
-            row = rest >> shift
+            row = (rest >> shift) & _ROW_MASK
+            cands = run_cache.get(row << 4 | rank) or run_cands(rank, row)
             higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-            for k, delta, ranks in _run_candidates(rank, higher, run_cap, run_min, geom_ace):
+            raw = _run_candidates(rank, higher, run_cap, run_min, geom_ace)
+            shapes = [(0, tuple(suit * RANKS + r for r in c[2]), c[0]) for c in raw
+                      for _ in range(1 if c[0] or not c[3] or n_jokers == 1 else 2)]
+            for (k, delta, moved), shp in zip(cands, shapes, strict=True):
                 if k > avail:
                     break
-                moves.append((rest - (delta << shift), net - k, after_run if k else after_pure_run,
-                              0, (0, tuple(suit * RANKS + r for r in ranks), k)))
-            same_rank = 0
-            for su in range(suit + 1, 4):
-                if rest >> (2 * (su * RANKS + rank)) & 3:
-                    same_rank |= 1 << su
-            for k, delta, faces in _set_candidates(
-                f, same_rank, set_cap, set_min, set_max, single_runs
-            ):
+                moves.append((rest - (delta << shift), net - k, moved, 0, shp))
+            column = rest >> (2 * rank) & _COLUMN
+            cands = set_cache.get(column << 6 | f) or set_cands(f, column)
+            same_rank = _SUITS_PRESENT[column] & _ABOVE[suit]
+            raw = _set_candidates(f, same_rank, set_cap, set_min, set_max, single_run)
+            for (k, delta, moved), c in zip(cands, raw, strict=True):
                 if k > avail:
                     break
-                moves.append((rest - delta, net - k, stay, 0, (1, faces, k)))
+                moves.append((rest - delta, net - k, moved, 0, (1, c[2], k)))
             for nxt, nnet, moved, pts, step in moves:
                 sub = lookup(nxt, nnet)
                 hit = next((s for s, dead in sub.items()
                             if moved[s] == st and dead + pts == value), None)
                 if hit is not None:
                     if step is not None:
+                        if not isinstance(step, int):  # the jokers it took from below
+                            taken = statuses[hit][3] - statuses[st][3]
+                            step = (step[0], step[1], step[2] + taken)
                         steps.append(step)
                     rem, net, st, value = nxt, nnet, hit, value - pts
                     break
@@ -425,20 +501,22 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         raise AssertionError("no arrangement found")  # leaving every card over always works
     total = sum(points[f] * counts[f] for f in range(SUITED)) + printed * jp
     best_key: tuple[int, ...] | None = None
-    best_st = best_dead = 0
-    for st, dead in top.items():
-        runs, pure, nleft = statuses[st]
+    best_st = best_value = 0
+    for st, value in top.items():
+        runs, pure, nleft, jokers_left = statuses[st]
+        nleft += jokers_left
+        dead = value + jokers_left * jp
         if declaration:
             ok = runs >= need_runs and pure >= need_pure
             k: tuple[int, ...] = (0 if ok and nleft <= spare_ok else 1, dead if ok else total, dead)
         else:
             k = (dead,)
         if best_key is None or k < best_key:
-            best_key, best_st, best_dead = k, st, dead
+            best_key, best_st, best_value = k, st, value
     melds: list[Shape] = []
     leftover: list[int] = list(dead_printed)
     used_jokers = 0
-    for step in trace(rem0, supply, best_st, best_dead):
+    for step in trace(rem0, supply, best_st, best_value):
         if isinstance(step, int):
             leftover.append(step)
         else:
