@@ -40,8 +40,9 @@ Table = dict[int, int]
 # A run or set candidate: (jokers, the other naturals as 2-bit count fields, ranks or
 # faces, how many more jokers it could take).
 Candidate = tuple[int, int, tuple[int, ...], int]
-# What the search reads: (jokers, the other naturals, how it moves the status).
-Move = tuple[int, int, list[int]]
+# What the search reads: (jokers, the other naturals, how it moves the status,
+# ranks or faces).
+Move = tuple[int, int, list[int], tuple[int, ...]]
 
 _ROW = 2 * RANKS  # bits per suit row of the state
 
@@ -231,7 +232,6 @@ CandidateTables = tuple[
     Callable[[int, int], tuple[Move, ...]],
     dict[int, tuple[Move, ...]],
     Callable[[int, int], tuple[Move, ...]],
-    tuple[int, int],
 ]
 _CANDIDATE_TABLES: dict[
     tuple[int, int, AceRule, int, int, int, tuple[int, int, int, int]], CandidateTables
@@ -251,7 +251,7 @@ def _candidate_tables(
     """Run and set moves of one rule set, joker cap and status space, as dicts the
     search reads directly, keyed by the state's own fields (a run: the suit's row
     of counts ``<< 4 | rank``; a set: the rank's column of counts ``<< 6 | face``),
-    with the functions that fill them, and the jokers and room of a one-card run.
+    with the functions that fill them.
 
     A move is (jokers, the other naturals, status change).  A run without jokers
     gives two: as a pure run, and as a run that takes jokers left over below it
@@ -271,13 +271,13 @@ def _candidate_tables(
             runs.clear()
         higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
         out: list[Move] = []
-        for k, delta, _, room in _run_candidates(rank, higher, run_cap, run_min, ace):
+        for k, delta, ranks, room in _run_candidates(rank, higher, run_cap, run_min, ace):
             if k == 0:
-                out.append((0, delta, sts.after_pure_run))
+                out.append((0, delta, sts.after_pure_run, ranks))
                 if room and top:
-                    out.append((0, delta, sts.after_run[min(room, top)]))
+                    out.append((0, delta, sts.after_run[min(room, top)], ranks))
             else:
-                out.append((k, delta, sts.after_run[min(room, top)]))
+                out.append((k, delta, sts.after_run[min(room, top)], ranks))
         found = runs[row << 4 | rank] = tuple(out)
         return found
 
@@ -286,14 +286,14 @@ def _candidate_tables(
             sets.clear()
         higher = _SUITS_PRESENT[column] & _ABOVE[face // RANKS]
         found = sets[column << 6 | face] = tuple(
-            (k, delta, sts.after_set[min(room, top)])
-            for k, delta, _, room in _set_candidates(
+            (k, delta, sts.after_set[min(room, top)], faces)
+            for k, delta, faces, room in _set_candidates(
                 face, higher, set_cap, set_min, set_max, single_run
             )
         )
         return found
 
-    found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands, single_run)
+    found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands)
     return found
 
 
@@ -342,7 +342,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     stay = list(range(len(statuses)))
     memo: dict[int, Table] = {}
     memo_get = memo.get
-    run_cache, run_cands, set_cache, set_cands, single_run = _candidate_tables(
+    run_cache, run_cands, set_cache, set_cands = _candidate_tables(
         run_cap, run_min, geom_ace, set_cap, set_min, set_max, shape
     )
 
@@ -389,7 +389,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         cands = run_cache.get(row << 4 | rank)
         if cands is None:
             cands = run_cands(rank, row)
-        for k, delta, moved in cands:
+        for k, delta, moved, _ in cands:
             if k > avail:
                 break  # sorted by jokers
             nxt = rest - (delta << shift)
@@ -406,7 +406,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         cands = set_cache.get(column << 6 | f)
         if cands is None:
             cands = set_cands(f, column)
-        for k, delta, moved in cands:
+        for k, delta, moved, _ in cands:
             if k > avail:
                 break
             nxt = rest - delta
@@ -463,32 +463,26 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             suit, rank = divmod(f, RANKS)
             shift = _ROW * suit
             row = (rest >> shift) & _ROW_MASK
-            cands = run_cache.get(row << 4 | rank) or run_cands(rank, row)
-            higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-            raw = _run_candidates(rank, higher, run_cap, run_min, geom_ace)
-            shapes = [(0, tuple(suit * RANKS + r for r in c[2]), c[0]) for c in raw
-                      for _ in range(1 if c[0] or not c[3] or n_jokers == 1 else 2)]
-            for (k, delta, moved), shp in zip(cands, shapes, strict=True):
+            for k, delta, moved, ranks in run_cache.get(row << 4 | rank) or run_cands(rank, row):
                 if k > avail:
                     break
-                moves.append((rest - (delta << shift), net - k, moved, 0, shp))
+                moves.append((rest - (delta << shift), net - k, moved, 0, (0, ranks, k)))
             column = rest >> (2 * rank) & _COLUMN
-            cands = set_cache.get(column << 6 | f) or set_cands(f, column)
-            same_rank = _SUITS_PRESENT[column] & _ABOVE[suit]
-            raw = _set_candidates(f, same_rank, set_cap, set_min, set_max, single_run)
-            for (k, delta, moved), c in zip(cands, raw, strict=True):
+            for k, delta, moved, faces in set_cache.get(column << 6 | f) or set_cands(f, column):
                 if k > avail:
                     break
-                moves.append((rest - delta, net - k, moved, 0, (1, c[2], k)))
+                moves.append((rest - delta, net - k, moved, 0, (1, faces, k)))
             for nxt, nnet, moved, pts, step in moves:
                 sub = lookup(nxt, nnet)
                 hit = next((s for s, dead in sub.items()
                             if moved[s] == st and dead + pts == value), None)
                 if hit is not None:
-                    if step is not None:
-                        if not isinstance(step, int):  # the jokers it took from below
-                            taken = statuses[hit][3] - statuses[st][3]
-                            step = (step[0], step[1], step[2] + taken)
+                    if isinstance(step, tuple):  # a meld, and the jokers it took from below
+                        kind, naturals, k = step
+                        if kind == 0:
+                            naturals = tuple(suit * RANKS + r for r in naturals)
+                        steps.append((kind, naturals, k + statuses[hit][3] - statuses[st][3]))
+                    elif step is not None:
                         steps.append(step)
                     rem, net, st, value = nxt, nnet, hit, value - pts
                     break
