@@ -25,12 +25,12 @@ makes an objective worse), so ``best`` always returns one of ``combos``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .grid import RANKS, SUITED, rules_geometry
-from .melds import Kind, is_joker_face, meld_ok
+from .melds import Kind, is_joker_face, meld_ok, meld_ok_spec
 from .options import AceRule, MeldRules, Objective
 
 Shape = tuple[int, tuple[int, ...], int]
@@ -219,6 +219,8 @@ _PRESENT7 = _compress_table(7)  # ranks 2..8 of a suit
 _PRESENT6 = _compress_table(6)  # ranks 9..A
 _COLUMN = sum(3 << (_ROW * su) for su in range(4))  # a rank's four count fields
 _ROW_MASK = (1 << _ROW) - 1  # a suit's thirteen count fields
+_UNIT = [1 << (2 * f) for f in range(SUITED)]  # one card of a face
+_SHIFT_RANK = [(_ROW * (f // RANKS), f % RANKS) for f in range(SUITED)]  # a face's row, rank
 # a rank column's fields (shifted down to the deuce) -> bitmask of the suits present
 _SUITS_PRESENT = {
     sum(n << (_ROW * su) for su, n in enumerate(ns)): sum(1 << su for su, n in enumerate(ns) if n)
@@ -340,23 +342,26 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     statuses, index, after_left = sts.statuses, sts.index, sts.after_left
     dominated_by = sts.dominated_by
     stay = list(range(len(statuses)))
-    memo: dict[int, Table] = {}
-    memo_get = memo.get
+    # the status of a finished hand with ``net`` unused jokers
+    at_end = [index[(0, 0, 0, min(net, n_jokers - 1))] for net in range(held + 1)]
+    # one memo per joker balance, keyed by the remaining counts (|net| is at most
+    # the jokers in hand, so a debt indexes from the end without clashing)
+    memos: list[dict[int, Table]] = [{} for _ in range(2 * held + 2)]
+    memo_gets = [m.get for m in memos]
     run_cache, run_cands, set_cache, set_cands = _candidate_tables(
         run_cap, run_min, geom_ace, set_cap, set_min, set_max, shape
     )
 
-    def solve(rem: int, net: int, key: int) -> Table:
+    def solve(rem: int, net: int) -> Table:
         """Per status, the least leftover points from here on; {} if infeasible.
-        ``key`` is the state's memo key, ``(rem << 6) | (net + 32)`` (|net| is at
-        most the jokers in hand, < 32); callers look in the memo first."""
+        Callers look in the memo first (``memos[net][rem]``)."""
         table: Table = {}
-        memo[key] = table
+        memos[net][rem] = table
         w = rem & wild_bits
         if net < 0 and net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count() < 0:
             return table  # the debt can no longer be paid back
         if rem == 0:  # unused jokers are left over (their points are added at the top)
-            table[index[(0, 0, 0, min(net, n_jokers - 1))]] = 0
+            table[at_end[net]] = 0
             return table
         get = table.get
         if w:  # a wild card: acts as a joker (unused, it is left over at the end)
@@ -365,26 +370,23 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             rest = rem - (1 << (2 * f))
             w = rest & wild_bits
             avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
-            nkey = (rest << 6) | (net + 33)
-            sub = memo_get(nkey)
-            table.update(solve(rest, net + 1, nkey) if sub is None else sub)
+            sub = memo_gets[net + 1](rest)
+            table.update(solve(rest, net + 1) if sub is None else sub)
         else:  # a plain card: left over
             low = rem & -rem
             f = (low.bit_length() - 1) >> 1
-            rest = rem - (1 << (2 * f))
+            rest = rem - _UNIT[f]
             avail = net
             pts = points[f]
-            nkey = (rest << 6) | (net + 32)
-            sub = memo_get(nkey)
+            sub = memo_gets[net](rest)
             if sub is None:
-                sub = solve(rest, net, nkey)
+                sub = solve(rest, net)
             for st, dead in sub.items():
                 nst = after_left[st]
                 old = get(nst)
                 if old is None or dead + pts < old:
                     table[nst] = dead + pts
-        suit, rank = divmod(f, RANKS)
-        shift = _ROW * suit
+        shift, rank = _SHIFT_RANK[f]
         row = (rest >> shift) & _ROW_MASK  # the suit's cards still ahead in the search
         cands = run_cache.get(row << 4 | rank)
         if cands is None:
@@ -393,10 +395,9 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             if k > avail:
                 break  # sorted by jokers
             nxt = rest - (delta << shift)
-            nkey = (nxt << 6) | (net - k + 32)
-            sub = memo_get(nkey)
+            sub = memo_gets[net - k](nxt)
             if sub is None:
-                sub = solve(nxt, net - k, nkey)
+                sub = solve(nxt, net - k)
             for st, dead in sub.items():
                 nst = moved[st]
                 old = get(nst)
@@ -410,10 +411,9 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             if k > avail:
                 break
             nxt = rest - delta
-            nkey = (nxt << 6) | (net - k + 32)
-            sub = memo_get(nkey)
+            sub = memo_gets[net - k](nxt)
             if sub is None:
-                sub = solve(nxt, net - k, nkey)
+                sub = solve(nxt, net - k)
             for st, dead in sub.items():
                 nst = moved[st]
                 old = get(nst)
@@ -432,65 +432,65 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                         break
         return table
 
-    def lookup(rem: int, net: int) -> Table:
-        key = (rem << 6) | (net + 32)
-        table = memo_get(key)
-        return solve(rem, net, key) if table is None else table
+    def moves(rem: int, net: int) -> Iterator[tuple[int, int, list[int], int, Shape | int | None]]:
+        """The moves from (rem, net) in ``solve``'s order: (next state, its joker
+        balance, status change, points, the meld (its jokers before it takes any
+        from below) or the face left over, None for a wild card turned joker)."""
+        w = rem & wild_bits
+        if w:
+            low = w & -w
+            f = (low.bit_length() - 1) >> 1
+            rest = rem - _UNIT[f]
+            w = rest & wild_bits
+            avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
+            yield rest, net + 1, stay, 0, None
+        else:
+            low = rem & -rem
+            f = (low.bit_length() - 1) >> 1
+            rest = rem - _UNIT[f]
+            avail = net
+            yield rest, net, after_left, points[f], f
+        shift, rank = _SHIFT_RANK[f]
+        row = (rest >> shift) & _ROW_MASK
+        for k, delta, moved, ranks in run_cache.get(row << 4 | rank) or run_cands(rank, row):
+            if k > avail:
+                break
+            faces = tuple(shift // _ROW * RANKS + r for r in ranks)
+            yield rest - (delta << shift), net - k, moved, 0, (0, faces, k)
+        column = rest >> (2 * rank) & _COLUMN
+        for k, delta, moved, faces in set_cache.get(column << 6 | f) or set_cands(f, column):
+            if k > avail:
+                break
+            yield rest - delta, net - k, moved, 0, (1, faces, k)
 
     def trace(rem: int, net: int, st: int, value: int) -> list[Shape | int]:
         """The decisions that reach ``value`` in status ``st`` from (rem, net): the
         first move, in ``solve``'s order, whose sub-table gives it (melds as
-        shapes, leftover cards as faces; a wild card turned joker leaves none)."""
+        shapes, with the jokers they took from below; leftover cards as faces; a
+        wild card turned joker leaves none)."""
         steps: list[Shape | int] = []
         while rem:
-            w = rem & wild_bits
-            # (next state, its joker balance, status change, points, kind and
-            # naturals of a meld or a face left over, the meld's jokers)
-            moves: list[tuple[int, int, list[int], int, Shape | int | None]] = []
-            if w:
-                low = w & -w
-                f = (low.bit_length() - 1) >> 1
-                rest = rem - (1 << (2 * f))
-                w = rest & wild_bits
-                avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
-                moves.append((rest, net + 1, stay, 0, None))
-            else:
-                low = rem & -rem
-                f = (low.bit_length() - 1) >> 1
-                rest = rem - (1 << (2 * f))
-                avail = net
-                moves.append((rest, net, after_left, points[f], f))
-            suit, rank = divmod(f, RANKS)
-            shift = _ROW * suit
-            row = (rest >> shift) & _ROW_MASK
-            for k, delta, moved, ranks in run_cache.get(row << 4 | rank) or run_cands(rank, row):
-                if k > avail:
-                    break
-                moves.append((rest - (delta << shift), net - k, moved, 0, (0, ranks, k)))
-            column = rest >> (2 * rank) & _COLUMN
-            for k, delta, moved, faces in set_cache.get(column << 6 | f) or set_cands(f, column):
-                if k > avail:
-                    break
-                moves.append((rest - delta, net - k, moved, 0, (1, faces, k)))
-            for nxt, nnet, moved, pts, step in moves:
-                sub = lookup(nxt, nnet)
-                hit = next((s for s, dead in sub.items()
-                            if moved[s] == st and dead + pts == value), None)
-                if hit is not None:
-                    if isinstance(step, tuple):  # a meld, and the jokers it took from below
-                        kind, naturals, k = step
-                        if kind == 0:
-                            naturals = tuple(suit * RANKS + r for r in naturals)
-                        steps.append((kind, naturals, k + statuses[hit][3] - statuses[st][3]))
-                    elif step is not None:
-                        steps.append(step)
-                    rem, net, st, value = nxt, nnet, hit, value - pts
-                    break
+            for nxt, nnet, moved, pts, step in moves(rem, net):
+                sub = memo_gets[nnet](nxt)
+                if sub is None:
+                    sub = solve(nxt, nnet)
+                for hit, dead in sub.items():
+                    if moved[hit] == st and dead + pts == value:
+                        break
+                else:
+                    continue
+                if isinstance(step, tuple):
+                    kind, naturals, k = step
+                    steps.append((kind, naturals, k + statuses[hit][3] - statuses[st][3]))
+                elif step is not None:
+                    steps.append(step)
+                rem, net, st, value = nxt, nnet, hit, value - pts
+                break
             else:
                 raise AssertionError("no move reaches the value")
         return steps
 
-    top = solve(rem0, supply, (rem0 << 6) | (supply + 32))
+    top = solve(rem0, supply)
     if not top:
         raise AssertionError("no arrangement found")  # leaving every card over always works
     total = sum(points[f] * counts[f] for f in range(SUITED)) + printed * jp
@@ -559,12 +559,13 @@ def _jokers_in(left: list[int], rules: MeldRules) -> list[int]:
 
 
 def _add_natural(melds: list[Shape], left: list[int], rules: MeldRules) -> bool:
+    spec = rules.meld_spec
     for g in sorted(set(left)):
         if g >= SUITED:
             continue
         for i, (kind, faces, k) in enumerate(melds):
             grown = tuple(sorted((*faces, g)))
-            if g not in faces and meld_ok(Kind(kind), grown, k, rules):
+            if g not in faces and meld_ok_spec(kind, grown, k, spec):
                 melds[i] = (kind, grown, k)
                 left.remove(g)
                 return True
@@ -575,8 +576,9 @@ def _add_joker(melds: list[Shape], left: list[int], rules: MeldRules) -> bool:
     jokers = _jokers_in(left, rules)
     if not jokers:
         return False
+    spec = rules.meld_spec
     for i, (kind, faces, k) in enumerate(melds):
-        if not (kind == 0 and k == 0) and meld_ok(Kind(kind), faces, k + 1, rules):
+        if not (kind == 0 and k == 0) and meld_ok_spec(kind, faces, k + 1, spec):
             melds[i] = (kind, faces, k + 1)
             left.remove(jokers[0])
             return True
@@ -598,6 +600,8 @@ def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | No
 
     for r in range(RANKS):
         nats = [s * RANKS + r for s in range(4) if s * RANKS + r in present]
+        if len(nats) + supply < rules.set_min:
+            continue  # not enough jokers for any set of these
         for n in range(min(len(nats), rules.set_max), 0, -1):
             chosen = nats[:n]
             k = max(0, rules.set_min - n)
@@ -606,6 +610,8 @@ def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | No
                 return (1, tuple(chosen), k), take(chosen, k)
     geom = rules_geometry(rules)
     for s in range(4):
+        if sum(1 for g in present if g // RANKS == s) + supply < rules.run_min:
+            continue  # not enough jokers for any run of this suit
         for window in geom.windows(rules.run_min):
             chosen = sorted({s * RANKS + r for r in window if s * RANKS + r in present})
             if not chosen:
