@@ -264,6 +264,10 @@ def _candidate_tables(
         return found
     runs: dict[int, tuple[Move, ...]] = {}
     sets: dict[int, tuple[Move, ...]] = {}
+    # the same moves by what they depend on (rank or face, and which ranks or
+    # suits are present): a new row or column mostly finds them built already
+    runs_by_ranks: dict[int, tuple[Move, ...]] = {}
+    sets_by_suits: dict[int, tuple[Move, ...]] = {}
     single_run = _single_run(run_cap, run_min)
     sts = _statuses(*shape)
     top = shape[3] - 1  # more room than the jokers in hand is never needed
@@ -272,27 +276,33 @@ def _candidate_tables(
         if len(runs) > 1 << 16:
             runs.clear()
         higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-        out: list[Move] = []
-        for k, delta, ranks, room in _run_candidates(rank, higher, run_cap, run_min, ace):
-            if k == 0:
-                out.append((0, delta, sts.after_pure_run, ranks))
-                if room and top:
-                    out.append((0, delta, sts.after_run[min(room, top)], ranks))
-            else:
-                out.append((k, delta, sts.after_run[min(room, top)], ranks))
-        found = runs[row << 4 | rank] = tuple(out)
+        found = runs_by_ranks.get(rank << RANKS | higher)
+        if found is None:
+            out: list[Move] = []
+            for k, delta, ranks, room in _run_candidates(rank, higher, run_cap, run_min, ace):
+                if k == 0:
+                    out.append((0, delta, sts.after_pure_run, ranks))
+                    if room and top:
+                        out.append((0, delta, sts.after_run[min(room, top)], ranks))
+                else:
+                    out.append((k, delta, sts.after_run[min(room, top)], ranks))
+            found = runs_by_ranks[rank << RANKS | higher] = tuple(out)
+        runs[row << 4 | rank] = found
         return found
 
     def set_cands(face: int, column: int) -> tuple[Move, ...]:
         if len(sets) > 1 << 16:
             sets.clear()
         higher = _SUITS_PRESENT[column] & _ABOVE[face // RANKS]
-        found = sets[column << 6 | face] = tuple(
-            (k, delta, sts.after_set[min(room, top)], faces)
-            for k, delta, faces, room in _set_candidates(
-                face, higher, set_cap, set_min, set_max, single_run
+        found = sets_by_suits.get(face << 4 | higher)
+        if found is None:
+            found = sets_by_suits[face << 4 | higher] = tuple(
+                (k, delta, sts.after_set[min(room, top)], faces)
+                for k, delta, faces, room in _set_candidates(
+                    face, higher, set_cap, set_min, set_max, single_run
+                )
             )
-        )
+        sets[column << 6 | face] = found
         return found
 
     found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands)
@@ -452,13 +462,15 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             yield rest, net, after_left, points[f], f
         shift, rank = _SHIFT_RANK[f]
         row = (rest >> shift) & _ROW_MASK
-        for k, delta, moved, ranks in run_cache.get(row << 4 | rank) or run_cands(rank, row):
+        runs = run_cache.get(row << 4 | rank)
+        for k, delta, moved, ranks in run_cands(rank, row) if runs is None else runs:
             if k > avail:
                 break
             faces = tuple(shift // _ROW * RANKS + r for r in ranks)
             yield rest - (delta << shift), net - k, moved, 0, (0, faces, k)
         column = rest >> (2 * rank) & _COLUMN
-        for k, delta, moved, faces in set_cache.get(column << 6 | f) or set_cands(f, column):
+        sets = set_cache.get(column << 6 | f)
+        for k, delta, moved, faces in set_cands(f, column) if sets is None else sets:
             if k > avail:
                 break
             yield rest - delta, net - k, moved, 0, (1, faces, k)
@@ -510,7 +522,13 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     melds: list[Shape] = []
     leftover: list[int] = list(dead_printed)
     used_jokers = 0
-    for step in trace(rem0, supply, best_st, best_value):
+    steps = trace(rem0, supply, best_st, best_value)
+    # ``solve`` refers to itself, a cycle that would keep the memo alive until the
+    # cyclic garbage collector finds it (hand after hand, making it run often):
+    # free the tables now
+    for m in memos:
+        m.clear()
+    for step in steps:
         if isinstance(step, int):
             leftover.append(step)
         else:
