@@ -57,6 +57,36 @@ def _run_places(ace: AceRule) -> list[list[int]]:
     return [[(r + 1 - s) % RANKS for r in range(RANKS)] for s in range(RANKS)]  # every rotation
 
 
+@lru_cache(maxsize=8)
+def _run_lines(ace: AceRule) -> tuple[tuple[int, ...], ...]:
+    """Per line of :func:`_run_places`, its ranks in place order."""
+    return tuple(
+        tuple(sorted(range(RANKS), key=lambda r: places[r])) for places in _run_places(ace)
+    )
+
+
+def _reach(rank: int, higher: int, cap: int, ace: AceRule) -> int:
+    """The ranks of ``higher`` that can share a run with ``rank`` with at most ``cap``
+    jokers: on some line, at most ``cap`` empty places lie between them.  Every
+    run candidate takes its naturals among these (so they are what it depends on)."""
+    keep = 0
+    for line in _run_lines(ace):
+        at = line.index(rank)
+        for step in (1, -1):
+            gaps = 0
+            i = at + step
+            while 0 <= i < RANKS:
+                r = line[i]
+                if higher >> r & 1:
+                    keep |= 1 << r
+                else:
+                    gaps += 1
+                    if gaps > cap:
+                        break
+                i += step
+    return higher & keep
+
+
 def _least_spans(
     cards: list[tuple[int, int]], base: int, bit: dict[int, int], cap: int, spans: dict[int, int]
 ) -> None:
@@ -276,6 +306,7 @@ def _candidate_tables(
         if len(runs) > 1 << 16:
             runs.clear()
         higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
+        higher = _reach(rank, higher, run_cap, ace)
         found = runs_by_ranks.get(rank << RANKS | higher)
         if found is None:
             out: list[Move] = []
