@@ -106,16 +106,19 @@ class MeldRules(BaseModel):
             self.max_jokers,
         )
 
-    @cached_property
+    @property
     def face_points(self) -> tuple[int, ...]:
-        """What each face (0..53) costs when left over (cached on the rules)."""
-        from .melds import card_points  # melds imports this module
-
-        return tuple(card_points(f, self) for f in range(54))
+        """What each face (0..53) costs when left over (cached per point scheme,
+        jokers and wild rank, so every copy of the rules shares it)."""
+        return _face_points(self.points, self.printed_jokers, self.wild_rank, self.joker_points)
 
     def with_wild(self, rank: int | None) -> MeldRules:
         """The same rules with ``rank`` as the wild rank (None: no wild rank)."""
-        return self.model_copy(update={"wild_rank": rank})
+        copy = self.model_copy(update={"wild_rank": rank})
+        # a copy carries the original's cached properties: drop the one that
+        # depends on the wild rank (through ``uses_jokers``)
+        copy.__dict__.pop("meld_spec", None)
+        return copy
 
     def replace(self, **changes: Any) -> MeldRules:
         """A validated copy with some fields changed."""
@@ -151,6 +154,18 @@ class MeldRules(BaseModel):
             objective=Objective.DEADWOOD,
             declare_size=10,
         )
+
+
+@lru_cache(maxsize=256)
+def _face_points(
+    points: PointScheme, printed_jokers: bool, wild_rank: int | None, joker_points: int
+) -> tuple[int, ...]:
+    from .melds import card_points  # melds imports this module
+
+    rules = MeldRules(
+        points=points, printed_jokers=printed_jokers, wild_rank=wild_rank, joker_points=joker_points
+    )
+    return tuple(card_points(f, rules) for f in range(54))
 
 
 PRESETS: dict[str, MeldRules] = {"indian": MeldRules.indian(), "gin": MeldRules.gin()}

@@ -148,6 +148,14 @@ def test_printed_joker_fills_a_gap_and_max_jokers_per_meld() -> None:
     assert not meld_ok(Kind.RUN, (), 3, rules)  # a meld holds a natural card
 
 
+def test_a_copy_with_a_wild_rank_does_not_keep_stale_cached_values() -> None:
+    base = MeldRules.gin()
+    assert base.face_points[5] == 7 and not base.meld_spec[4]  # cached on the original
+    wild = base.with_wild(5)  # sevens are wild: they turn jokers on and cost what a joker does
+    assert wild.face_points[5] == wild.joker_points
+    assert wild.meld_spec[4]
+
+
 def test_wild_card_in_its_natural_place_keeps_a_run_pure() -> None:
     """"a wild in its natural place keeps a run pure"."""
     rules = INDIAN.with_wild(5)  # sevens are wild
