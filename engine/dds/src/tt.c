@@ -255,3 +255,152 @@ void tt_store(TT *t, uint64_t key, int lo, int hi) {
     if (t->bloom) bloom_add(t, key);
     t->stats.stores++;
 }
+
+/* ---- winning-ranks table ------------------------------------------------ */
+
+static const uint64_t MUL_WR = UINT64_C(0xD6E8FEB86659FD93);
+
+static inline uint64_t wr_hash(uint64_t dist, int leader) {
+    uint64_t h = (dist ^ ((uint64_t)leader << 62) ^ (dist >> 31)) * MUL_WR;
+    return h ^ (h >> 29);
+}
+
+static const uint32_t KMASK[16] = {0,        0x3,       0xF,       0x3F,      0xFF,     0x3FF,
+                                   0xFFF,    0x3FFF,    0xFFFF,    0x3FFFF,   0xFFFFF,  0x3FFFFF,
+                                   0xFFFFFF, 0x3FFFFFF, 0x3FFFFFF, 0x3FFFFFF};
+
+int wr_init(WRT *t, size_t cap_bytes) {
+    memset(t, 0, sizeof *t);
+    /* An eighth of the bytes for the list index, the rest for the chunks. */
+    size_t nl = 64;
+    while (nl * 2 * sizeof(WRList) <= cap_bytes / 8) nl *= 2;
+    size_t nc = (cap_bytes - nl * sizeof(WRList)) / sizeof(WRChunk);
+    if (nc < 64) nc = 64;
+    t->lists = calloc(nl, sizeof(WRList));
+    t->pool = malloc(nc * sizeof(WRChunk));
+    if (!t->lists || !t->pool) {
+        wr_free(t);
+        return -1;
+    }
+    t->nlists = nl;
+    t->nchunks = nc;
+    t->gen = 1;
+    return 0;
+}
+
+void wr_free(WRT *t) {
+    free(t->lists);
+    free(t->pool);
+    t->lists = NULL;
+    t->pool = NULL;
+}
+
+void wr_clear(WRT *t) {
+    if (t->gen == 255) {
+        memset(t->lists, 0, t->nlists * sizeof(WRList));
+        t->gen = 1;
+    } else {
+        t->gen++;
+    }
+    t->used_lists = 0;
+    t->used_chunks = 0;
+}
+
+size_t wr_bytes(const WRT *t) {
+    return t->nlists * sizeof(WRList) + t->used_chunks * sizeof(WRChunk);
+}
+
+/* The list of (dist, leader), or where it would go. */
+static inline WRList *wr_list(WRT *t, uint64_t dist, int leader) {
+    size_t mask = t->nlists - 1;
+    size_t i = (size_t)(wr_hash(dist, leader) >> 20) & mask;
+    for (;;) {
+        WRList *l = &t->lists[i];
+        if (l->gen != t->gen) return l;
+        if (l->dist == dist && l->leader == leader) return l;
+        i = (i + 1) & mask;
+    }
+}
+
+int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]) {
+    t->stats.probes++;
+    WRList *l = wr_list(t, dist, leader);
+    if (l->gen != t->gen) return -1;
+    int hit = 0;
+    for (uint32_t c = l->chunk; c; c = t->pool[c - 1].next) {
+        const WRChunk *ch = &t->pool[c - 1];
+        for (int i = (int)ch->n - 1; i >= 0; i--) {
+            const WREntry *x = &ch->e[i];
+            if (((order[0] & KMASK[x->ok[0] >> 26]) ^ (x->ok[0] & 0x3FFFFFF)) |
+                ((order[1] & KMASK[x->ok[1] >> 26]) ^ (x->ok[1] & 0x3FFFFFF)) |
+                ((order[2] & KMASK[x->ok[2] >> 26]) ^ (x->ok[2] & 0x3FFFFFF)) |
+                ((order[3] & KMASK[x->ok[3] >> 26]) ^ (x->ok[3] & 0x3FFFFFF)))
+                continue;
+            hit = 1;
+            if (x->lo >= need || x->hi < need) {
+                for (int s = 0; s < 4; s++) k[s] = (uint8_t)(x->ok[s] >> 26);
+                t->stats.hits++;
+                t->stats.cutoffs++;
+                return x->lo >= need;
+            }
+        }
+    }
+    t->stats.hits += (uint64_t)hit;
+    return -1;
+}
+
+void wr_store(WRT *t, uint64_t dist, int leader, const uint32_t order[4], const uint8_t k[4],
+              int lo, int hi) {
+    uint32_t ok[4];
+    for (int s = 0; s < 4; s++) ok[s] = (order[s] & KMASK[k[s]]) | (uint32_t)k[s] << 26;
+    WRList *l = wr_list(t, dist, leader);
+    if (l->gen == t->gen) {
+        for (uint32_t c = l->chunk; c; c = t->pool[c - 1].next) {
+            WRChunk *ch = &t->pool[c - 1];
+            for (uint32_t i = 0; i < ch->n; i++) {
+                WREntry *x = &ch->e[i];
+                if (x->ok[0] != ok[0] || x->ok[1] != ok[1] || x->ok[2] != ok[2] || x->ok[3] != ok[3])
+                    continue;
+                if (x->lo < lo) x->lo = (uint8_t)lo;
+                if (x->hi > hi) x->hi = (uint8_t)hi;
+                t->stats.updates++;
+                return;
+            }
+        }
+    } else {
+        if ((t->used_lists + 1) * 4 > t->nlists * 3) {
+            /* Index full: forget everything and start again. */
+            wr_clear(t);
+            t->stats.resets++;
+            l = wr_list(t, dist, leader);
+        }
+        l->gen = t->gen;
+        l->dist = dist;
+        l->leader = (uint8_t)leader;
+        l->chunk = 0;
+        t->used_lists++;
+    }
+    WRChunk *ch = l->chunk ? &t->pool[l->chunk - 1] : NULL;
+    if (!ch || ch->n == WR_CHUNK) {
+        if (t->used_chunks == t->nchunks) {
+            wr_clear(t);
+            t->stats.resets++;
+            l = wr_list(t, dist, leader);
+            l->gen = t->gen;
+            l->dist = dist;
+            l->leader = (uint8_t)leader;
+            l->chunk = 0;
+            t->used_lists++;
+        }
+        WRChunk *nc = &t->pool[t->used_chunks++];
+        nc->n = 0;
+        nc->next = l->chunk;
+        l->chunk = (uint32_t)t->used_chunks;
+        ch = nc;
+    }
+    WREntry *x = &ch->e[ch->n++];
+    memcpy(x->ok, ok, sizeof ok);
+    x->lo = (uint8_t)lo;
+    x->hi = (uint8_t)hi;
+    t->stats.stores++;
+}

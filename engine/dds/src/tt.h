@@ -57,4 +57,62 @@ int tt_probe(TT *t, uint64_t key, int *lo, int *hi);
 void tt_store(TT *t, uint64_t key, int lo, int hi);
 size_t tt_bytes(const TT *t);
 
+
+/* Winning-ranks table: one entry holds for a whole class of trick-boundary
+ * positions, those with the same player on lead, the same number of cards in
+ * every suit in every hand, and, in each suit, the same holders of the top
+ * k[suit] cards (counted among the cards still in play; k is the number of
+ * cards down to the lowest "winning rank" the search found relevant).
+ *
+ * Entries of one (leader, lengths) are a list of chunks, newest first; the
+ * lists are found by open addressing on (leader, lengths). When the chunk pool
+ * or the list index is full, the whole table is forgotten (a generation step).
+ */
+#define WR_CHUNK 6
+
+typedef struct {
+    uint32_t ok[4]; /* per suit: holders of the top k cards (2 bits each from
+                       the top) in bits 0..25, k in bits 26..29 */
+    uint8_t lo, hi;
+} WREntry;
+
+typedef struct {
+    WREntry e[WR_CHUNK];
+    uint32_t next; /* chunk index + 1, 0 = end */
+    uint32_t n;
+} WRChunk;
+
+typedef struct {
+    uint64_t dist;  /* lengths: 4 bits per (seat, suit), seat * 16 + suit * 4 */
+    uint32_t chunk; /* first chunk index + 1 */
+    uint8_t leader, gen;
+    uint16_t pad;
+} WRList;
+
+typedef struct {
+    uint64_t probes, hits, cutoffs, stores, updates, evictions, resets;
+} WRStats;
+
+typedef struct {
+    WRList *lists;
+    size_t nlists; /* power of two */
+    size_t used_lists;
+    WRChunk *pool;
+    size_t nchunks, used_chunks;
+    uint8_t gen;   /* current generation 1..255; a list of another is empty */
+    WRStats stats;
+} WRT;
+
+int wr_init(WRT *t, size_t cap_bytes);
+void wr_free(WRT *t);
+void wr_clear(WRT *t);
+size_t wr_bytes(const WRT *t);
+/* Looks for an entry matching the position (lengths `dist`, holders `order`
+ * of each suit's cards from the top) whose bounds decide "North-South take at
+ * least `need`": returns 1 (yes) or 0 (no) and sets k[] to the entry's
+ * relevant top cards; -1 when no entry decides. */
+int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]);
+void wr_store(WRT *t, uint64_t dist, int leader, const uint32_t order[4], const uint8_t k[4],
+              int lo, int hi);
+
 #endif
