@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BL_BITS 18
-
 typedef struct {
     int8_t s, r;
     int16_t score;
@@ -25,11 +23,10 @@ struct Solver {
      * not yet computed (filled lazily, valid for root_hold). */
     uint16_t canon[4][8192];
     uint16_t killer[53]; /* last card that caused a cutoff, by cards left */
-    /* Best lead found for a trick-boundary position: a direct-mapped side
-     * table (key << 8 | suit << 4 | cards of the suit above the lead), kept
-     * apart from the 8-byte bound entries. The lead is stored by its place
-     * among the suit's remaining cards so equivalent positions share it. */
-    uint64_t *best_lead;
+    /* The bounds live in the winning-ranks table `wr`. The 8-byte Robin Hood
+     * table `tt` keeps, per exact (relative-rank) position on lead, the best
+     * lead found (suit << 4 | cards of the suit above the lead, so that
+     * equivalent positions share it), for move ordering. */
     SearchStats st;
     TTStats tt_view; /* both tables' counters, for solver_tt_stats */
 };
@@ -40,19 +37,13 @@ static inline int popc(unsigned m) { return __builtin_popcount(m); }
 Solver *solver_new(size_t tt_bytes, int use_bloom) {
     Solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    if (tt_init(&s->tt, tt_bytes, use_bloom) != 0) {
+    /* An eighth of the bytes for the best-lead table, the rest for the bounds. */
+    if (tt_init(&s->tt, tt_bytes / 8, use_bloom) != 0) {
         free(s);
         return NULL;
     }
-    if (wr_init(&s->wr, tt_bytes) != 0) {
+    if (wr_init(&s->wr, tt_bytes - tt_bytes / 8) != 0) {
         tt_free(&s->tt);
-        free(s);
-        return NULL;
-    }
-    s->best_lead = calloc((size_t)1 << BL_BITS, sizeof(uint64_t));
-    if (!s->best_lead) {
-        tt_free(&s->tt);
-        wr_free(&s->wr);
         free(s);
         return NULL;
     }
@@ -64,7 +55,6 @@ void solver_free(Solver *s) {
     if (!s) return;
     tt_free(&s->tt);
     wr_free(&s->wr);
-    free(s->best_lead);
     free(s);
 }
 
@@ -89,7 +79,7 @@ const TTStats *solver_tt_stats(const Solver *s) {
     return &m->tt_view;
 }
 const SearchStats *solver_stats(const Solver *s) { return &s->st; }
-size_t solver_tt_bytes(const Solver *s) { return tt_bytes(&s->tt); }
+size_t solver_tt_bytes(const Solver *s) { return tt_bytes(&s->tt) + wr_bytes(&s->wr); }
 
 /* ---- position checks ---------------------------------------------------- */
 
@@ -153,7 +143,6 @@ static void set_root(Solver *S, const Position *p) {
         memcpy(S->root_hold, hold, sizeof hold);
         S->root_trump = p->trump;
         memset(S->canon, 0xFF, sizeof S->canon);
-        memset(S->best_lead, 0, sizeof(uint64_t) << BL_BITS);
         S->canon[0][0] = S->canon[1][0] = S->canon[2][0] = S->canon[3][0] = 0;
         for (int s = 0; s < 4; s++)
             for (int r = 0; r < 13; r++) {
@@ -615,11 +604,9 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
     int seat = (P->leader + P->ply) & 3;
     int maxnode = !(seat & 1);
     int hint = -1;
-    size_t bl = 0;
     if (P->ply == 0) {
-        bl = (size_t)((key * UINT64_C(0xD6E8FEB86659FD93)) >> (64 - BL_BITS));
-        uint64_t e = S->best_lead[bl];
-        if (e && (e >> 8) == key) hint = lead_from_slot(P, seat, (int)(e & 0xFF));
+        int slot;
+        if (tt_get(&S->tt, key, &slot)) hint = lead_from_slot(P, seat, slot);
     }
     Move mv[13];
     int n = gen_moves(S, seat, mv, hint);
@@ -638,7 +625,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             if (i == 0) S->st.cut_first++;
             else S->st.cut_later++;
             S->killer[4 * S->tl - P->ply] = (uint16_t)((mv[i].s << 4) | mv[i].r);
-            if (P->ply == 0) S->best_lead[bl] = key << 8 | lead_to_slot(P, mv[i].s, mv[i].r);
+            if (P->ply == 0) tt_put(&S->tt, key, (int)lead_to_slot(P, mv[i].s, mv[i].r));
             memcpy(acc, cw, sizeof acc);
             break;
         }
