@@ -26,8 +26,9 @@ DEFAULT_TT_BYTES = 64 * 1024 * 1024
 
 
 class Solver:
-    """A solver context: owns one transposition table (``tt_bytes`` at most,
-    default 64 MiB) and, optionally, a Bloom filter screening its lookups.
+    """A solver context: owns its tables (``tt_bytes`` at most in all, default
+    64 MiB: the winning-ranks bound table and the exact best-lead table, the
+    latter optionally screened by a Bloom filter).
 
     Reuse one Solver for many problems to keep its memory warm; the table is
     kept between calls on the same deal and strain. A Solver searches without

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BL_BITS 18
-
 typedef struct {
     int8_t s, r;
     int16_t score;
@@ -13,6 +11,7 @@ typedef struct {
 
 struct Solver {
     TT tt;
+    WRT wr;
     Position pos;  /* the position being searched, changed in place */
     int tl;        /* tricks left, the current one included */
     /* The deal the table's keys are relative to: cards held per suit and
@@ -24,12 +23,12 @@ struct Solver {
      * not yet computed (filled lazily, valid for root_hold). */
     uint16_t canon[4][8192];
     uint16_t killer[53]; /* last card that caused a cutoff, by cards left */
-    /* Best lead found for a trick-boundary position: a direct-mapped side
-     * table (key << 8 | suit << 4 | cards of the suit above the lead), kept
-     * apart from the 8-byte bound entries. The lead is stored by its place
-     * among the suit's remaining cards so equivalent positions share it. */
-    uint64_t *best_lead;
+    /* The bounds live in the winning-ranks table `wr`. The 8-byte Robin Hood
+     * table `tt` keeps, per exact (relative-rank) position on lead, the best
+     * lead found (suit << 4 | cards of the suit above the lead, so that
+     * equivalent positions share it), for move ordering. */
     SearchStats st;
+    TTStats tt_view; /* both tables' counters, for solver_tt_stats */
 };
 
 static inline int hibit(unsigned m) { return 31 - __builtin_clz(m); }
@@ -38,12 +37,12 @@ static inline int popc(unsigned m) { return __builtin_popcount(m); }
 Solver *solver_new(size_t tt_bytes, int use_bloom) {
     Solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    if (tt_init(&s->tt, tt_bytes, use_bloom) != 0) {
+    /* An eighth of the bytes for the best-lead table, the rest for the bounds. */
+    if (tt_init(&s->tt, tt_bytes / 8, use_bloom) != 0) {
         free(s);
         return NULL;
     }
-    s->best_lead = calloc((size_t)1 << BL_BITS, sizeof(uint64_t));
-    if (!s->best_lead) {
+    if (wr_init(&s->wr, tt_bytes - tt_bytes / 8) != 0) {
         tt_free(&s->tt);
         free(s);
         return NULL;
@@ -55,19 +54,32 @@ Solver *solver_new(size_t tt_bytes, int use_bloom) {
 void solver_free(Solver *s) {
     if (!s) return;
     tt_free(&s->tt);
-    free(s->best_lead);
+    wr_free(&s->wr);
     free(s);
 }
 
 void solver_reset(Solver *s) {
     tt_clear(&s->tt);
+    wr_clear(&s->wr);
     s->root_trump = -1;
     memset(s->root_hold, 0, sizeof s->root_hold);
 }
 
-const TTStats *solver_tt_stats(const Solver *s) { return &s->tt.stats; }
+const TTStats *solver_tt_stats(const Solver *s) {
+    /* The counters of both tables: the exact one and the winning-ranks one. */
+    Solver *m = (Solver *)s;
+    m->tt_view = s->tt.stats;
+    m->tt_view.probes += s->wr.stats.probes;
+    m->tt_view.hits += s->wr.stats.hits;
+    m->tt_view.cutoffs += s->wr.stats.cutoffs;
+    m->tt_view.stores += s->wr.stats.stores;
+    m->tt_view.updates += s->wr.stats.updates;
+    m->tt_view.evictions += s->wr.stats.evictions;
+    m->tt_view.drops += s->wr.stats.resets;
+    return &m->tt_view;
+}
 const SearchStats *solver_stats(const Solver *s) { return &s->st; }
-size_t solver_tt_bytes(const Solver *s) { return tt_bytes(&s->tt); }
+size_t solver_tt_bytes(const Solver *s) { return tt_bytes(&s->tt) + wr_bytes(&s->wr); }
 
 /* ---- position checks ---------------------------------------------------- */
 
@@ -127,10 +139,10 @@ static void set_root(Solver *S, const Position *p) {
         }
     if (!same) {
         tt_clear(&S->tt);
+        wr_clear(&S->wr);
         memcpy(S->root_hold, hold, sizeof hold);
         S->root_trump = p->trump;
         memset(S->canon, 0xFF, sizeof S->canon);
-        memset(S->best_lead, 0, sizeof(uint64_t) << BL_BITS);
         S->canon[0][0] = S->canon[1][0] = S->canon[2][0] = S->canon[3][0] = 0;
         for (int s = 0; s < 4; s++)
             for (int r = 0; r < 13; r++) {
@@ -190,21 +202,37 @@ static inline int trick_winner(const Position *P, int n) {
     return best;
 }
 
-/* With one card each left: does North-South win the last trick? */
-static int last_trick_ns(const Position *P) {
+/* With one card each left: does North-South win the last trick? `win`
+ * gets the winning card's rank when it beat another card of its suit. */
+static int last_trick_ns(const Position *P, uint16_t win[4]) {
     int ws = -1, wr = -1, wseat = P->leader;
+    int cnt[4] = {0, 0, 0, 0};
     for (int i = 0; i < 4; i++) {
         int seat = (P->leader + i) & 3;
         int s = 0;
         while (!P->hand[seat][s]) s++;
         int r = hibit(P->hand[seat][s]);
+        cnt[s]++;
         if (i == 0 || (s == ws && r > wr) || (s != ws && s == P->trump)) {
             ws = s;
             wr = r;
             wseat = seat;
         }
     }
+    win[0] = win[1] = win[2] = win[3] = 0;
+    if (cnt[ws] > 1) win[ws] = (uint16_t)(1u << wr);
     return !(wseat & 1);
+}
+
+/* The k highest cards of mask m. */
+static inline unsigned top_cards(unsigned m, int k) {
+    unsigned res = 0;
+    while (k-- > 0 && m) {
+        int r = hibit(m);
+        res |= 1u << r;
+        m &= ~(1u << r);
+    }
+    return res;
 }
 
 /* Consecutive top cards of suit s held by seat p. */
@@ -225,8 +253,12 @@ static inline int top_run(const Position *P, int p, int s) {
  * its tricks. Either the leader cashes its own top cards, or it leads a small
  * card to partner's top cards in one suit (after cashing its own winners
  * elsewhere, in notrump, when partner can keep its cards in that suit). */
-static int quick_tricks(const Position *P, int p) {
+static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
     int tr = P->trump;
+    unsigned live[4];
+    for (int s = 0; s < 4; s++)
+        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+    int side_suit = -1, side_k = 0;
     int lho = (p + 1) & 3, rho = (p + 3) & 3, part = (p + 2) & 3;
     int own[4], sum = 0, best_side = 0, trump_tricks = 0;
     int opp_trumps = tr != DDS_NT && (P->hand[lho][tr] || P->hand[rho][tr]);
@@ -242,10 +274,23 @@ static int quick_tricks(const Position *P, int p) {
              * rounds than a trump-holding opponent can follow to. */
             if (P->hand[lho][tr] && popc(P->hand[lho][s]) < k) k = popc(P->hand[lho][s]);
             if (P->hand[rho][tr] && popc(P->hand[rho][s]) < k) k = popc(P->hand[rho][s]);
-            if (k > best_side) best_side = k;
+            if (k > best_side) {
+                best_side = k;
+                side_suit = s;
+                side_k = k;
+            }
         }
     }
     int best = trump_tricks + (opp_trumps ? best_side : sum);
+    /* The cards that win these tricks by rank: their holders must stay. */
+    win[0] = win[1] = win[2] = win[3] = 0;
+    if (tr != DDS_NT) win[tr] = (uint16_t)top_cards(live[tr], trump_tricks);
+    if (opp_trumps) {
+        if (side_suit >= 0) win[side_suit] = (uint16_t)top_cards(live[side_suit], side_k);
+    } else {
+        for (int s = 0; s < 4; s++)
+            if (s != tr) win[s] = (uint16_t)top_cards(live[s], own[s]);
+    }
     for (int t = 0; t < 4; t++) {
         if (!P->hand[p][t] || own[t]) continue;
         int k2 = top_run(P, part, t);
@@ -263,7 +308,11 @@ static int quick_tricks(const Position *P, int p) {
                 if (s != t) spare += popc(P->hand[part][s]);
             if (spare < pre) pre = 0;
         }
-        if (pre + k2 > best) best = pre + k2;
+        if (pre + k2 > best) {
+            best = pre + k2;
+            for (int s = 0; s < 4; s++) win[s] = pre ? (uint16_t)top_cards(live[s], own[s]) : 0;
+            win[t] = (uint16_t)top_cards(live[t], k2);
+        }
     }
     return best;
 }
@@ -410,7 +459,7 @@ static int gen_moves(Solver *S, int p, Move *mv, int hint) {
 
 /* ---- the search --------------------------------------------------------- */
 
-static int ab(Solver *S, int need);
+static int ab(Solver *S, int need, uint16_t win[4]);
 
 /* A lead as (suit, number of the suit's remaining cards above it). */
 static inline uint64_t lead_to_slot(const Position *P, int s, int r) {
@@ -438,8 +487,9 @@ static inline int lead_from_slot(const Position *P, int seat, int slot) {
 }
 
 /* Plays card (s, r) for the mover, searches, and takes it back. `need` is the
- * count of North-South tricks wanted from the position before the card. */
-static int play_and_search(Solver *S, int s, int r, int need) {
+ * count of North-South tricks wanted from the position before the card; `win`
+ * gets the winning ranks of the answer. */
+static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     Position *P = &S->pos;
     int seat = (P->leader + P->ply) & 3;
     int ply = P->ply;
@@ -449,19 +499,20 @@ static int play_and_search(Solver *S, int s, int r, int need) {
     P->trank[ply] = r;
     if (ply < 3) {
         P->ply = ply + 1;
-        res = ab(S, need);
+        res = ab(S, need, win);
         P->ply = ply;
     } else {
-        int wseat = (P->leader + trick_winner(P, 4)) & 3;
+        int w = trick_winner(P, 4);
+        int wseat = (P->leader + w) & 3;
         int leader = P->leader;
         /* The next tricks reuse the trick slots: keep this trick's cards for
          * the siblings still to be tried. */
-        int ts[3] = {P->tsuit[0], P->tsuit[1], P->tsuit[2]};
-        int tr[3] = {P->trank[0], P->trank[1], P->trank[2]};
+        int ts[4] = {P->tsuit[0], P->tsuit[1], P->tsuit[2], P->tsuit[3]};
+        int tr[4] = {P->trank[0], P->trank[1], P->trank[2], P->trank[3]};
         P->leader = wseat;
         P->ply = 0;
         S->tl--;
-        res = ab(S, need - !(wseat & 1));
+        res = ab(S, need - !(wseat & 1), win);
         S->tl++;
         P->leader = leader;
         P->ply = 3;
@@ -469,30 +520,68 @@ static int play_and_search(Solver *S, int s, int r, int need) {
             P->tsuit[i] = ts[i];
             P->trank[i] = tr[i];
         }
+        /* The winner's rank matters when it beat another card of its suit. */
+        for (int i = 0; i < 4; i++)
+            if (i != w && ts[i] == ts[w]) {
+                win[ts[w]] |= (uint16_t)(1u << tr[w]);
+                break;
+            }
     }
     P->hand[seat][s] |= (uint16_t)(1u << r);
     return res;
 }
 
-/* Can North-South take at least `need` of the tricks left (current one
- * included)? */
-static int ab(Solver *S, int need) {
-    Position *P = &S->pos;
-    if (need <= 0) return 1;
-    if (need > S->tl) return 0;
-    S->st.nodes++;
-    uint64_t key = 0;
-    int lo = 0, hi = S->tl;
-    if (P->ply == 0) {
-        if (S->tl == 1) return last_trick_ns(P) >= need;
-        key = make_key(S);
-        if (tt_probe(&S->tt, key, &lo, &hi)) {
-            if (lo >= need || hi < need) {
-                S->tt.stats.cutoffs++;
-                return lo >= need;
-            }
+/* Lengths of every suit in every hand, and each suit's holders from the top
+ * (2 bits a card): the description the winning-ranks table matches. */
+static inline uint64_t describe(const Position *P, const unsigned live[4], uint32_t order[4]) {
+    uint64_t d = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned h0 = P->hand[0][s], h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
+        d |= (uint64_t)popc(h0) << (s * 4) | (uint64_t)popc(h1) << (16 + s * 4) |
+             (uint64_t)popc(h2) << (32 + s * 4) | (uint64_t)popc(h3) << (48 + s * 4);
+        uint32_t o = 0;
+        unsigned m = live[s];
+        int i = 0;
+        unsigned odd = h1 | h3, high = h2 | h3;
+        while (m) {
+            int r = hibit(m);
+            m &= ~(1u << r);
+            o |= (uint32_t)((odd >> r & 1) | (high >> r & 1) << 1) << (2 * i);
+            i++;
         }
-        int q = quick_tricks(P, P->leader);
+        order[s] = o;
+    }
+    return d;
+}
+
+/* Can North-South take at least `need` of the tricks left (current one
+ * included)? `win` gets the winning ranks: the cards whose holders the answer
+ * depends on (with the suit lengths of every hand); every position with the
+ * same lengths and the same holders of the cards down to the lowest winning
+ * rank of each suit has the same answer. */
+static int ab(Solver *S, int need, uint16_t win[4]) {
+    Position *P = &S->pos;
+    if (need <= 0 || need > S->tl) {
+        win[0] = win[1] = win[2] = win[3] = 0;
+        return need <= 0;
+    }
+    S->st.nodes++;
+    uint64_t key = 0, dist = 0;
+    uint32_t order[4];
+    unsigned live[4];
+    if (P->ply == 0) {
+        if (S->tl == 1) return last_trick_ns(P, win) >= need;
+        for (int s = 0; s < 4; s++)
+            live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        dist = describe(P, live, order);
+        key = make_key(S); /* for the best-lead memory */
+        uint8_t k[4];
+        int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
+        if (v >= 0) {
+            for (int s = 0; s < 4; s++) win[s] = (uint16_t)top_cards(live[s], k[s]);
+            return v;
+        }
+        int q = quick_tricks(P, P->leader, win);
         int ns_leads = !(P->leader & 1);
         if (ns_leads ? q >= need : S->tl - q < need) {
             S->st.quick_cuts++;
@@ -500,43 +589,88 @@ static int ab(Solver *S, int need) {
         }
         if (P->trump != DDS_NT) {
             /* The highest trump left always wins a trick. */
-            unsigned t = P->hand[0][P->trump] | P->hand[1][P->trump] | P->hand[2][P->trump] |
-                         P->hand[3][P->trump];
+            unsigned t = live[P->trump];
             if (t) {
                 int top = hibit(t);
                 int ns_top = (P->hand[0][P->trump] | P->hand[2][P->trump]) >> top & 1;
-                if (!ns_top && S->tl - 1 < need) return 0;
+                if (ns_top ? need <= 1 : S->tl - 1 < need) {
+                    win[0] = win[1] = win[2] = win[3] = 0;
+                    win[P->trump] = (uint16_t)(1u << top);
+                    return ns_top;
+                }
             }
         }
     }
     int seat = (P->leader + P->ply) & 3;
     int maxnode = !(seat & 1);
     int hint = -1;
-    size_t bl = 0;
     if (P->ply == 0) {
-        bl = (size_t)((key * UINT64_C(0xD6E8FEB86659FD93)) >> (64 - BL_BITS));
-        uint64_t e = S->best_lead[bl];
-        if (e && (e >> 8) == key) hint = lead_from_slot(P, seat, (int)(e & 0xFF));
+        int slot;
+        if (tt_get(&S->tt, key, &slot)) hint = lead_from_slot(P, seat, slot);
     }
     Move mv[13];
     int n = gen_moves(S, seat, mv, hint);
     int res = !maxnode;
+    uint16_t acc[4] = {0, 0, 0, 0}, cw[4];
+    /* thr[s]: a card of suit s below it needs no search. A failed card c' of
+     * the suit whose answer did not depend on any rank down to c' makes every
+     * other card of the suit below the lowest winning rank equivalent to it
+     * (DDS's rule): the children differ only in cards nobody's rank counts. */
+    int thr[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
-        int r = play_and_search(S, mv[i].s, mv[i].r, need);
+        if (mv[i].r < thr[mv[i].s]) continue;
+        int r = play_and_search(S, mv[i].s, mv[i].r, need, cw);
         if (r == maxnode) {
             res = r;
             if (i == 0) S->st.cut_first++;
             else S->st.cut_later++;
             S->killer[4 * S->tl - P->ply] = (uint16_t)((mv[i].s << 4) | mv[i].r);
-            if (P->ply == 0) S->best_lead[bl] = key << 8 | lead_to_slot(P, mv[i].s, mv[i].r);
+            if (P->ply == 0) tt_put(&S->tt, key, (int)lead_to_slot(P, mv[i].s, mv[i].r));
+            memcpy(acc, cw, sizeof acc);
             break;
         }
+        for (int s = 0; s < 4; s++) acc[s] |= cw[s];
+        int low = cw[mv[i].s] ? __builtin_ctz(cw[mv[i].s]) : 13;
+        if (mv[i].r < low && low > thr[mv[i].s]) thr[mv[i].s] = low;
     }
-    if (res != maxnode) S->st.all_moves++;
+    if (res != maxnode) {
+        S->st.all_moves++;
+        /* Every move failed, but only the top card of each run of equivalent
+         * cards was tried: where that card's holder is fixed by the winning
+         * ranks, the run must stay one run in every position of the class,
+         * so its bottom card becomes relevant too. Moves are tried from the
+         * generated list; walk each suit's runs from the top. */
+        unsigned lv[4];
+        for (int s = 0; s < 4; s++)
+            lv[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        for (int i = 0; i < P->ply; i++) lv[P->tsuit[i]] |= 1u << P->trank[i];
+        for (int s = 0; s < 4; s++) {
+            unsigned hm = P->hand[seat][s];
+            if (!hm) continue;
+            if (P->ply > 0 && s != P->tsuit[0] && P->hand[seat][P->tsuit[0]]) continue;
+            unsigned m = hm;
+            while (m) {
+                int r = hibit(m);
+                /* The run headed by r: cards of hm with only gone cards between. */
+                int b = r;
+                m &= ~(1u << r);
+                for (;;) {
+                    unsigned below = lv[s] & ((1u << b) - 1);
+                    if (!below || !(hm >> hibit(below) & 1)) break;
+                    b = hibit(below);
+                    m &= ~(1u << b);
+                }
+                if (b != r && acc[s] && __builtin_ctz(acc[s]) <= r) acc[s] |= (uint16_t)(1u << b);
+            }
+        }
+    }
+    memcpy(win, acc, sizeof acc);
     S->st.by_ply[P->ply]++;
     if (P->ply == 0) {
-        if (res) tt_store(&S->tt, key, need, hi);
-        else tt_store(&S->tt, key, lo, need - 1);
+        uint8_t k[4];
+        for (int s = 0; s < 4; s++) k[s] = win[s] ? (uint8_t)popc(live[s] >> __builtin_ctz(win[s])) : 0;
+        if (res) wr_store(&S->wr, dist, P->leader, order, k, need, S->tl);
+        else wr_store(&S->wr, dist, P->leader, order, k, 0, need - 1);
     }
     return res;
 }
@@ -550,7 +684,8 @@ static int exact(Solver *S, int guess) {
         if (t <= lo) t = lo + 1;
         if (t > hi) t = hi;
         S->st.searches++;
-        if (ab(S, t)) {
+        uint16_t w[4];
+        if (ab(S, t, w)) {
             lo = t;
             guess = t + 1;
         } else {
