@@ -47,6 +47,20 @@ def sqlite_url(tmp_path: Any) -> str:
     return f"sqlite:///{tmp_path}/cardtable.db"
 
 
+def load_stored(url: str, game_id: int) -> Any:
+    """A stored game read back from the database (for tests outside an event loop)."""
+    from server.persistence.store import Store
+
+    async def load() -> Any:
+        store = await Store.open(url)
+        try:
+            return await store.get_game(game_id)
+        finally:
+            await store.close()
+
+    return asyncio.run(load())
+
+
 def make_settings(db_url: str, **overrides: Any) -> Settings:
     base: dict[str, Any] = {
         "host": "127.0.0.1",

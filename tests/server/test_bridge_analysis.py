@@ -11,7 +11,7 @@ from rules.bridge import BridgeGame
 from rules.bridge.analysis import card_scores
 from server.cli import main
 from server.persistence.store import SeatRecord, Store
-from tests.server.conftest import Harness
+from tests.server.conftest import Harness, load_stored
 
 # Long solid suits: the whole table solves in milliseconds, so the tests stay fast.
 DEAL = "N:AKQJT98.AK.AKQ.2 765.QJT98.JT9.43 432.765.8765.765 .432.432.AKQJT98"
@@ -154,14 +154,7 @@ def test_every_card_of_a_stored_board_against_its_double_dummy_score(sqlite_url:
 
     gid = _store_game(sqlite_url)
 
-    async def load() -> Any:
-        store = await Store.open(sqlite_url)
-        try:
-            return await store.get_game(gid)
-        finally:
-            await store.close()
-
-    stored = asyncio.run(load())
+    stored = load_stored(sqlite_url, gid)
     data = build_replay(stored, "all", 0, 1000, analysis=True)
     game = BridgeGame()
     state = game.new(game.parse_config({"deal": DEAL}), 1)

@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from server.cli import build_parser, main
-from tests.server.conftest import make_settings, play_out, sit_and_start, start_harness
+from tests.server.conftest import (
+    load_stored,
+    make_settings,
+    play_out,
+    sit_and_start,
+    start_harness,
+)
 
 
 def finished_game(url: str) -> int:
@@ -43,19 +49,11 @@ def test_games_lists_and_replay_prints_every_step(sqlite_url: str, capsys: Any) 
 
 
 def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:
-    from server.persistence.store import Store
     from server.terminal.replay import run_replay
 
     gid = finished_game(sqlite_url)
 
-    async def load() -> Any:
-        store = await Store.open(sqlite_url)
-        try:
-            return await store.get_game(gid)
-        finally:
-            await store.close()
-
-    stored = asyncio.run(load())
+    stored = load_stored(sqlite_url, gid)
     keys = iter(["n", "n", "p", "g 52", "v 2", "bogus", "q"])
     pages: list[str] = []
     assert run_replay(stored, None, False, read=lambda _: next(keys), write=pages.append) == 0
