@@ -22,7 +22,6 @@ struct Solver {
     /* Canonical relative-rank representative of each suit mask, 0xFFFF when
      * not yet computed (filled lazily, valid for root_hold). */
     uint16_t canon[4][8192];
-    uint16_t killer[53]; /* last card that caused a cutoff, by cards left */
     /* The bounds live in the winning-ranks table `wr`. The 8-byte Robin Hood
      * table `tt` keeps, per exact (relative-rank) position on lead, the best
      * lead found (suit << 4 | cards of the suit above the lead, so that
@@ -151,7 +150,6 @@ static void set_root(Solver *S, const Position *p) {
                     if (hold[s][h] >> r & 1) S->holder[s][r] = (uint8_t)h;
             }
     }
-    memset(S->killer, 0xFF, sizeof S->killer);
     S->pos = *p;
     S->tl = popc(p->hand[(p->leader + p->ply) & 3][0]) + popc(p->hand[(p->leader + p->ply) & 3][1]) +
             popc(p->hand[(p->leader + p->ply) & 3][2]) + popc(p->hand[(p->leader + p->ply) & 3][3]);
@@ -440,11 +438,6 @@ static int gen_moves(Solver *S, int p, Move *mv, int hint) {
     if (hint >= 0)
         for (int i = 0; i < n; i++)
             if (mv[i].s == (hint >> 4) && mv[i].r == (hint & 15)) mv[i].score += 400;
-    int depth = 4 * S->tl - ply;
-    uint16_t k = S->killer[depth];
-    if (k != 0xFFFF)
-        for (int i = 0; i < n; i++)
-            if (mv[i].s == (k >> 4) && mv[i].r == (k & 15)) mv[i].score += 200;
     for (int i = 1; i < n; i++) {
         Move m = mv[i];
         int j = i;
@@ -624,7 +617,6 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             res = r;
             if (i == 0) S->st.cut_first++;
             else S->st.cut_later++;
-            S->killer[4 * S->tl - P->ply] = (uint16_t)((mv[i].s << 4) | mv[i].r);
             if (P->ply == 0) tt_put(&S->tt, key, (int)lead_to_slot(P, mv[i].s, mv[i].r));
             memcpy(acc, cw, sizeof acc);
             break;
