@@ -31,7 +31,14 @@ struct Solver {
 };
 
 static inline int hibit(unsigned m) { return 31 - __builtin_clz(m); }
-static inline int popc(unsigned m) { return __builtin_popcount(m); }
+/* Bit count of a 16-bit mask without a library call (builds without
+ * -mpopcnt turn __builtin_popcount into one). */
+static inline int popc(unsigned m) {
+    m = m - ((m >> 1) & 0x5555u);
+    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+    m = (m + (m >> 4)) & 0x0F0Fu;
+    return (int)((m + (m >> 8)) & 0x1Fu);
+}
 
 Solver *solver_new(size_t tt_bytes, int use_bloom) {
     Solver *s = calloc(1, sizeof *s);

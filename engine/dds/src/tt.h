@@ -71,12 +71,11 @@ void tt_put(TT *t, uint64_t key, int value);
  * k[suit] cards (counted among the cards still in play; k is the number of
  * cards down to the lowest "winning rank" the search found relevant).
  *
- * Entries of one (leader, lengths) are a list of chunks, newest first; the
- * lists are found by open addressing on (leader, lengths). When the chunk pool
- * or the list index is full, the whole table is forgotten (a generation step).
+ * Entries of one (leader, lengths) are split into lists (see tt.c); a list
+ * is one run of entries in a pool, oldest first, moved to a run twice as long
+ * when it fills. The lists are found by open addressing. When the pool or
+ * the list index is full, the whole table is forgotten (a generation step).
  */
-#define WR_CHUNK 4
-
 typedef struct {
     uint32_t ok[4]; /* per suit: holders of the top k cards (2 bits each from
                        the top) in bits 0..25, k in bits 26..29 */
@@ -84,16 +83,11 @@ typedef struct {
 } WREntry;
 
 typedef struct {
-    WREntry e[WR_CHUNK];
-    uint32_t next; /* chunk index + 1, 0 = end */
-    uint32_t n;
-} WRChunk;
-
-typedef struct {
     uint64_t dist;  /* lengths: 4 bits per (seat, suit), seat * 16 + suit * 4 */
-    uint32_t chunk; /* first chunk index + 1 */
-    uint8_t leader, gen;
+    uint32_t start; /* first entry in the pool (a header list: the wild sets) */
+    uint32_t n, cap;
     uint16_t sub;   /* which part of the (leader, lengths) entries, see tt.c */
+    uint8_t leader, gen;
 } WRList;
 
 typedef struct {
@@ -104,8 +98,8 @@ typedef struct {
     WRList *lists;
     size_t nlists; /* power of two */
     size_t used_lists;
-    WRChunk *pool;
-    size_t nchunks, used_chunks;
+    WREntry *pool;
+    size_t nentries, used_entries;
     uint8_t gen;   /* current generation 1..255; a list of another is empty */
     WRStats stats;
 } WRT;
