@@ -26,6 +26,11 @@ struct Solver {
      * table `tt` keeps, per exact (relative-rank) position on lead, the best
      * lead found (suit << 4 | cards of the suit above the lead, so that
      * equivalent positions share it), for move ordering. */
+    /* Bit compaction by halves, for the holders of the cards in play:
+     * comp_lo[live & 127][v & 127] and comp_hi[live >> 7][v >> 7] pack the
+     * bits of v that are in live; spread7 moves 7 bits to even positions. */
+    uint8_t comp_lo[128][128], comp_hi[64][64];
+    uint16_t spread7[128];
     SearchStats st;
     TTStats tt_view; /* both tables' counters, for solver_tt_stats */
 };
@@ -54,6 +59,20 @@ Solver *solver_new(size_t tt_bytes, int use_bloom) {
         return NULL;
     }
     s->root_trump = -1;
+    for (unsigned m = 0; m < 128; m++)
+        for (unsigned v = 0; v < 128; v++) {
+            unsigned c = 0;
+            int j = 0;
+            for (int b = 0; b < 7; b++)
+                if (m >> b & 1) c |= (v >> b & 1) << j++;
+            s->comp_lo[m][v] = (uint8_t)c;
+            if (m < 64 && v < 64) s->comp_hi[m][v] = (uint8_t)c;
+        }
+    for (unsigned v = 0; v < 128; v++) {
+        unsigned x = 0;
+        for (int b = 0; b < 7; b++) x |= (v >> b & 1) << (2 * b);
+        s->spread7[v] = (uint16_t)x;
+    }
     return s;
 }
 
@@ -531,25 +550,25 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     return res;
 }
 
-/* Lengths of every suit in every hand, and each suit's holders from the top
- * (2 bits a card): the description the winning-ranks table matches. */
-static inline uint64_t describe(const Position *P, const unsigned live[4], uint32_t order[4]) {
+/* The bits of v (a subset of live) packed in live's order, lowest first. */
+static inline unsigned compact(const Solver *S, unsigned v, unsigned live) {
+    return S->comp_lo[live & 127][v & 127] |
+           (unsigned)S->comp_hi[live >> 7][v >> 7] << popc(live & 127);
+}
+
+/* Lengths of every suit in every hand, and each suit's holders (2 bits a
+ * card, top-aligned as tt.h says): what the winning-ranks table matches. */
+static inline uint64_t describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
+    const Position *P = &S->pos;
     uint64_t d = 0;
     for (int s = 0; s < 4; s++) {
         unsigned h0 = P->hand[0][s], h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
         d |= (uint64_t)popc(h0) << (s * 4) | (uint64_t)popc(h1) << (16 + s * 4) |
              (uint64_t)popc(h2) << (32 + s * 4) | (uint64_t)popc(h3) << (48 + s * 4);
-        uint32_t o = 0;
-        unsigned m = live[s];
-        int i = 0;
-        unsigned odd = h1 | h3, high = h2 | h3;
-        while (m) {
-            int r = hibit(m);
-            m &= ~(1u << r);
-            o |= (uint32_t)((odd >> r & 1) | (high >> r & 1) << 1) << (2 * i);
-            i++;
-        }
-        order[s] = o;
+        unsigned odd = compact(S, h1 | h3, live[s]), high = compact(S, h2 | h3, live[s]);
+        uint32_t o = (uint32_t)(S->spread7[odd & 127] | S->spread7[odd >> 7] << 14) |
+                     (uint32_t)(S->spread7[high & 127] | S->spread7[high >> 7] << 14) << 1;
+        order[s] = o << (2 * (13 - popc(live[s])));
     }
     return d;
 }
@@ -593,7 +612,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
                 }
             }
         }
-        dist = describe(P, live, order);
+        dist = describe(S, live, order);
         key = make_key(S); /* for the best-lead memory */
         uint8_t k[4];
         int v = wr_probe(&S->wr, dist, P->leader, order, need, k);

@@ -282,9 +282,11 @@ static inline uint64_t wr_hash(uint64_t dist, int leader) {
     return h ^ (h >> 29);
 }
 
-static const uint32_t KMASK[16] = {0,        0x3,       0xF,       0x3F,      0xFF,     0x3FF,
-                                   0xFFF,    0x3FFF,    0xFFFF,    0x3FFFF,   0xFFFFF,  0x3FFFFF,
-                                   0xFFFFFF, 0x3FFFFFF, 0x3FFFFFF, 0x3FFFFFF};
+/* Holders are kept top-aligned: the top card's holder in bits 24..25, the
+ * next one in 22..23, and so on; KMASK[k] keeps the top k. */
+static const uint32_t KMASK[16] = {
+    0,         0x3000000, 0x3C00000, 0x3F00000, 0x3FC0000, 0x3FF0000, 0x3FFC000, 0x3FFF000,
+    0x3FFFC00, 0x3FFFF00, 0x3FFFFC0, 0x3FFFFF0, 0x3FFFFFC, 0x3FFFFFF, 0x3FFFFFF, 0x3FFFFFF};
 
 int wr_init(WRT *t, size_t cap_bytes) {
     memset(t, 0, sizeof *t);
@@ -349,7 +351,7 @@ static inline WRList *wr_list(WRT *t, uint64_t dist, int leader, unsigned sub) {
 static inline unsigned sub_of(unsigned wild, const uint32_t order[4]) {
     unsigned hk = 0;
     for (int s = 0; s < 4; s++)
-        if (!(wild >> s & 1)) hk |= (order[s] & 3) << (2 * s);
+        if (!(wild >> s & 1)) hk |= (order[s] >> 24 & 3) << (2 * s);
     return wild | hk << 4;
 }
 

@@ -109,7 +109,8 @@ void wr_free(WRT *t);
 void wr_clear(WRT *t);
 size_t wr_bytes(const WRT *t);
 /* Looks for an entry matching the position (lengths `dist`, holders `order`
- * of each suit's cards from the top) whose bounds decide "North-South take at
+ * of each suit's cards, 2 bits a card, top-aligned: the top card's holder in
+ * bits 24..25, the next in 22..23, ...) whose bounds decide "North-South take at
  * least `need`": returns 1 (yes) or 0 (no) and sets k[] to the entry's
  * relevant top cards; -1 when no entry decides. */
 int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]);
