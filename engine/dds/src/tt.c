@@ -256,23 +256,6 @@ void tt_store(TT *t, uint64_t key, int lo, int hi) {
     t->stats.stores++;
 }
 
-int tt_get(TT *t, uint64_t key, int *value) {
-    int lo, hi;
-    if (!tt_probe(t, key, &lo, &hi)) return 0;
-    *value = lo | hi << 4;
-    return 1;
-}
-
-void tt_put(TT *t, uint64_t key, int value) {
-    long i = find(t, key);
-    if (i >= 0) {
-        t->slots[i] = pack(t, key, value & 15, value >> 4);
-        t->stats.updates++;
-        return;
-    }
-    tt_store(t, key, value & 15, value >> 4);
-}
-
 /* ---- winning-ranks table ------------------------------------------------ */
 
 static const uint64_t MUL_WR = UINT64_C(0xD6E8FEB86659FD93);

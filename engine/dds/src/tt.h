@@ -1,14 +1,13 @@
 /* Two tables.
  *
- * 1. Exact table: 8-byte entries with Robin Hood hashing.
+ * 1. Exact table: 8-byte entries with Robin Hood hashing (the bounds when a
+ *    Solver is made with exact=1; see solver.h).
  * Entry layout (one uint64_t, given the deal at the root of the search):
  *   bits  0..51  the remaining cards, 13 bits per suit (clubs at bit 0),
  *                 already reduced to the canonical relative-rank representative
  *   bits 52..53  the player on lead
  *   bits 54..57  lower bound on the North-South tricks still to come
  *   bits 58..61  upper bound on the North-South tricks still to come
- *                 (tt_get/tt_put use bits 54..61 as one byte instead: the
- *                 solver keeps there the best lead found for the position)
  *   bits 62..63  generation (1..3); 0 means the slot is empty
  * The work an entry saves grows with the number of cards left (popcount of
  * bits 0..51), so the replacement rule needs no extra field.
@@ -59,10 +58,6 @@ int tt_probe(TT *t, uint64_t key, int *lo, int *hi);
 /* Records bounds for key, tightening an existing entry. */
 void tt_store(TT *t, uint64_t key, int lo, int hi);
 size_t tt_bytes(const TT *t);
-/* The same table as a map to one byte: bits 54..61 hold `value` in place of
- * the two bounds (the solver keeps a position's best lead this way). */
-int tt_get(TT *t, uint64_t key, int *value);
-void tt_put(TT *t, uint64_t key, int value);
 
 
 /* 2. Winning-ranks table (the bounds the search uses): one entry holds for a whole class of trick-boundary
