@@ -6,7 +6,7 @@ the first trick in the deal's strain) vs endplay solve_board. Prints per-deal me
 totals, peak memory and the ratios; asserts nothing. `--verify N` also checks
 the first N tables against endplay and reports any difference.
 
-    python bench/dds.py [--deals 100] [--seed 1] [--verify N] [--tt-mb 64] [--bloom]
+    python bench/dds.py [--deals 100] [--seed 1] [--verify N] [--tt-mb 64] [--exact [--bloom]]
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--verify", type=int, default=0, metavar="N")
     ap.add_argument("--tt-mb", type=int, default=64)
-    ap.add_argument("--bloom", action="store_true")
+    ap.add_argument("--exact", action="store_true",
+                    help="bounds in the exact 8-byte table instead of the winning-ranks one")
+    ap.add_argument("--bloom", action="store_true", help="Bloom filter in front of the exact table")
     args = ap.parse_args(argv)
 
     try:
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         deals.append((make_deal([cards[i * 13:(i + 1) * 13] for i in range(4)]),
                       STRAINS[rng.below(5)]))
 
-    solver = Solver(tt_bytes=args.tt_mb << 20, bloom=args.bloom)
+    solver = Solver(tt_bytes=args.tt_mb << 20, bloom=args.bloom, exact=args.exact)
     rss0 = peak_rss_mib()
     ours_t, ours_s, ep_t, ep_s = [], [], [], []
     mismatches = 0

@@ -27,15 +27,17 @@ DEFAULT_TT_BYTES = 64 * 1024 * 1024
 
 class Solver:
     """A solver context: owns its tables (``tt_bytes`` at most in all, default
-    64 MiB: the winning-ranks bound table and the exact best-lead table, the
-    latter optionally screened by a Bloom filter).
+    64 MiB). The bounds live in the winning-ranks table; ``exact=True`` keeps
+    them in the seed's exact-position table of 8-byte entries instead (slower;
+    optionally screened by a Bloom filter, ``bloom=True``).
 
     Reuse one Solver for many problems to keep its memory warm; the table is
     kept between calls on the same deal and strain. A Solver searches without
     holding the GIL but serves one thread at a time: give each thread its own."""
 
-    def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES, bloom: bool = False) -> None:
-        self._core: Any = load_core().Solver(tt_bytes, bloom)
+    def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES, bloom: bool = False,
+                 exact: bool = False) -> None:
+        self._core: Any = load_core().Solver(tt_bytes, bloom, exact)
 
     def solve(self, masks: Sequence[int], strain: int, leader: int,
               trick: Sequence[int] = ()) -> int:

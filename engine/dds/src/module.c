@@ -85,16 +85,17 @@ static int acquire(SolverObject *self) {
 }
 
 static int Solver_init(SolverObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"tt_bytes", "bloom", NULL};
+    static char *kwlist[] = {"tt_bytes", "bloom", "exact", NULL};
     Py_ssize_t tt_bytes = 64 * 1024 * 1024;
-    int bloom = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|np", kwlist, &tt_bytes, &bloom)) return -1;
+    int bloom = 0, exact = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|npp", kwlist, &tt_bytes, &bloom, &exact))
+        return -1;
     if (tt_bytes < 1024) {
         PyErr_SetString(PyExc_ValueError, "tt_bytes must be at least 1024");
         return -1;
     }
     if (self->solver) solver_free(self->solver);
-    self->solver = solver_new((size_t)tt_bytes, bloom);
+    self->solver = solver_new((size_t)tt_bytes, bloom, exact);
     if (!self->solver) {
         PyErr_NoMemory();
         return -1;
@@ -196,7 +197,7 @@ static PyTypeObject SolverType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine.dds._dds.Solver",
     .tp_basicsize = sizeof(SolverObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Solver(tt_bytes=64 MiB, bloom=False): a double-dummy solver with its own table",
+    .tp_doc = "Solver(tt_bytes=64 MiB, bloom=False, exact=False): a double-dummy solver with its own tables",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Solver_init,
     .tp_dealloc = (destructor)Solver_dealloc,

@@ -19,6 +19,7 @@ struct Solver {
     uint16_t root_hold[4][4];
     uint8_t holder[4][13];
     int root_trump;
+    int exact; /* bounds in the exact 8-byte table instead of the winning-ranks one */
     /* Canonical relative-rank representative of each suit mask, 0xFFFF when
      * not yet computed (filled lazily, valid for root_hold). */
     uint16_t canon[4][8192];
@@ -26,27 +27,56 @@ struct Solver {
      * table `tt` keeps, per exact (relative-rank) position on lead, the best
      * lead found (suit << 4 | cards of the suit above the lead, so that
      * equivalent positions share it), for move ordering. */
+    /* Bit compaction by halves, for the holders of the cards in play:
+     * comp_lo[live & 127][v & 127] and comp_hi[live >> 7][v >> 7] pack the
+     * bits of v that are in live; spread7 moves 7 bits to even positions. */
+    uint8_t comp_lo[128][128], comp_hi[64][64];
+    uint16_t spread7[128];
     SearchStats st;
     TTStats tt_view; /* both tables' counters, for solver_tt_stats */
 };
 
 static inline int hibit(unsigned m) { return 31 - __builtin_clz(m); }
-static inline int popc(unsigned m) { return __builtin_popcount(m); }
+/* Bit count of a 16-bit mask without a library call (builds without
+ * -mpopcnt turn __builtin_popcount into one). */
+static inline int popc(unsigned m) {
+    m = m - ((m >> 1) & 0x5555u);
+    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+    m = (m + (m >> 4)) & 0x0F0Fu;
+    return (int)((m + (m >> 8)) & 0x1Fu);
+}
 
-Solver *solver_new(size_t tt_bytes, int use_bloom) {
+Solver *solver_new(size_t tt_bytes, int use_bloom, int exact) {
     Solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    /* An eighth of the bytes for the best-lead table, the rest for the bounds. */
-    if (tt_init(&s->tt, tt_bytes / 8, use_bloom) != 0) {
+    /* The bytes go to the table that holds the bounds; the other one is
+     * kept at its smallest (it is not probed). */
+    size_t exact_bytes = exact ? tt_bytes : 1024, ranks_bytes = exact ? 4096 : tt_bytes;
+    if (tt_init(&s->tt, exact_bytes, use_bloom) != 0) {
         free(s);
         return NULL;
     }
-    if (wr_init(&s->wr, tt_bytes - tt_bytes / 8) != 0) {
+    if (wr_init(&s->wr, ranks_bytes) != 0) {
         tt_free(&s->tt);
         free(s);
         return NULL;
     }
+    s->exact = exact;
     s->root_trump = -1;
+    for (unsigned m = 0; m < 128; m++)
+        for (unsigned v = 0; v < 128; v++) {
+            unsigned c = 0;
+            int j = 0;
+            for (int b = 0; b < 7; b++)
+                if (m >> b & 1) c |= (v >> b & 1) << j++;
+            s->comp_lo[m][v] = (uint8_t)c;
+            if (m < 64 && v < 64) s->comp_hi[m][v] = (uint8_t)c;
+        }
+    for (unsigned v = 0; v < 128; v++) {
+        unsigned x = 0;
+        for (int b = 0; b < 7; b++) x |= (v >> b & 1) << (2 * b);
+        s->spread7[v] = (uint16_t)x;
+    }
     return s;
 }
 
@@ -454,31 +484,6 @@ static int gen_moves(Solver *S, int p, Move *mv, int hint) {
 
 static int ab(Solver *S, int need, uint16_t win[4]);
 
-/* A lead as (suit, number of the suit's remaining cards above it). */
-static inline uint64_t lead_to_slot(const Position *P, int s, int r) {
-    unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    return (uint64_t)((s << 4) | popc(live >> (r + 1)));
-}
-
-/* Back from a stored slot to the representative card the leader holds, or
- * -1 when the slot does not name one of its cards. */
-static inline int lead_from_slot(const Position *P, int seat, int slot) {
-    int s = slot >> 4, above = slot & 15;
-    unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    for (int i = 0; i < above && live; i++) live &= ~(1u << hibit(live));
-    if (!live) return -1;
-    int r = hibit(live);
-    unsigned hm = P->hand[seat][s];
-    if (!(hm >> r & 1)) return -1;
-    unsigned all = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    for (;;) {
-        unsigned up = all & ~((2u << r) - 1);
-        if (!up || !(hm >> __builtin_ctz(up) & 1)) break;
-        r = __builtin_ctz(up);
-    }
-    return (s << 4) | r;
-}
-
 /* Plays card (s, r) for the mover, searches, and takes it back. `need` is the
  * count of North-South tricks wanted from the position before the card; `win`
  * gets the winning ranks of the answer. */
@@ -524,25 +529,25 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     return res;
 }
 
-/* Lengths of every suit in every hand, and each suit's holders from the top
- * (2 bits a card): the description the winning-ranks table matches. */
-static inline uint64_t describe(const Position *P, const unsigned live[4], uint32_t order[4]) {
+/* The bits of v (a subset of live) packed in live's order, lowest first. */
+static inline unsigned compact(const Solver *S, unsigned v, unsigned live) {
+    return S->comp_lo[live & 127][v & 127] |
+           (unsigned)S->comp_hi[live >> 7][v >> 7] << popc(live & 127);
+}
+
+/* Lengths of every suit in every hand, and each suit's holders (2 bits a
+ * card, top-aligned as tt.h says): what the winning-ranks table matches. */
+static inline uint64_t describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
+    const Position *P = &S->pos;
     uint64_t d = 0;
     for (int s = 0; s < 4; s++) {
         unsigned h0 = P->hand[0][s], h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
         d |= (uint64_t)popc(h0) << (s * 4) | (uint64_t)popc(h1) << (16 + s * 4) |
              (uint64_t)popc(h2) << (32 + s * 4) | (uint64_t)popc(h3) << (48 + s * 4);
-        uint32_t o = 0;
-        unsigned m = live[s];
-        int i = 0;
-        unsigned odd = h1 | h3, high = h2 | h3;
-        while (m) {
-            int r = hibit(m);
-            m &= ~(1u << r);
-            o |= (uint32_t)((odd >> r & 1) | (high >> r & 1) << 1) << (2 * i);
-            i++;
-        }
-        order[s] = o;
+        unsigned odd = compact(S, h1 | h3, live[s]), high = compact(S, h2 | h3, live[s]);
+        uint32_t o = (uint32_t)(S->spread7[odd & 127] | S->spread7[odd >> 7] << 14) |
+                     (uint32_t)(S->spread7[high & 127] | S->spread7[high >> 7] << 14) << 1;
+        order[s] = o << (2 * (13 - popc(live[s])));
     }
     return d;
 }
@@ -566,14 +571,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (S->tl == 1) return last_trick_ns(P, win) >= need;
         for (int s = 0; s < 4; s++)
             live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        dist = describe(P, live, order);
-        key = make_key(S); /* for the best-lead memory */
-        uint8_t k[4];
-        int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
-        if (v >= 0) {
-            for (int s = 0; s < 4; s++) win[s] = (uint16_t)top_cards(live[s], k[s]);
-            return v;
-        }
+        /* Quick and later tricks first: they cost less than a table probe. */
         int q = quick_tricks(P, P->leader, win);
         int ns_leads = !(P->leader & 1);
         if (ns_leads ? q >= need : S->tl - q < need) {
@@ -593,16 +591,28 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
                 }
             }
         }
+        if (S->exact) {
+            int lo, hi;
+            key = make_key(S);
+            if (tt_probe(&S->tt, key, &lo, &hi) && (lo >= need || hi < need)) {
+                /* An exact entry says nothing about which cards mattered. */
+                for (int s = 0; s < 4; s++) win[s] = (uint16_t)live[s];
+                return lo >= need;
+            }
+        } else {
+            dist = describe(S, live, order);
+            uint8_t k[4];
+            int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
+            if (v >= 0) {
+                for (int s = 0; s < 4; s++) win[s] = (uint16_t)top_cards(live[s], k[s]);
+                return v;
+            }
+        }
     }
     int seat = (P->leader + P->ply) & 3;
     int maxnode = !(seat & 1);
-    int hint = -1;
-    if (P->ply == 0) {
-        int slot;
-        if (tt_get(&S->tt, key, &slot)) hint = lead_from_slot(P, seat, slot);
-    }
     Move mv[13];
-    int n = gen_moves(S, seat, mv, hint);
+    int n = gen_moves(S, seat, mv, -1);
     int res = !maxnode;
     uint16_t acc[4] = {0, 0, 0, 0}, cw[4];
     /* thr[s]: a card of suit s below it needs no search. A failed card c' of
@@ -617,7 +627,6 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             res = r;
             if (i == 0) S->st.cut_first++;
             else S->st.cut_later++;
-            if (P->ply == 0) tt_put(&S->tt, key, (int)lead_to_slot(P, mv[i].s, mv[i].r));
             memcpy(acc, cw, sizeof acc);
             break;
         }
@@ -659,10 +668,15 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
     memcpy(win, acc, sizeof acc);
     S->st.by_ply[P->ply]++;
     if (P->ply == 0) {
-        uint8_t k[4];
-        for (int s = 0; s < 4; s++) k[s] = win[s] ? (uint8_t)popc(live[s] >> __builtin_ctz(win[s])) : 0;
-        if (res) wr_store(&S->wr, dist, P->leader, order, k, need, S->tl);
-        else wr_store(&S->wr, dist, P->leader, order, k, 0, need - 1);
+        int lo = res ? need : 0, hi = res ? S->tl : need - 1;
+        if (S->exact) {
+            tt_store(&S->tt, key, lo, hi);
+        } else {
+            uint8_t k[4];
+            for (int s = 0; s < 4; s++)
+                k[s] = win[s] ? (uint8_t)popc(live[s] >> __builtin_ctz(win[s])) : 0;
+            wr_store(&S->wr, dist, P->leader, order, k, lo, hi);
+        }
     }
     return res;
 }

@@ -33,7 +33,9 @@ typedef struct {
 
 typedef struct Solver Solver;
 
-Solver *solver_new(size_t tt_bytes, int use_bloom);
+/* `exact`: keep the bounds in the exact-position 8-byte table (the seed's
+ * design) instead of the winning-ranks table (the default, faster). */
+Solver *solver_new(size_t tt_bytes, int use_bloom, int exact);
 void solver_free(Solver *s);
 /* Starts a new problem: drops the table and relearns the deal. */
 void solver_reset(Solver *s);

@@ -256,23 +256,6 @@ void tt_store(TT *t, uint64_t key, int lo, int hi) {
     t->stats.stores++;
 }
 
-int tt_get(TT *t, uint64_t key, int *value) {
-    int lo, hi;
-    if (!tt_probe(t, key, &lo, &hi)) return 0;
-    *value = lo | hi << 4;
-    return 1;
-}
-
-void tt_put(TT *t, uint64_t key, int value) {
-    long i = find(t, key);
-    if (i >= 0) {
-        t->slots[i] = pack(t, key, value & 15, value >> 4);
-        t->stats.updates++;
-        return;
-    }
-    tt_store(t, key, value & 15, value >> 4);
-}
-
 /* ---- winning-ranks table ------------------------------------------------ */
 
 static const uint64_t MUL_WR = UINT64_C(0xD6E8FEB86659FD93);
@@ -282,25 +265,27 @@ static inline uint64_t wr_hash(uint64_t dist, int leader) {
     return h ^ (h >> 29);
 }
 
-static const uint32_t KMASK[16] = {0,        0x3,       0xF,       0x3F,      0xFF,     0x3FF,
-                                   0xFFF,    0x3FFF,    0xFFFF,    0x3FFFF,   0xFFFFF,  0x3FFFFF,
-                                   0xFFFFFF, 0x3FFFFFF, 0x3FFFFFF, 0x3FFFFFF};
+/* Holders are kept top-aligned: the top card's holder in bits 24..25, the
+ * next one in 22..23, and so on; KMASK[k] keeps the top k. */
+static const uint32_t KMASK[16] = {
+    0,         0x3000000, 0x3C00000, 0x3F00000, 0x3FC0000, 0x3FF0000, 0x3FFC000, 0x3FFF000,
+    0x3FFFC00, 0x3FFFF00, 0x3FFFFC0, 0x3FFFFF0, 0x3FFFFFC, 0x3FFFFFF, 0x3FFFFFF, 0x3FFFFFF};
 
 int wr_init(WRT *t, size_t cap_bytes) {
     memset(t, 0, sizeof *t);
-    /* A quarter of the bytes for the list index, the rest for the chunks. */
+    /* A quarter of the bytes for the list index, the rest for the entries. */
     size_t nl = 64;
     while (nl * 2 * sizeof(WRList) <= cap_bytes / 4) nl *= 2;
-    size_t nc = (cap_bytes - nl * sizeof(WRList)) / sizeof(WRChunk);
-    if (nc < 64) nc = 64;
+    size_t ne = (cap_bytes - nl * sizeof(WRList)) / sizeof(WREntry);
+    if (ne < 256) ne = 256;
     t->lists = calloc(nl, sizeof(WRList));
-    t->pool = malloc(nc * sizeof(WRChunk));
+    t->pool = malloc(ne * sizeof(WREntry));
     if (!t->lists || !t->pool) {
         wr_free(t);
         return -1;
     }
     t->nlists = nl;
-    t->nchunks = nc;
+    t->nentries = ne;
     t->gen = 1;
     return 0;
 }
@@ -320,11 +305,11 @@ void wr_clear(WRT *t) {
         t->gen++;
     }
     t->used_lists = 0;
-    t->used_chunks = 0;
+    t->used_entries = 0;
 }
 
 size_t wr_bytes(const WRT *t) {
-    return t->nlists * sizeof(WRList) + t->used_chunks * sizeof(WRChunk);
+    return t->nlists * sizeof(WRList) + t->used_entries * sizeof(WREntry);
 }
 
 /* The list of (dist, leader, sub), or where it would go. */
@@ -342,32 +327,32 @@ static inline WRList *wr_list(WRT *t, uint64_t dist, int leader, unsigned sub) {
 /* Entries of one (leader, lengths) are split by which suits have no relevant
  * card (4 bits, "wild") and the holder of the top card of the other suits
  * (2 bits each): a probe scans, for each such wild set present, only the list
- * of its own top holders. The list with sub = WR_HEADER keeps in `chunk` the
+ * of its own top holders. The list with sub = WR_HEADER keeps in `start` the
  * wild sets present. */
 #define WR_HEADER 0xFFFFu
 
 static inline unsigned sub_of(unsigned wild, const uint32_t order[4]) {
     unsigned hk = 0;
     for (int s = 0; s < 4; s++)
-        if (!(wild >> s & 1)) hk |= (order[s] & 3) << (2 * s);
+        if (!(wild >> s & 1)) hk |= (order[s] >> 24 & 3) << (2 * s);
     return wild | hk << 4;
 }
 
-static int scan(WRT *t, const WRList *l, const uint32_t order[4], int need, uint8_t k[4], int *hit) {
-    for (uint32_t c = l->chunk; c; c = t->pool[c - 1].next) {
-        WRChunk *ch = &t->pool[c - 1];
-        for (int i = (int)ch->n - 1; i >= 0; i--) {
-            WREntry *x = &ch->e[i];
-            if (((order[0] & KMASK[x->ok[0] >> 26]) ^ (x->ok[0] & 0x3FFFFFF)) |
-                ((order[1] & KMASK[x->ok[1] >> 26]) ^ (x->ok[1] & 0x3FFFFFF)) |
-                ((order[2] & KMASK[x->ok[2] >> 26]) ^ (x->ok[2] & 0x3FFFFFF)) |
-                ((order[3] & KMASK[x->ok[3] >> 26]) ^ (x->ok[3] & 0x3FFFFFF)))
-                continue;
-            *hit = 1;
-            if (x->lo >= need || x->hi < need) {
-                for (int s = 0; s < 4; s++) k[s] = (uint8_t)(x->ok[s] >> 26);
-                return x->lo >= need;
-            }
+static int scan(const WRT *t, const WRList *l, const uint32_t order[4], int need, uint8_t k[4],
+                int *hit) {
+    /* Newest first: later entries come from deeper searches of the class. */
+    const WREntry *base = t->pool + l->start;
+    for (long i = (long)l->n - 1; i >= 0; i--) {
+        const WREntry *x = &base[i];
+        if (((order[0] & KMASK[x->ok[0] >> 26]) ^ (x->ok[0] & 0x3FFFFFF)) |
+            ((order[1] & KMASK[x->ok[1] >> 26]) ^ (x->ok[1] & 0x3FFFFFF)) |
+            ((order[2] & KMASK[x->ok[2] >> 26]) ^ (x->ok[2] & 0x3FFFFFF)) |
+            ((order[3] & KMASK[x->ok[3] >> 26]) ^ (x->ok[3] & 0x3FFFFFF)))
+            continue;
+        *hit = 1;
+        if (x->lo >= need || x->hi < need) {
+            for (int s = 0; s < 4; s++) k[s] = (uint8_t)(x->ok[s] >> 26);
+            return x->lo >= need;
         }
     }
     return -1;
@@ -378,7 +363,7 @@ int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int nee
     WRList *h = wr_list(t, dist, leader, WR_HEADER);
     if (h->gen != t->gen) return -1;
     int hit = 0;
-    for (unsigned pres = h->chunk; pres; pres &= pres - 1) {
+    for (unsigned pres = h->start; pres; pres &= pres - 1) {
         unsigned wild = (unsigned)__builtin_ctz(pres);
         WRList *l = wr_list(t, dist, leader, sub_of(wild, order));
         if (l->gen != t->gen) continue;
@@ -407,7 +392,7 @@ static WRList *wr_make(WRT *t, uint64_t dist, int leader, unsigned sub) {
     l->dist = dist;
     l->leader = (uint8_t)leader;
     l->sub = (uint16_t)sub;
-    l->chunk = 0;
+    l->start = l->n = l->cap = 0;
     t->used_lists++;
     return l;
 }
@@ -428,35 +413,34 @@ void wr_store(WRT *t, uint64_t dist, int leader, const uint32_t order[4], const 
         l = wr_make(t, dist, leader, sub);
         if (l) break;
     }
-    h->chunk |= 1u << wild;
-    for (uint32_t c = l->chunk; c; c = t->pool[c - 1].next) {
-        WRChunk *ch = &t->pool[c - 1];
-        for (uint32_t i = 0; i < ch->n; i++) {
-            WREntry *x = &ch->e[i];
-            if (x->ok[0] != ok[0] || x->ok[1] != ok[1] || x->ok[2] != ok[2] || x->ok[3] != ok[3])
-                continue;
-            if (x->lo < lo) x->lo = (uint8_t)lo;
-            if (x->hi > hi) x->hi = (uint8_t)hi;
-            t->stats.updates++;
-            return;
-        }
+    h->start |= 1u << wild;
+    WREntry *base = t->pool + l->start;
+    for (uint32_t i = 0; i < l->n; i++) {
+        WREntry *x = &base[i];
+        if (x->ok[0] != ok[0] || x->ok[1] != ok[1] || x->ok[2] != ok[2] || x->ok[3] != ok[3])
+            continue;
+        if (x->lo < lo) x->lo = (uint8_t)lo;
+        if (x->hi > hi) x->hi = (uint8_t)hi;
+        t->stats.updates++;
+        return;
     }
-    WRChunk *ch = l->chunk ? &t->pool[l->chunk - 1] : NULL;
-    if (!ch || ch->n == WR_CHUNK) {
-        if (t->used_chunks == t->nchunks) {
+    if (l->n == l->cap) {
+        /* Move the list to a run twice as long at the end of the pool: one
+         * list stays contiguous, so a probe reads it in order. */
+        uint32_t cap = l->cap ? 2 * l->cap : 4;
+        if (t->used_entries + cap > t->nentries) {
             /* Pool full: forget everything and store into the fresh table. */
             wr_clear(t);
             t->stats.resets++;
             wr_store(t, dist, leader, order, k, lo, hi);
             return;
         }
-        WRChunk *nc = &t->pool[t->used_chunks++];
-        nc->n = 0;
-        nc->next = l->chunk;
-        l->chunk = (uint32_t)t->used_chunks;
-        ch = nc;
+        memcpy(t->pool + t->used_entries, base, l->n * sizeof(WREntry));
+        l->start = (uint32_t)t->used_entries;
+        l->cap = cap;
+        t->used_entries += cap;
     }
-    WREntry *x = &ch->e[ch->n++];
+    WREntry *x = &t->pool[l->start + l->n++];
     memcpy(x->ok, ok, sizeof ok);
     x->lo = (uint8_t)lo;
     x->hi = (uint8_t)hi;

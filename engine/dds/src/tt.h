@@ -1,14 +1,13 @@
 /* Two tables.
  *
- * 1. Exact table: 8-byte entries with Robin Hood hashing.
+ * 1. Exact table: 8-byte entries with Robin Hood hashing (the bounds when a
+ *    Solver is made with exact=1; see solver.h).
  * Entry layout (one uint64_t, given the deal at the root of the search):
  *   bits  0..51  the remaining cards, 13 bits per suit (clubs at bit 0),
  *                 already reduced to the canonical relative-rank representative
  *   bits 52..53  the player on lead
  *   bits 54..57  lower bound on the North-South tricks still to come
  *   bits 58..61  upper bound on the North-South tricks still to come
- *                 (tt_get/tt_put use bits 54..61 as one byte instead: the
- *                 solver keeps there the best lead found for the position)
  *   bits 62..63  generation (1..3); 0 means the slot is empty
  * The work an entry saves grows with the number of cards left (popcount of
  * bits 0..51), so the replacement rule needs no extra field.
@@ -59,10 +58,6 @@ int tt_probe(TT *t, uint64_t key, int *lo, int *hi);
 /* Records bounds for key, tightening an existing entry. */
 void tt_store(TT *t, uint64_t key, int lo, int hi);
 size_t tt_bytes(const TT *t);
-/* The same table as a map to one byte: bits 54..61 hold `value` in place of
- * the two bounds (the solver keeps a position's best lead this way). */
-int tt_get(TT *t, uint64_t key, int *value);
-void tt_put(TT *t, uint64_t key, int value);
 
 
 /* 2. Winning-ranks table (the bounds the search uses): one entry holds for a whole class of trick-boundary
@@ -71,12 +66,11 @@ void tt_put(TT *t, uint64_t key, int value);
  * k[suit] cards (counted among the cards still in play; k is the number of
  * cards down to the lowest "winning rank" the search found relevant).
  *
- * Entries of one (leader, lengths) are a list of chunks, newest first; the
- * lists are found by open addressing on (leader, lengths). When the chunk pool
- * or the list index is full, the whole table is forgotten (a generation step).
+ * Entries of one (leader, lengths) are split into lists (see tt.c); a list
+ * is one run of entries in a pool, oldest first, moved to a run twice as long
+ * when it fills. The lists are found by open addressing. When the pool or
+ * the list index is full, the whole table is forgotten (a generation step).
  */
-#define WR_CHUNK 4
-
 typedef struct {
     uint32_t ok[4]; /* per suit: holders of the top k cards (2 bits each from
                        the top) in bits 0..25, k in bits 26..29 */
@@ -84,16 +78,11 @@ typedef struct {
 } WREntry;
 
 typedef struct {
-    WREntry e[WR_CHUNK];
-    uint32_t next; /* chunk index + 1, 0 = end */
-    uint32_t n;
-} WRChunk;
-
-typedef struct {
     uint64_t dist;  /* lengths: 4 bits per (seat, suit), seat * 16 + suit * 4 */
-    uint32_t chunk; /* first chunk index + 1 */
-    uint8_t leader, gen;
+    uint32_t start; /* first entry in the pool (a header list: the wild sets) */
+    uint32_t n, cap;
     uint16_t sub;   /* which part of the (leader, lengths) entries, see tt.c */
+    uint8_t leader, gen;
 } WRList;
 
 typedef struct {
@@ -104,8 +93,8 @@ typedef struct {
     WRList *lists;
     size_t nlists; /* power of two */
     size_t used_lists;
-    WRChunk *pool;
-    size_t nchunks, used_chunks;
+    WREntry *pool;
+    size_t nentries, used_entries;
     uint8_t gen;   /* current generation 1..255; a list of another is empty */
     WRStats stats;
 } WRT;
@@ -115,7 +104,8 @@ void wr_free(WRT *t);
 void wr_clear(WRT *t);
 size_t wr_bytes(const WRT *t);
 /* Looks for an entry matching the position (lengths `dist`, holders `order`
- * of each suit's cards from the top) whose bounds decide "North-South take at
+ * of each suit's cards, 2 bits a card, top-aligned: the top card's holder in
+ * bits 24..25, the next in 22..23, ...) whose bounds decide "North-South take at
  * least `need`": returns 1 (yes) or 0 (no) and sets k[] to the entry's
  * relevant top cards; -1 when no entry decides. */
 int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]);

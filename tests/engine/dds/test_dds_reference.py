@@ -51,10 +51,13 @@ def cases() -> list[tuple[int, int]]:
     return [(k, i) for k, n in MIX.items() for i in range(n)]
 
 
-def test_endings_match_plain_minimax() -> None:
-    """Every legal card's score, and the best, equal plain minimax's."""
+@pytest.mark.parametrize("table", ["ranks", "exact", "exact+bloom"])
+def test_endings_match_plain_minimax(table: str) -> None:
+    """Every legal card's score, and the best, equal plain minimax's, whichever
+    table holds the bounds (winning ranks, or the exact 8-byte table with or
+    without its Bloom filter)."""
     rng = Rng(20261122)
-    solver = Solver(tt_bytes=1 << 20)
+    solver = Solver(tt_bytes=1 << 20, exact=table != "ranks", bloom=table.endswith("bloom"))
     checked = mid_trick = 0
     seen_strains: set[int] = set()
     seen_leaders: set[int] = set()
