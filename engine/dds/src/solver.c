@@ -338,6 +338,206 @@ static inline void add(Move *mv, int *n, int s, int r, int score) {
     (*n)++;
 }
 
+/* Seat holding the k-th highest card (k = 0, 1, 2) still in a hand of suit
+ * s, or -1. */
+static inline int nth_holder(const Position *P, unsigned live, int s, int k) {
+    while (k-- > 0 && live) live &= ~(1u << hibit(live));
+    if (!live) return -1;
+    int r = hibit(live);
+    for (int h = 0; h < 4; h++)
+        if (P->hand[h][s] >> r & 1) return h;
+    return -1;
+}
+
+/* Does card r of hm have an equivalent card below it in the same hand? */
+static inline int has_run_below(unsigned hm, unsigned live, int r) {
+    unsigned below = live & ((1u << r) - 1);
+    return below && (hm >> hibit(below) & 1);
+}
+
+/* Score of leading card r of suit s by seat p (tl tricks left). */
+static int lead_score(const Position *P, int p, int s, int r, const unsigned live[4], int tl) {
+    int tr = P->trump;
+    int lho = (p + 1) & 3, part = (p + 2) & 3, rho = (p + 3) & 3;
+    unsigned hm = P->hand[p][s];
+    int nl = popc(P->hand[lho][s]), nr = popc(P->hand[rho][s]), np = popc(P->hand[part][s]);
+    int w1 = nth_holder(P, live[s], s, 0), w2 = nth_holder(P, live[s], s, 1);
+    int top = hibit(live[s]);
+    int depth = 1 + popc(live[s] >> (r + 1)); /* 1 for the top card */
+    int seq = has_run_below(hm, live[s], r);
+    int second = live[s] & ~(1u << top) ? hibit(live[s] & ~(1u << top)) : -1;
+    /* Opponents with many cards to choose from make a bigger tree; a void
+     * opponent may play anything. */
+    int cl = nl ? nl : tl + 1, cr = nr ? nr : tl + 1;
+    int trumps = tr != DDS_NT && live[tr];
+    int d, sc;
+    unsigned pt = trumps ? P->hand[part][tr] : 0;
+    unsigned lt = trumps ? P->hand[lho][tr] : 0, rt = trumps ? P->hand[rho][tr] : 0;
+    int lruff = trumps && s != tr && !nl && lt, rruff = trumps && s != tr && !nr && rt;
+    int pruff = trumps && s != tr && !np && pt;
+    int stiff_top = (nl == 1 && w1 == lho) || (nr == 1 && w1 == rho);
+    if (trumps) {
+        d = -(cl + cr) * 128 / 13;
+        if (lruff || rruff) d -= 12;
+        if (pruff && nr) d += 17;
+        if (w1 == rho || w2 == rho) {
+            if (nr != 1) d -= 12;
+        } else if (w1 == lho && w2 == part && np != 1) {
+            d += 27;
+        }
+        /* A singleton to partner's top card, ruffing the return. */
+        if (s != tr && popc(hm) == 1 && P->hand[p][tr] && np > 1 && w1 == part) d += 19;
+    } else {
+        d = -(cl + cr) * 128 / 19 - (np ? 0 : 9);
+    }
+    /* Does this lead win the trick for the leader's side? */
+    int win;
+    if (r == top || P->hand[part][s] > (P->hand[lho][s] | P->hand[rho][s]))
+        win = !lruff && !rruff;
+    else if (pruff)
+        win = (!lruff || pt > lt) && (!rruff || pt > rt);
+    else
+        win = 0;
+    if (win && !trumps) {
+        if (w2 == rho) {
+            if (nr != 1) d -= 1;
+        } else if (w2 == lho) {
+            d += nl != 1 ? 22 : 16;
+        }
+        int safe = (w2 != lho || nl == 1) && (w2 != rho || nr == 1);
+        return d + (safe ? 45 : 18) + depth;
+    }
+    if (win) {
+        if (stiff_top) sc = 35 + depth;
+        else if (w1 == p) sc = w2 == part ? 48 + depth : r == top ? 31 : -3 + depth;
+        else if (w1 == part) sc = w2 == p ? 42 + depth : 28 + depth;
+        else if (seq && r == second) sc = 40;
+        else if (seq) sc = 22 + depth;
+        else sc = 11 + depth;
+        return d + sc;
+    }
+    if (!trumps) {
+        if (w1 == rho || w2 == rho) {
+            if (nr != 1) d -= 10;
+        } else if (w1 == lho && w2 == part && np != 1) {
+            d += 31;
+        }
+    }
+    /* The side holding the second and third cards sets up the next round. */
+    int w3 = nth_holder(P, live[s], s, 2);
+    if (w2 == part && w3 == part) d += trumps ? 20 : 35;
+    else if (np > 1 && ((w2 == p && w3 == part) || (w2 == part && w3 == p))) d += trumps ? 13 : 25;
+    if (trumps) {
+        if (stiff_top) sc = depth + 2;
+        else if (w1 == p) sc = w2 == part ? 33 + depth : r == top ? 38 : -14 + depth;
+        else if (w1 == part) sc = 34 + depth;
+        else if (seq && r == second) sc = 35;
+        else sc = 15 - r;
+    } else {
+        if (stiff_top) sc = 28 + depth;
+        else if (w1 == p) sc = -17 + depth;
+        else if (!seq) sc = 12 + depth;
+        else if (r == second) sc = 48;
+        else sc = 29 - depth;
+    }
+    return d + sc;
+}
+
+static inline int top_or(unsigned m, int none) { return m ? hibit(m) : none; }
+static inline int low_or(unsigned m, int none) { return m ? __builtin_ctz(m) : none; }
+
+/* Score of second hand p following with card r to the lead (ls, lr). */
+static int second_score(const Position *P, int p, int r, const unsigned live[4]) {
+    int ls = P->tsuit[0], lr = P->trank[0], tr = P->trump;
+    int third = (p + 1) & 3, part = (p + 2) & 3;
+    int trumps = tr != DDS_NT && live[tr];
+    unsigned th = P->hand[third][ls], ph = P->hand[part][ls];
+    int max3 = top_or(th, -1), maxp = top_or(ph, -1);
+    int min3 = low_or(th, -1), minp = low_or(ph, -1);
+    int depth = 1 + popc(live[ls] >> (r + 1));
+    int R = r + 2;
+    int seq = has_run_below(P->hand[p][ls], live[ls], r);
+    if (!trumps) {
+        /* Partner beats the lead and third hand anyway: play low. */
+        if (maxp > lr && maxp > max3) return -R;
+        if (r > lr && r > max3) return 81 - R;
+        if (min3 > r || minp > r) return -3 + depth;
+        if (r < lr) return -11 + depth;
+        return seq ? 10 + depth : 13 - R;
+    }
+    unsigned t3 = P->hand[third][tr], tp = P->hand[part][tr];
+    int win;
+    if (ls == tr) {
+        win = (maxp > lr && maxp > max3) || (r > lr && r > max3);
+    } else if (r > lr && r > max3) {
+        win = th || !t3 || (!ph && tp > t3);
+    } else if (maxp > lr && maxp > max3) {
+        win = th || !t3;
+    } else if (lr > maxp && lr > max3 && lr > r) {
+        win = !ph && tp && (th || !t3 || tp > t3);
+    } else {
+        win = !ph && tp;
+    }
+    if (win) {
+        if (min3 > r) return 40 + depth;
+        if (maxp > lr && P->hand[P->leader][ls] > ph) return 41 + depth;
+        if (r > lr) {
+            if (r < maxp) return 78 - R;
+            if (r > max3) return 73 - R;
+            return seq ? 62 - R : 49 - R;
+        }
+        return maxp >= 0 ? 47 - R : 40 - R;
+    }
+    if (r < min3 || r < minp) return -9 + depth;
+    if (r < lr) return -16 + depth;
+    return seq ? 22 - R : 10 - R;
+}
+
+/* Third hand's cheapest card that drives out fourth hand's top card: it beats
+ * fourth hand's next card not equivalent to its top (or, with second hand
+ * winning, at least beats second hand). -1 for none. */
+static int force_card(unsigned mine, unsigned c4, unsigned live, int r1, int second_wins) {
+    int t4 = hibit(c4);
+    int sec = -1;
+    for (unsigned m = c4 & ~(1u << t4); m; m &= ~(1u << hibit(m))) {
+        int r = hibit(m);
+        /* equivalent to the top when no live card of another hand lies between */
+        if (live & ~c4 & ((1u << t4) - 1) & ~((2u << r) - 1)) {
+            sec = r;
+            break;
+        }
+    }
+    if (sec < 0) return -1;
+    int floor = sec > r1 ? sec : r1;
+    if (sec <= r1 && !second_wins) return -1;
+    unsigned above = mine & ~((2u << floor) - 1);
+    return above ? __builtin_ctz(above) : -1;
+}
+
+/* Score of third hand p following with card r; w is the index of the card
+ * winning so far. */
+static int third_score(const Position *P, int p, int r, const unsigned live[4], int w) {
+    int ls = P->tsuit[0], tr = P->trump;
+    int ws = P->tsuit[w], wr = P->trank[w];
+    int q = (p + 1) & 3;
+    unsigned c4 = P->hand[q][ls];
+    int qmax = top_or(c4, -1);
+    int qruff = tr != DDS_NT && ls != tr && !c4 && P->hand[q][tr];
+    int beats = ws == ls && r > wr;
+    if (w == 0) {
+        /* Partner's lead wins unless fourth hand beats or ruffs it. */
+        int safe = !qruff && (ws == ls ? wr > qmax : !(ws == tr && !c4));
+        if (safe) return 50 - r;
+    }
+    if (beats && r > qmax && !qruff) return 100 - r;
+    if (!beats) return 30 - r;
+    /* Fourth hand can beat us: cheapest first, but the cheapest card that
+     * drives out its top card (beats its next one) before the rest. */
+    int r1 = P->tsuit[1] == ls ? P->trank[1] : -1;
+    int force = qmax > r && r == force_card(P->hand[p][ls], c4, live[ls], r1, w == 1);
+    return 60 - r + (force ? 30 : 0);
+}
+
 static int gen_moves(Solver *S, int p, Move *mv, int hint) {
     const Position *P = &S->pos;
     int n = 0, tr = P->trump, ply = P->ply;
@@ -345,39 +545,14 @@ static int gen_moves(Solver *S, int p, Move *mv, int hint) {
     for (int s = 0; s < 4; s++)
         live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
     for (int i = 0; i < ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
-    int part = (p + 2) & 3, lho = (p + 1) & 3, rho = (p + 3) & 3;
 
     if (ply == 0) {
         for (int s = 0; s < 4; s++) {
-            unsigned hm = P->hand[p][s];
-            if (!hm) continue;
-            int top = hibit(live[s]);
-            int ourtop = (P->hand[p][s] | P->hand[part][s]) >> top & 1;
-            int base = 0;
-            if (tr != DDS_NT && s != tr) {
-                int lv = !P->hand[lho][s] && P->hand[lho][tr];
-                int rv = !P->hand[rho][s] && P->hand[rho][tr];
-                int pv = !P->hand[part][s] && P->hand[part][tr];
-                if (lv || rv) base -= 60;
-                else if (pv) base += 40;
-            } else if (s == tr) {
-                base += ourtop ? 10 : -10;
-            }
-            if (tr == DDS_NT) base += 3 * popc(hm);
-            unsigned reps = representatives(hm, live[s]);
+            unsigned reps = representatives(P->hand[p][s], live[s]);
             while (reps) {
                 int r = hibit(reps);
                 reps &= ~(1u << r);
-                int sc = base;
-                if (r == top) sc += 50;
-                else if (ourtop) sc += 30 + (12 - r);
-                else {
-                    /* Opponents hold the top: lead low, or from a sequence. */
-                    unsigned below = live[s] & ((1u << r) - 1);
-                    int seq = below && (hm >> hibit(below) & 1);
-                    sc += seq && r >= 8 ? 15 : -r;
-                }
-                add(mv, &n, s, r, sc);
+                add(mv, &n, s, r, lead_score(P, p, s, r, live, S->tl));
             }
         }
     } else {
@@ -389,26 +564,14 @@ static int gen_moves(Solver *S, int p, Move *mv, int hint) {
         unsigned hm = P->hand[p][ls];
         if (hm) {
             unsigned reps = representatives(hm, live[ls]);
-            int q = (p + 1) & 3;
-            int qmax = P->hand[q][ls] ? hibit(P->hand[q][ls]) : -1;
-            int qruff = tr != DDS_NT && ls != tr && !P->hand[q][ls] && P->hand[q][tr];
             while (reps) {
                 int r = hibit(reps);
                 reps &= ~(1u << r);
-                int beats = ws == ls && r > wr;
                 int sc;
-                if (ply == 3) {
-                    sc = partner_wins ? 50 - r : beats ? 100 - r : 30 - r;
-                } else if (ply == 2) {
-                    int safe = partner_wins && !qruff &&
-                               (ws == ls ? wr > qmax : (ws == tr && !P->hand[q][ls] ? 0 : 1));
-                    if (safe) sc = 50 - r;
-                    else if (beats && r > qmax && !qruff) sc = 100 - r;
-                    else if (beats) sc = 60 + r;
-                    else sc = 30 - r;
-                } else {
-                    sc = r == hibit(live[ls]) ? 45 : 30 - r;
-                }
+                if (ply == 1) sc = second_score(P, p, r, live);
+                else if (ply == 2) sc = third_score(P, p, r, live, w);
+                /* Fourth hand: low under partner, else the cheapest winner. */
+                else sc = partner_wins ? 50 - r : ws == ls && r > wr ? 100 - r : 30 - r;
                 add(mv, &n, ls, r, sc);
             }
         } else {
