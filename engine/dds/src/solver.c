@@ -538,9 +538,73 @@ static int third_score(const Position *P, int p, int r, const unsigned live[4], 
     return 60 - r + (force ? 30 : 0);
 }
 
+/* Score of seat p, out of the suit led, playing card r of suit s: discards
+ * come small from long suits, keeping a guarded second-best card (Kx) and a
+ * bare top card; ruffs go in when they win and partner is not already
+ * winning. w is the index of the card winning so far. */
+static int void_score(const Position *P, int p, int s, int r, const unsigned live[4], int w) {
+    int ls = P->tsuit[0], lr = P->trank[0], tr = P->trump, ply = P->ply;
+    int trumps = tr != DDS_NT && live[tr];
+    int next = (p + 1) & 3, part = (p + 2) & 3;
+    unsigned m = P->hand[p][s];
+    int len = popc(m), R = r + 2;
+    int depth = 1 + popc(live[s] >> (r + 1));
+    int kx = len == 2 && nth_holder(P, live[s], s, 1) == p;
+    int bare_top = len == 1 && nth_holder(P, live[s], s, 0) == p;
+    int ws = P->tsuit[w], wr = P->trank[w];
+    if (!trumps) {
+        int add;
+        if (ply == 1 && P->hand[part][ls] > (P->hand[next][ls] | 1u << lr))
+            add = len * 64 / 23 - (kx ? 2 : bare_top ? 3 : 0); /* partner wins */
+        else if (ply == 1)
+            add = len * 64 / 33 - (kx ? 6 : bare_top ? 8 : 0);
+        else if (ply == 2)
+            add = len * 64 / 24 - (kx || bare_top ? 4 : 0);
+        else
+            add = len * 64 / 27 - (kx ? 6 : bare_top ? 8 : 0);
+        return add - R;
+    }
+    unsigned nt = P->hand[next][tr], pt = P->hand[part][tr];
+    if (ply == 1) {
+        /* Partner, fourth, can win the trick: in the suit or by ruffing. */
+        int follows = P->hand[next][ls] || !nt || ls == tr; /* third cannot ruff */
+        int pwins = (follows && P->hand[part][ls] > (P->hand[next][ls] | 1u << lr)) ||
+                    (!P->hand[part][ls] && pt && (P->hand[next][ls] || pt > nt));
+        if (ls == tr) return -R + (pwins ? len * 64 / 44 : len * 64 / 36 - (kx ? 4 : 0));
+        if (s != tr) {
+            if (pwins) return 60 + len * 64 / 44 - R;
+            return -2 + len * 64 / 36 - (kx ? 4 : 0) - R;
+        }
+        if (P->hand[next][ls] || (!P->hand[part][ls] && pt > nt) || (1u << r) > nt)
+            return 24 - R + len * 64 / 44;
+        return 15 - R + len * 64 / 36 - (kx ? 4 : 0); /* overruffed: make it cost */
+    }
+    if (ply == 2) {
+        unsigned c4 = P->hand[next][ls];
+        if (ls == tr || s != tr) return -R + len * 64 / 40;
+        if (w == 0 && lr > top_or(c4, -1) && (c4 || !nt)) return -R - 50; /* partner wins */
+        if (P->tsuit[1] == tr && r < P->trank[1]) return -32 + depth + len * 64 / 40;
+        int over4 = (1u << r) > nt;
+        if (w == 0) {
+            if (c4) return (nth_holder(P, live[ls], ls, 1) == P->leader ? 36 : 48) - R + len * 64 / 50;
+            return (over4 ? 48 : -12) - R + len * 64 / 50;
+        }
+        if (c4) return 72 - R + len * 64 / 50;
+        return (over4 ? 48 : 36) - R + len * 64 / 50;
+    }
+    int val = len * 64 / 24 - (kx ? 2 : 0);
+    if (ls == tr) return -R + val;
+    if (w == 1) return (s == tr ? 2 : 25) - R + val; /* partner wins */
+    if (ws == tr) {
+        if (s == tr) return r > wr ? 33 + depth : -13 + depth;
+        return 14 - R + val;
+    }
+    return s == tr ? 33 + depth : 14 - R + val;
+}
+
 static int gen_moves(Solver *S, int p, Move *mv, int hint) {
     const Position *P = &S->pos;
-    int n = 0, tr = P->trump, ply = P->ply;
+    int n = 0, ply = P->ply;
     unsigned live[4];
     for (int s = 0; s < 4; s++)
         live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
@@ -575,25 +639,12 @@ static int gen_moves(Solver *S, int p, Move *mv, int hint) {
                 add(mv, &n, ls, r, sc);
             }
         } else {
-            int can_ruff = tr != DDS_NT && P->hand[p][tr];
             for (int s = 0; s < 4; s++) {
-                unsigned m = P->hand[p][s];
-                if (!m) continue;
-                unsigned reps = representatives(m, live[s]);
+                unsigned reps = representatives(P->hand[p][s], live[s]);
                 while (reps) {
                     int r = hibit(reps);
                     reps &= ~(1u << r);
-                    int sc;
-                    if (s == tr && can_ruff) {
-                        if (ws == tr && r < wr) sc = -50 - r;
-                        else if (partner_wins && ply == 3) sc = -10 - r;
-                        else if (partner_wins) sc = 20 - r;
-                        else sc = 100 - r;
-                    } else {
-                        int winner = r == hibit(live[s]);
-                        sc = (partner_wins ? 40 : 20) - r - (winner ? 30 : 0) + popc(m);
-                    }
-                    add(mv, &n, s, r, sc);
+                    add(mv, &n, s, r, void_score(P, p, s, r, live, w));
                 }
             }
         }
