@@ -527,7 +527,19 @@ static int third_score(const Position *P, int p, int r, const unsigned live[4], 
     if (w == 0) {
         /* Partner's lead wins unless fourth hand beats or ruffs it. */
         int safe = !qruff && (ws == ls ? wr > qmax : !(ws == tr && !c4));
-        if (safe) return 50 - r;
+        if (safe) {
+            /* Notrump, partner's last card of the suit: overtake with our
+             * cheapest card above it when our top cards then run the suit. */
+            if (!(tr != DDS_NT && live[tr]) && !P->hand[P->leader][ls] && r > wr) {
+                unsigned mine = P->hand[p][ls];
+                unsigned above = mine & ~((2u << wr) - 1);
+                int run = top_run(P, p, ls) - 1;
+                int opp = popc(c4) - 1, n2 = popc(P->hand[(P->leader + 1) & 3][ls]);
+                if (n2 > opp) opp = n2;
+                if (run >= 0 && opp <= run && r == __builtin_ctz(above)) return 60;
+            }
+            return 50 - r;
+        }
     }
     if (beats && r > qmax && !qruff) return 100 - r;
     if (!beats) return 30 - r;
