@@ -355,7 +355,10 @@ static inline int has_run_below(unsigned hm, unsigned live, int r) {
     return below && (hm >> hibit(below) & 1);
 }
 
-/* Score of leading card r of suit s by seat p (tl tricks left). */
+/* Score of leading card r of suit s by seat p (tl tricks left). The weights
+ * follow DDS's tuned ones: first whether the lead wins the trick for our
+ * side, then who holds the next top cards, and lower cards first among equal
+ * leads (depth). */
 static int lead_score(const Position *P, int p, int s, int r, const unsigned live[4], int tl) {
     int tr = P->trump;
     int lho = (p + 1) & 3, part = (p + 2) & 3, rho = (p + 3) & 3;
@@ -446,7 +449,8 @@ static int lead_score(const Position *P, int p, int s, int r, const unsigned liv
 static inline int top_or(unsigned m, int none) { return m ? hibit(m) : none; }
 static inline int low_or(unsigned m, int none) { return m ? __builtin_ctz(m) : none; }
 
-/* Score of second hand p following with card r to the lead (ls, lr). */
+/* Score of second hand p following with card r: low when partner, fourth,
+ * wins anyway, else the cheapest card beating the lead and third hand. */
 static int second_score(const Position *P, int p, int r, const unsigned live[4]) {
     int ls = P->tsuit[0], lr = P->trank[0], tr = P->trump;
     int third = (p + 1) & 3, part = (p + 2) & 3;
