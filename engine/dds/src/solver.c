@@ -315,6 +315,105 @@ static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
     return best;
 }
 
+/* Seat holding the card of suit s with rank r (which someone holds). */
+static inline int holder_of(const Position *P, int s, int r) {
+    int h = 0;
+    while (!(P->hand[h][s] >> r & 1)) h++;
+    return h;
+}
+
+/* The k-th highest card of mask m (k from 1), or -1. */
+static inline int kth_card(unsigned m, int k) {
+    while (--k > 0 && m) m &= ~(1u << hibit(m));
+    return m ? hibit(m) : -1;
+}
+
+/* Later tricks (DDS's rules) at a trick start with tl tricks left: trick
+ * counts one side is sure of, whoever wins the race for the lead. Returns
+ * 1 or 0 when they decide "can North-South take `need`?", else -1; `win`
+ * gets the ranks the answer depends on. */
+static int later_tricks(const Position *P, int tl, int need, const unsigned live[4],
+                        uint16_t win[4]) {
+    int tr = P->trump;
+    int lead = P->leader & 1, def = lead ^ 1;
+    win[0] = win[1] = win[2] = win[3] = 0;
+    if (tr == DDS_NT || !live[tr]) {
+        /* Without trumps a side on lead that needs every trick must win each
+         * in a suit it tops (the opponents' top card wins when its suit is
+         * led), and a suit gives at most its longer hand's length of tricks
+         * (every hand holding the suit follows). */
+        int lead_needs = lead ? tl - need + 1 : need;
+        if (lead_needs < tl) return -1;
+        int sum = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!live[s]) continue;
+            int h = holder_of(P, s, hibit(live[s]));
+            if ((h & 1) != lead) continue;
+            int a = popc(P->hand[h][s]), b = popc(P->hand[h ^ 2][s]);
+            sum += a > b ? a : b;
+        }
+        if (sum >= tl) return -1;
+        /* The opponents' top cards stop it; their holders must stay. */
+        for (int s = 0; s < 4; s++) {
+            if (!live[s]) continue;
+            int t = hibit(live[s]);
+            int h = holder_of(P, s, t);
+            if ((h & 1) == def && popc(live[s]) != popc(P->hand[h][s])) win[s] = (uint16_t)(1u << t);
+        }
+        return lead;
+    }
+    unsigned t = live[tr];
+    int r1 = hibit(t), r2 = kth_card(t, 2), r3 = kth_card(t, 3);
+    int h1 = holder_of(P, tr, r1), h2 = r2 >= 0 ? holder_of(P, tr, r2) : -1;
+    int side = -1, k = 0, wr = -1;
+    /* Tricks the side `side` is sure of, and the lowest trump that tells. */
+    if ((h1 & 1) == def) {
+        int lead_trumps = P->hand[lead][tr] | P->hand[lead ^ 2][tr];
+        side = def;
+        if (!lead_trumps) {
+            /* Every trump of the defenders' longer trump hand wins a trick. */
+            int a = popc(P->hand[def][tr]), b = popc(P->hand[def ^ 2][tr]);
+            k = a > b ? a : b;
+            wr = -1;
+        } else {
+            k = 1;
+            wr = r1;
+            /* The top two trumps win two tricks unless both are bare in
+             * different hands (then they can fall together). */
+            if (h2 >= 0 && (h2 & 1) == def &&
+                (popc(P->hand[h2][tr]) > 1 || popc(P->hand[h2 ^ 2][tr]) > 1)) {
+                int cut2 = def ? tl - 2 < need : need <= 2;
+                int cut1 = def ? tl - 1 < need : need <= 1;
+                if (cut2 && !cut1) {
+                    k = 2;
+                    wr = r2;
+                }
+            }
+        }
+    } else {
+        /* The leader's side holds the top trump: a trick for it. */
+        side = lead;
+        k = 1;
+        wr = r1;
+        int cut1 = lead ? tl - 1 < need : need <= 1;
+        if (!cut1 && h2 >= 0 && (h2 & 1) == def && popc(P->hand[h2][tr]) > 1) {
+            /* A guarded second trump behind the top one, or with the third
+             * trump on its side, wins a trick for the defenders. */
+            if (h1 == ((h2 + 3) & 3)) {
+                side = def;
+                wr = r2;
+            } else if (r3 >= 0 && (holder_of(P, tr, r3) & 1) == def) {
+                side = def;
+                wr = r3;
+            }
+        }
+    }
+    int cut = side ? tl - k < need : need <= k;
+    if (!cut) return -1;
+    if (wr >= 0) win[tr] = (uint16_t)(1u << wr);
+    return !side;
+}
+
 /* ---- move generation and ordering -------------------------------------- */
 
 /* Cards of `hm` that head a run of equivalent cards: the next higher card
@@ -580,18 +679,10 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             S->st.quick_cuts++;
             return ns_leads;
         }
-        if (P->trump != DDS_NT) {
-            /* The highest trump left always wins a trick. */
-            unsigned t = live[P->trump];
-            if (t) {
-                int top = hibit(t);
-                int ns_top = (P->hand[0][P->trump] | P->hand[2][P->trump]) >> top & 1;
-                if (ns_top ? need <= 1 : S->tl - 1 < need) {
-                    win[0] = win[1] = win[2] = win[3] = 0;
-                    win[P->trump] = (uint16_t)(1u << top);
-                    return ns_top;
-                }
-            }
+        int lt = later_tricks(P, S->tl, need, live, win);
+        if (lt >= 0) {
+            S->st.later_cuts++;
+            return lt;
         }
     }
     int seat = (P->leader + P->ply) & 3;
