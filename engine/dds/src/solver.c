@@ -247,69 +247,65 @@ static inline int top_run(const Position *P, int p, int s) {
     return k;
 }
 
-/* Tricks the leader's side can take at once from the top: a lower bound on
- * its tricks. Either the leader cashes its own top cards, or it leads a small
- * card to partner's top cards in one suit (after cashing its own winners
- * elsewhere, in notrump, when partner can keep its cards in that suit). */
+/* Rounds of suit s that seat h cashes from the top while keeping the lead,
+ * and in *w the cards that must stay where they are for it. Its top cards
+ * win; once nobody else has a card left, so do its small ones. An opponent
+ * with a trump ruffs when out of the suit: in a side suit, no more rounds
+ * than a trump-holding opponent can follow to. */
+static int cash_rounds(const Position *P, int h, int s, unsigned live, uint16_t *w) {
+    int k = top_run(P, h, s);
+    *w = 0;
+    if (!k) return 0;
+    int tr = P->trump, lho = (h + 1) & 3, rho = (h + 3) & 3, part = (h + 2) & 3;
+    int len_l = popc(P->hand[lho][s]), len_r = popc(P->hand[rho][s]);
+    if (tr != DDS_NT && s != tr && (P->hand[lho][tr] || P->hand[rho][tr])) {
+        if (P->hand[lho][tr] && len_l < k) k = len_l;
+        if (P->hand[rho][tr] && len_r < k) k = len_r;
+        *w = (uint16_t)top_cards(live, k);
+        return k;
+    }
+    *w = (uint16_t)top_cards(live, k);
+    int len_p = popc(P->hand[part][s]);
+    if (len_l <= k && len_r <= k && len_p <= k) return popc(P->hand[h][s]);
+    return k;
+}
+
+/* Tricks the leader's side can take at once: a lower bound on its tricks.
+ * The leader cashes its own winners, then, if it can reach partner's top
+ * card in a suit it holds, partner cashes its winners (partner has room to
+ * keep them and the entry: it discards the other cards first). With the
+ * opponents out of trumps, the longer trump holding of the side scores every
+ * trump, plus a ruff in the short hand. */
 static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
-    int tr = P->trump;
+    int tr = P->trump, part = (p + 2) & 3;
     unsigned live[4];
-    for (int s = 0; s < 4; s++)
-        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    int side_suit = -1, side_k = 0;
-    int lho = (p + 1) & 3, rho = (p + 3) & 3, part = (p + 2) & 3;
-    int own[4], sum = 0, best_side = 0, trump_tricks = 0;
-    int opp_trumps = tr != DDS_NT && (P->hand[lho][tr] || P->hand[rho][tr]);
+    uint16_t wl[4], wp[4];
+    int own = 0, other = 0, entry = 0;
     for (int s = 0; s < 4; s++) {
-        int k = own[s] = top_run(P, p, s);
-        if (!k) continue;
-        if (s == tr) {
-            trump_tricks = k;
-        } else if (!opp_trumps) {
-            sum += k;
-        } else {
-            /* An opponent out of the suit with a trump ruffs: cash no more
-             * rounds than a trump-holding opponent can follow to. */
-            if (P->hand[lho][tr] && popc(P->hand[lho][s]) < k) k = popc(P->hand[lho][s]);
-            if (P->hand[rho][tr] && popc(P->hand[rho][s]) < k) k = popc(P->hand[rho][s]);
-            if (k > best_side) {
-                best_side = k;
-                side_suit = s;
-                side_k = k;
-            }
-        }
+        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        own += cash_rounds(P, p, s, live[s], &wl[s]);
+        int k = cash_rounds(P, part, s, live[s], &wp[s]);
+        other += k;
+        if (k && P->hand[p][s]) entry = 1;
     }
-    int best = trump_tricks + (opp_trumps ? best_side : sum);
-    /* The cards that win these tricks by rank: their holders must stay. */
-    win[0] = win[1] = win[2] = win[3] = 0;
-    if (tr != DDS_NT) win[tr] = (uint16_t)top_cards(live[tr], trump_tricks);
-    if (opp_trumps) {
-        if (side_suit >= 0) win[side_suit] = (uint16_t)top_cards(live[side_suit], side_k);
-    } else {
-        for (int s = 0; s < 4; s++)
-            if (s != tr) win[s] = (uint16_t)top_cards(live[s], own[s]);
+    int best = own;
+    memcpy(win, wl, sizeof wl);
+    if (entry && own + other > best) {
+        best = own + other;
+        for (int s = 0; s < 4; s++) win[s] = wl[s] | wp[s];
     }
-    for (int t = 0; t < 4; t++) {
-        if (!P->hand[p][t] || own[t]) continue;
-        int k2 = top_run(P, part, t);
-        if (!k2) continue;
-        if (opp_trumps && t != tr) {
-            if (P->hand[lho][tr] && popc(P->hand[lho][t]) < k2) k2 = popc(P->hand[lho][t]);
-            if (P->hand[rho][tr] && popc(P->hand[rho][t]) < k2) k2 = popc(P->hand[rho][t]);
-            if (!k2) continue;
-        }
-        int pre = 0;
-        if (tr == DDS_NT) {
-            pre = sum;
-            int spare = 0;
+    if (tr != DDS_NT && !P->hand[(p + 1) & 3][tr] && !P->hand[(p + 3) & 3][tr]) {
+        int a = popc(P->hand[p][tr]), b = popc(P->hand[part][tr]);
+        int ruff = a > b ? a : b;
+        if (a >= b && b > 0)
             for (int s = 0; s < 4; s++)
-                if (s != t) spare += popc(P->hand[part][s]);
-            if (spare < pre) pre = 0;
-        }
-        if (pre + k2 > best) {
-            best = pre + k2;
-            for (int s = 0; s < 4; s++) win[s] = pre ? (uint16_t)top_cards(live[s], own[s]) : 0;
-            win[t] = (uint16_t)top_cards(live[t], k2);
+                if (s != tr && P->hand[p][s] && !P->hand[part][s]) {
+                    ruff++;
+                    break;
+                }
+        if (ruff > best) {
+            best = ruff;
+            win[0] = win[1] = win[2] = win[3] = 0;
         }
     }
     return best;
