@@ -410,6 +410,50 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
     return !side;
 }
 
+/* Quick tricks for the second hand's side (DDS's rule, ply 1): it wins the
+ * trick when it can ruff and third hand cannot, or when its best card of the
+ * led suit beats the led card and third hand's cards and third hand cannot
+ * ruff; in notrump the trick's winner then cashes its next card of the suit
+ * and its top cards (or unopposed long cards) elsewhere. Returns the tricks
+ * counted, the current one included (0 when the trick is not sure), and in
+ * `win` the cards they depend on. */
+static int second_hand_tricks(const Position *P, uint16_t win[4]) {
+    int tr = P->trump, ls = P->tsuit[0];
+    int h = (P->leader + 1) & 3, third = (h + 1) & 3, part = (h + 2) & 3;
+    win[0] = win[1] = win[2] = win[3] = 0;
+    int third_ruffs = tr != DDS_NT && ls != tr && !P->hand[third][ls] && P->hand[third][tr];
+    if (third_ruffs) return 0;
+    unsigned ours = P->hand[h][ls] | P->hand[part][ls];
+    if (tr != DDS_NT && ls != tr &&
+        ((!P->hand[h][ls] && P->hand[h][tr]) || (!P->hand[part][ls] && P->hand[part][tr])))
+        return 1; /* a ruff nobody overruffs: no rank matters */
+    if (!ours || hibit(ours) < P->trank[0] ||
+        (P->hand[third][ls] && hibit(ours) < hibit(P->hand[third][ls])))
+        return 0;
+    int top = hibit(ours);
+    win[ls] = (uint16_t)(1u << top);
+    if (tr != DDS_NT) return 1;
+    int w = P->hand[h][ls] >> top & 1 ? h : part;
+    int q = 1;
+    unsigned rest = (P->hand[0][ls] | P->hand[1][ls] | P->hand[2][ls] | P->hand[3][ls]) &
+                    ~(1u << top);
+    if (rest && (P->hand[w][ls] >> hibit(rest) & 1)) {
+        q++;
+        win[ls] |= (uint16_t)(1u << hibit(rest));
+    }
+    for (int s = 0; s < 4; s++) {
+        if (s == ls || !P->hand[w][s]) continue;
+        unsigned all = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        if (all == P->hand[w][s]) {
+            q += popc(all);
+        } else if (P->hand[w][s] >> hibit(all) & 1) {
+            q++;
+            win[s] |= (uint16_t)(1u << hibit(all));
+        }
+    }
+    return q;
+}
+
 /* ---- move generation and ordering -------------------------------------- */
 
 /* Cards of `hm` that head a run of equivalent cards: the next higher card
@@ -679,6 +723,14 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (lt >= 0) {
             S->st.later_cuts++;
             return lt;
+        }
+    }
+    if (P->ply == 1) {
+        int q = second_hand_tricks(P, win);
+        int ns_second = P->leader & 1;
+        if (q && (ns_second ? q >= need : S->tl - q < need)) {
+            S->st.quick_cuts++;
+            return ns_second;
         }
     }
     int seat = (P->leader + P->ply) & 3;
