@@ -270,6 +270,27 @@ static int cash_rounds(const Position *P, int h, int s, unsigned live, uint16_t 
     return k;
 }
 
+/* One trick for the leader's side by a ruff in partner's hand: the leader
+ * leads a side suit partner is out of, and partner's ruff stands (an
+ * opponent who is out of the suit too has only lower trumps). `win` gets
+ * partner's top trump when it has to beat such an opponent. */
+static int partner_ruffs(const Position *P, int p, uint16_t win[4]) {
+    int tr = P->trump, part = (p + 2) & 3, lho = (p + 1) & 3, rho = (p + 3) & 3;
+    if (tr == DDS_NT || !P->hand[part][tr]) return 0;
+    int top = hibit(P->hand[part][tr]);
+    for (int s = 0; s < 4; s++) {
+        if (s == tr || !P->hand[p][s] || P->hand[part][s]) continue;
+        unsigned over = 0; /* trumps of opponents who can ruff too */
+        if (!P->hand[lho][s]) over |= P->hand[lho][tr];
+        if (!P->hand[rho][s]) over |= P->hand[rho][tr];
+        if (over && hibit(over) > top) continue;
+        win[0] = win[1] = win[2] = win[3] = 0;
+        if (over) win[tr] = (uint16_t)(1u << top);
+        return 1;
+    }
+    return 0;
+}
+
 /* Tricks the leader's side can take at once: a lower bound on its tricks.
  * The leader cashes its own winners, then, if it can reach partner's top
  * card in a suit it holds, partner cashes its winners (partner has room to
@@ -308,6 +329,7 @@ static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
             win[0] = win[1] = win[2] = win[3] = 0;
         }
     }
+    if (!best) best = partner_ruffs(P, p, win);
     return best;
 }
 
