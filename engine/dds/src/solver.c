@@ -233,6 +233,12 @@ static inline unsigned top_cards(unsigned m, int k) {
     return res;
 }
 
+/* The k-th highest card of mask m (k from 1), or -1. */
+static inline int kth_card(unsigned m, int k) {
+    while (--k > 0 && m) m &= ~(1u << hibit(m));
+    return m ? hibit(m) : -1;
+}
+
 /* Consecutive top cards of suit s held by seat p. */
 static inline int top_run(const Position *P, int p, int s) {
     unsigned mine = P->hand[p][s];
@@ -270,6 +276,29 @@ static int cash_rounds(const Position *P, int h, int s, unsigned live, uint16_t 
     return k;
 }
 
+/* Rounds of suit s that seat h and partner cash when h holds the top card
+ * and partner the next one, both with a second card (Ax opposite Kx): two,
+ * ending in either hand; all of the longer hand's cards when the opponents
+ * have at most two and one of the side's hands at most two (so the long
+ * hand keeps the lead). Limits against ruffs as in cash_rounds. */
+static int cross_rounds(const Position *P, int h, int s, unsigned live, uint16_t *w) {
+    int part = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3, tr = P->trump;
+    int lh = popc(P->hand[h][s]), lq = popc(P->hand[part][s]);
+    *w = 0;
+    if (lh < 2 || lq < 2 || !(P->hand[h][s] >> hibit(live) & 1)) return 0;
+    if (!(P->hand[part][s] >> kth_card(live, 2) & 1)) return 0;
+    int k = 2;
+    int len_l = popc(P->hand[lho][s]), len_r = popc(P->hand[rho][s]);
+    if (tr != DDS_NT && s != tr && (P->hand[lho][tr] || P->hand[rho][tr])) {
+        if (P->hand[lho][tr] && len_l < k) k = len_l;
+        if (P->hand[rho][tr] && len_r < k) k = len_r;
+    } else if (len_l <= 2 && len_r <= 2 && (lh <= 2 || lq <= 2)) {
+        k = lh > lq ? lh : lq;
+    }
+    *w = (uint16_t)top_cards(live, k < 2 ? k : 2);
+    return k;
+}
+
 /* One trick for the leader's side by a ruff in partner's hand: the leader
  * leads a side suit partner is out of, and partner's ruff stands (an
  * opponent who is out of the suit too has only lower trumps). `win` gets
@@ -304,7 +333,14 @@ static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
     int own = 0, other = 0, entry = 0;
     for (int s = 0; s < 4; s++) {
         live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        own += cash_rounds(P, p, s, live[s], &wl[s]);
+        int c = cash_rounds(P, p, s, live[s], &wl[s]);
+        uint16_t wx;
+        int x = cross_rounds(P, p, s, live[s], &wx);
+        if (x > c) {
+            c = x;
+            wl[s] = wx;
+        }
+        own += c;
         int k = cash_rounds(P, part, s, live[s], &wp[s]);
         other += k;
         if (k && P->hand[p][s]) entry = 1;
@@ -338,12 +374,6 @@ static inline int holder_of(const Position *P, int s, int r) {
     int h = 0;
     while (!(P->hand[h][s] >> r & 1)) h++;
     return h;
-}
-
-/* The k-th highest card of mask m (k from 1), or -1. */
-static inline int kth_card(unsigned m, int k) {
-    while (--k > 0 && m) m &= ~(1u << hibit(m));
-    return m ? hibit(m) : -1;
 }
 
 /* Later tricks (DDS's rules) at a trick start with tl tricks left: trick
