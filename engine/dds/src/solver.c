@@ -465,8 +465,9 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
 /* Quick tricks for the second hand's side (DDS's rule, ply 1): it wins the
  * trick when it can ruff and third hand cannot, or when its best card of the
  * led suit beats the led card and third hand's cards and third hand cannot
- * ruff; in notrump the trick's winner then cashes its next card of the suit
- * and its top cards (or unopposed long cards) elsewhere. Returns the tricks
+ * ruff. The trick's winner then cashes its top cards in every suit (and
+ * unopposed long cards); in a side suit, with an opponent holding trumps,
+ * no more rounds than that opponent can follow to. Returns the tricks
  * counted, the current one included (0 when the trick is not sure), and in
  * `win` the cards they depend on. */
 static int second_hand_tricks(const Position *P, uint16_t win[4]) {
@@ -484,24 +485,40 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
         return 0;
     int top = hibit(ours);
     win[ls] = (uint16_t)(1u << top);
-    if (tr != DDS_NT) return 1;
     int w = P->hand[h][ls] >> top & 1 ? h : part;
     int q = 1;
-    unsigned rest = (P->hand[0][ls] | P->hand[1][ls] | P->hand[2][ls] | P->hand[3][ls]) &
-                    ~(1u << top);
-    if (rest && (P->hand[w][ls] >> hibit(rest) & 1)) {
-        q++;
-        win[ls] |= (uint16_t)(1u << hibit(rest));
-    }
+    /* After the trick, rounds each opponent can still follow to (an
+     * opponent without trumps never ruffs). */
+    int opp_tr = tr != DDS_NT && (P->hand[P->leader][tr] || P->hand[third][tr]);
     for (int s = 0; s < 4; s++) {
-        if (s == ls || !P->hand[w][s]) continue;
+        if (!P->hand[w][s]) continue;
         unsigned all = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        if (all == P->hand[w][s]) {
-            q += popc(all);
-        } else if (P->hand[w][s] >> hibit(all) & 1) {
-            q++;
-            win[s] |= (uint16_t)(1u << hibit(all));
+        unsigned mine = P->hand[w][s];
+        if (s == ls) {
+            all &= ~(1u << top);
+            mine &= ~(1u << top);
+            if (!mine) continue;
         }
+        int ruffable = opp_tr && s != tr;
+        if (all == mine) {
+            if (!ruffable) q += popc(mine);
+            continue;
+        }
+        int k = 0;
+        while (all && (mine >> hibit(all) & 1)) {
+            k++;
+            all &= ~(1u << hibit(all));
+        }
+        if (ruffable) {
+            int a = P->hand[P->leader][tr] ? popc(P->hand[P->leader][s]) : 13;
+            int b = P->hand[third][tr] ? popc(P->hand[third][s]) - (s == ls) : 13;
+            if (a < k) k = a;
+            if (b < k) k = b;
+        }
+        if (k <= 0) continue;
+        q += k;
+        unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        win[s] |= (uint16_t)top_cards(live, k + (s == ls));
     }
     return q;
 }
