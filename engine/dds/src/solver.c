@@ -465,7 +465,7 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
 /* Quick tricks for the second hand's side (DDS's rule, ply 1): it wins the
  * trick when it can ruff and third hand cannot, or when its best card of the
  * led suit beats the led card and third hand's cards and third hand cannot
- * ruff. The trick's winner then cashes its top cards in every suit (and
+ * ruff. The trick's winner (the ruffer keeps all but its lowest trump) then cashes its top cards in every suit (and
  * unopposed long cards); in a side suit, with an opponent holding trumps,
  * no more rounds than that opponent can follow to. Returns the tricks
  * counted, the current one included (0 when the trick is not sure), and in
@@ -477,15 +477,25 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
     int third_ruffs = tr != DDS_NT && ls != tr && !P->hand[third][ls] && P->hand[third][tr];
     if (third_ruffs) return 0;
     unsigned ours = P->hand[h][ls] | P->hand[part][ls];
-    if (tr != DDS_NT && ls != tr &&
-        ((!P->hand[h][ls] && P->hand[h][tr]) || (!P->hand[part][ls] && P->hand[part][tr])))
-        return 1; /* a ruff nobody overruffs: no rank matters */
-    if (!ours || hibit(ours) < P->trank[0] ||
-        (P->hand[third][ls] && hibit(ours) < hibit(P->hand[third][ls])))
-        return 0;
-    int top = hibit(ours);
-    win[ls] = (uint16_t)(1u << top);
-    int w = P->hand[h][ls] >> top & 1 ? h : part;
+    /* The trick's winner w and the card it plays (us, ur): a ruff nobody
+     * overruffs (with w's lowest trump; its rank does not matter), or the
+     * side's best card of the suit. */
+    int w, us = tr, ur;
+    int ruff = tr != DDS_NT && ls != tr;
+    if (ruff && !P->hand[h][ls] && P->hand[h][tr]) {
+        w = h;
+    } else if (ruff && !P->hand[part][ls] && P->hand[part][tr]) {
+        w = part;
+    } else {
+        if (!ours || hibit(ours) < P->trank[0] ||
+            (P->hand[third][ls] && hibit(ours) < hibit(P->hand[third][ls])))
+            return 0;
+        us = ls;
+        ur = hibit(ours);
+        win[ls] = (uint16_t)(1u << ur);
+        w = P->hand[h][ls] >> ur & 1 ? h : part;
+    }
+    if (us == tr && ls != tr) ur = __builtin_ctz(P->hand[w][tr]);
     int q = 1;
     /* After the trick, rounds each opponent can still follow to (an
      * opponent without trumps never ruffs). */
@@ -494,9 +504,9 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
         if (!P->hand[w][s]) continue;
         unsigned all = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
         unsigned mine = P->hand[w][s];
-        if (s == ls) {
-            all &= ~(1u << top);
-            mine &= ~(1u << top);
+        if (s == us) {
+            all &= ~(1u << ur);
+            mine &= ~(1u << ur);
             if (!mine) continue;
         }
         int ruffable = opp_tr && s != tr;
@@ -518,7 +528,8 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
         if (k <= 0) continue;
         q += k;
         unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        win[s] |= (uint16_t)top_cards(live, k + (s == ls));
+        if (s == us) live &= ~(1u << ur);
+        win[s] |= (uint16_t)top_cards(live, k);
     }
     return q;
 }
