@@ -462,6 +462,45 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
     return !side;
 }
 
+/* Tricks seat w cashes from the top once it has won the current trick with
+ * card (us, ur): its top runs in every suit and unopposed long cards; in a
+ * side suit, with an opponent holding trumps, no more rounds than that
+ * opponent can follow to (`follower`, an opponent still to play to the
+ * trick, follows suit once more). `win` gets the cards counted. */
+static int winner_cashes(const Position *P, int w, int us, int ur, int follower, uint16_t win[4]) {
+    int tr = P->trump, ls = P->tsuit[0];
+    int o1 = (w + 1) & 3, o2 = (w + 3) & 3;
+    int opp_tr = tr != DDS_NT && (P->hand[o1][tr] || P->hand[o2][tr]);
+    int q = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!P->hand[w][s]) continue;
+        unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        unsigned mine = P->hand[w][s];
+        if (s == us) {
+            live &= ~(1u << ur);
+            mine &= ~(1u << ur);
+            if (!mine) continue;
+        }
+        int ruffable = opp_tr && s != tr;
+        if (live == mine) {
+            if (!ruffable) q += popc(mine);
+            continue;
+        }
+        int k = 0;
+        for (unsigned all = live; all && (mine >> hibit(all) & 1); all &= ~(1u << hibit(all))) k++;
+        for (int i = 0; i < 2 && ruffable; i++) {
+            int o = i ? o2 : o1;
+            if (!P->hand[o][tr]) continue;
+            int len = popc(P->hand[o][s]) - (o == follower && s == ls);
+            if (len < k) k = len;
+        }
+        if (k <= 0) continue;
+        q += k;
+        win[s] |= (uint16_t)top_cards(live, k);
+    }
+    return q;
+}
+
 /* Quick tricks for the second hand's side (DDS's rule, ply 1): it wins the
  * trick when it can ruff and third hand cannot, or when its best card of the
  * led suit beats the led card and third hand's cards and third hand cannot
@@ -496,42 +535,53 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
         w = P->hand[h][ls] >> ur & 1 ? h : part;
     }
     if (us == tr && ls != tr) ur = __builtin_ctz(P->hand[w][tr]);
-    int q = 1;
-    /* After the trick, rounds each opponent can still follow to (an
-     * opponent without trumps never ruffs). */
-    int opp_tr = tr != DDS_NT && (P->hand[P->leader][tr] || P->hand[third][tr]);
-    for (int s = 0; s < 4; s++) {
-        if (!P->hand[w][s]) continue;
-        unsigned all = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        unsigned mine = P->hand[w][s];
-        if (s == us) {
-            all &= ~(1u << ur);
-            mine &= ~(1u << ur);
-            if (!mine) continue;
+    return 1 + winner_cashes(P, w, us, ur, third, win);
+}
+
+/* Quick tricks for the fourth hand's side (ply 3): partner's card wins the
+ * trick when fourth hand can play under it, else fourth hand's cheapest
+ * winning card does; the trick's winner then cashes as in winner_cashes
+ * (fourth hand's other cards left in place: they only stop partner's runs).
+ * Returns the tricks counted, the current one included, or 0. */
+static int fourth_hand_tricks(const Position *P, uint16_t win[4]) {
+    int tr = P->trump, ls = P->tsuit[0];
+    int m = (P->leader + 3) & 3, part = (P->leader + 1) & 3;
+    int wi = trick_winner(P, 3), ws = P->tsuit[wi], wr = P->trank[wi];
+    unsigned follow = P->hand[m][ls];
+    win[0] = win[1] = win[2] = win[3] = 0;
+    /* The winning card's rank counts when it beat another card of its suit. */
+    int beat = 0;
+    for (int i = 0; i < 3; i++)
+        if (i != wi && P->tsuit[i] == ws) beat = 1;
+    if (wi == 1) {
+        int under = follow ? (ws != ls || __builtin_ctz(follow) < wr)
+                           : tr == DDS_NT || P->hand[m][tr] != (P->hand[m][0] | P->hand[m][1] |
+                                                                P->hand[m][2] | P->hand[m][3]) ||
+                                 (ws == tr && __builtin_ctz(P->hand[m][tr]) < wr);
+        if (under) {
+            /* ... or beats fourth hand's card (followed suit, or underruffed). */
+            if (beat || (follow && ws == ls) || (!follow && ws == tr)) win[ws] = (uint16_t)(1u << wr);
+            return 1 + winner_cashes(P, part, -1, 0, -1, win);
         }
-        int ruffable = opp_tr && s != tr;
-        if (all == mine) {
-            if (!ruffable) q += popc(mine);
-            continue;
-        }
-        int k = 0;
-        while (all && (mine >> hibit(all) & 1)) {
-            k++;
-            all &= ~(1u << hibit(all));
-        }
-        if (ruffable) {
-            int a = P->hand[P->leader][tr] ? popc(P->hand[P->leader][s]) : 13;
-            int b = P->hand[third][tr] ? popc(P->hand[third][s]) - (s == ls) : 13;
-            if (a < k) k = a;
-            if (b < k) k = b;
-        }
-        if (k <= 0) continue;
-        q += k;
-        unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        if (s == us) live &= ~(1u << ur);
-        win[s] |= (uint16_t)top_cards(live, k);
     }
-    return q;
+    /* Fourth hand's cheapest card that wins. */
+    int cs = -1, cr = -1;
+    if (follow) {
+        unsigned up = ws == ls ? follow & ~((2u << wr) - 1) : 0;
+        if (up) {
+            cs = ls;
+            cr = __builtin_ctz(up);
+        }
+    } else if (tr != DDS_NT && P->hand[m][tr]) {
+        unsigned up = ws == tr ? P->hand[m][tr] & ~((2u << wr) - 1) : P->hand[m][tr];
+        if (up) {
+            cs = tr;
+            cr = __builtin_ctz(up);
+        }
+    }
+    if (cs < 0) return 0;
+    if (cs == ws) win[cs] = (uint16_t)(1u << cr);
+    return 1 + winner_cashes(P, m, cs, cr, -1, win);
 }
 
 /* ---- move generation and ordering -------------------------------------- */
@@ -811,6 +861,14 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (q && (ns_second ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_second;
+        }
+    }
+    if (P->ply == 3) {
+        int q = fourth_hand_tricks(P, win);
+        int ns_fourth = P->leader & 1;
+        if (q && (ns_fourth ? q >= need : S->tl - q < need)) {
+            S->st.quick_cuts++;
+            return ns_fourth;
         }
     }
     int seat = (P->leader + P->ply) & 3;
