@@ -465,8 +465,8 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
 /* Tricks seat w cashes from the top once it has won the current trick with
  * card (us, ur): its top runs in every suit and unopposed long cards; in a
  * side suit, with an opponent holding trumps, no more rounds than that
- * opponent can follow to (`follower`, an opponent still to play to the
- * trick, follows suit once more). `win` gets the cards counted. */
+ * opponent can follow to (`follower`: an opponent still to play to the
+ * trick). `win` gets the cards counted. */
 static int winner_cashes(const Position *P, int w, int us, int ur, int follower, uint16_t win[4]) {
     int tr = P->trump, ls = P->tsuit[0];
     int o1 = (w + 1) & 3, o2 = (w + 3) & 3;
@@ -491,7 +491,9 @@ static int winner_cashes(const Position *P, int w, int us, int ur, int follower,
         for (int i = 0; i < 2 && ruffable; i++) {
             int o = i ? o2 : o1;
             if (!P->hand[o][tr]) continue;
-            int len = popc(P->hand[o][s]) - (o == follower && s == ls);
+            /* The follower plays one more card: of the led suit, or, when
+             * out of it, of any suit. */
+            int len = popc(P->hand[o][s]) - (o == follower && (s == ls || !P->hand[o][ls]));
             if (len < k) k = len;
         }
         if (k <= 0) continue;
@@ -582,6 +584,63 @@ static int fourth_hand_tricks(const Position *P, uint16_t win[4]) {
     if (cs < 0) return 0;
     if (cs == ws) win[cs] = (uint16_t)(1u << cr);
     return 1 + winner_cashes(P, m, cs, cr, -1, win);
+}
+
+/* Quick tricks for the third hand's side (ply 2): the trick is sure when
+ * fourth hand cannot ruff and either the leader's card stands (third hand
+ * plays under it, fourth hand has nothing higher) or third hand's cheapest
+ * card beating everything in the suit wins, or third hand ruffs above every
+ * trump that can beat it. The winner then cashes as in winner_cashes.
+ * Returns the tricks counted, the current one included, or 0. */
+static int third_hand_tricks(const Position *P, uint16_t win[4]) {
+    int tr = P->trump, ls = P->tsuit[0];
+    int lead = P->leader, t = (lead + 2) & 3, o4 = (lead + 3) & 3;
+    int wi = trick_winner(P, 2), ws = P->tsuit[wi], wr = P->trank[wi];
+    unsigned follow = P->hand[t][ls], four = P->hand[o4][ls];
+    win[0] = win[1] = win[2] = win[3] = 0;
+    int side_suit = tr != DDS_NT && ls != tr;
+    if (side_suit && !four && P->hand[o4][tr]) {
+        /* Fourth hand ruffs unless third hand ruffs higher. */
+        if (follow || !P->hand[t][tr]) return 0;
+        int need_r = hibit(P->hand[o4][tr]);
+        if (ws == tr && wr > need_r) need_r = wr;
+        unsigned up = P->hand[t][tr] & ~((2u << need_r) - 1);
+        if (!up) return 0;
+        int cr = __builtin_ctz(up);
+        win[tr] = (uint16_t)(1u << cr);
+        return 1 + winner_cashes(P, t, tr, cr, o4, win);
+    }
+    int top4 = four ? hibit(four) : -1;
+    if (wi == 0 && wr > top4) {
+        /* The leader's card stands if third hand can play under it. */
+        unsigned all_t = P->hand[t][0] | P->hand[t][1] | P->hand[t][2] | P->hand[t][3];
+        int under = follow ? __builtin_ctz(follow) < wr
+                           : tr == DDS_NT || ls == tr || P->hand[t][tr] != all_t;
+        if (under) {
+            win[ls] = (uint16_t)(1u << wr);
+            return 1 + winner_cashes(P, lead, -1, 0, o4, win);
+        }
+    }
+    int cs = -1, cr = -1;
+    if (follow) {
+        if (ws == ls) {
+            int bar = wr > top4 ? wr : top4;
+            unsigned up = follow & ~((2u << bar) - 1);
+            if (up) {
+                cs = ls;
+                cr = __builtin_ctz(up);
+            }
+        }
+    } else if (side_suit && P->hand[t][tr]) {
+        unsigned up = ws == tr ? P->hand[t][tr] & ~((2u << wr) - 1) : P->hand[t][tr];
+        if (up) {
+            cs = tr;
+            cr = __builtin_ctz(up);
+        }
+    }
+    if (cs < 0) return 0;
+    if (cs == ls || ws == tr) win[cs] = (uint16_t)(1u << cr);
+    return 1 + winner_cashes(P, t, cs, cr, o4, win);
 }
 
 /* ---- move generation and ordering -------------------------------------- */
@@ -861,6 +920,14 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (q && (ns_second ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_second;
+        }
+    }
+    if (P->ply == 2) {
+        int q = third_hand_tricks(P, win);
+        int ns_third = !(P->leader & 1);
+        if (q && (ns_third ? q >= need : S->tl - q < need)) {
+            S->st.quick_cuts++;
+            return ns_third;
         }
     }
     if (P->ply == 3) {
