@@ -894,14 +894,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (S->tl == 1) return last_trick_ns(P, win) >= need;
         for (int s = 0; s < 4; s++)
             live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        dist = describe(P, live, order);
-        key = make_key(S); /* for the best-lead memory */
-        uint8_t k[4];
-        int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
-        if (v >= 0) {
-            for (int s = 0; s < 4; s++) win[s] = (uint16_t)top_cards(live[s], k[s]);
-            return v;
-        }
+        /* The quick counts first: cheaper than a table probe. */
         int q = quick_tricks(P, P->leader, win);
         int ns_leads = !(P->leader & 1);
         if (ns_leads ? q >= need : S->tl - q < need) {
@@ -912,6 +905,14 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (lt >= 0) {
             S->st.later_cuts++;
             return lt;
+        }
+        dist = describe(P, live, order);
+        key = make_key(S); /* for the best-lead memory */
+        uint8_t k[4];
+        int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
+        if (v >= 0) {
+            for (int s = 0; s < 4; s++) win[s] = (uint16_t)top_cards(live[s], k[s]);
+            return v;
         }
     }
     if (P->ply == 1) {
