@@ -320,37 +320,36 @@ static int partner_ruffs(const Position *P, int p, uint16_t win[4]) {
     return 0;
 }
 
+/* Picks suits (count n[s], winning ranks w[s]) until they reach `goal`,
+ * those fixing the fewest cards first, so that the answer holds for the
+ * widest class; returns the count taken and sets `win`. */
+static int pick_suits(const int n[4], const uint16_t w[4], int goal, uint16_t win[4]) {
+    int used[4] = {0, 0, 0, 0}, got = 0;
+    win[0] = win[1] = win[2] = win[3] = 0;
+    while (got < goal) {
+        int b = -1;
+        for (int s = 0; s < 4; s++) {
+            if (used[s] || !n[s]) continue;
+            if (b < 0 || popc(w[s]) < popc(w[b]) || (popc(w[s]) == popc(w[b]) && n[s] > n[b])) b = s;
+        }
+        if (b < 0) break;
+        used[b] = 1;
+        got += n[b];
+        win[b] = w[b];
+    }
+    return got;
+}
+
 /* Tricks the leader's side can take at once: a lower bound on its tricks.
  * The leader cashes its own winners, then, if it can reach partner's top
  * card in a suit it holds, partner cashes its winners (partner has room to
  * keep them and the entry: it discards the other cards first). With the
  * opponents out of trumps, the longer trump holding of the side scores every
- * trump, plus a ruff in the short hand. */
-static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
+ * trump, plus a ruff in the short hand. Counting stops at `goal` (the
+ * tricks that settle the question). */
+static int quick_tricks(const Position *P, int p, int goal, uint16_t win[4]) {
     int tr = P->trump, part = (p + 2) & 3;
-    unsigned live[4];
-    uint16_t wl[4], wp[4];
-    int own = 0, other = 0, entry = 0;
-    for (int s = 0; s < 4; s++) {
-        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        int c = cash_rounds(P, p, s, live[s], &wl[s]);
-        uint16_t wx;
-        int x = cross_rounds(P, p, s, live[s], &wx);
-        if (x > c) {
-            c = x;
-            wl[s] = wx;
-        }
-        own += c;
-        int k = cash_rounds(P, part, s, live[s], &wp[s]);
-        other += k;
-        if (k && P->hand[p][s]) entry = 1;
-    }
-    int best = own;
-    memcpy(win, wl, sizeof wl);
-    if (entry && own + other > best) {
-        best = own + other;
-        for (int s = 0; s < 4; s++) win[s] = wl[s] | wp[s];
-    }
+    win[0] = win[1] = win[2] = win[3] = 0;
     if (tr != DDS_NT && !P->hand[(p + 1) & 3][tr] && !P->hand[(p + 3) & 3][tr]) {
         int a = popc(P->hand[p][tr]), b = popc(P->hand[part][tr]);
         int ruff = a > b ? a : b;
@@ -360,13 +359,33 @@ static int quick_tricks(const Position *P, int p, uint16_t win[4]) {
                     ruff++;
                     break;
                 }
-        if (ruff > best) {
-            best = ruff;
-            win[0] = win[1] = win[2] = win[3] = 0;
-        }
+        if (ruff >= goal) return ruff;
     }
-    if (!best) best = partner_ruffs(P, p, win);
-    return best;
+    unsigned live[4];
+    uint16_t wl[4], wp[4];
+    int nl[4], np[4], own = 0, other = 0, entry = 0;
+    for (int s = 0; s < 4; s++) {
+        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        nl[s] = cash_rounds(P, p, s, live[s], &wl[s]);
+        uint16_t wx;
+        int x = cross_rounds(P, p, s, live[s], &wx);
+        if (x > nl[s]) {
+            nl[s] = x;
+            wl[s] = wx;
+        }
+        /* A suit only the leader holds: its lengths say who holds what. */
+        if (live[s] == P->hand[p][s]) wl[s] = 0;
+        own += nl[s];
+        np[s] = cash_rounds(P, part, s, live[s], &wp[s]);
+        other += np[s];
+        if (np[s] && P->hand[p][s]) entry = 1;
+    }
+    if (own >= goal) return pick_suits(nl, wl, goal, win);
+    if (entry && own + other >= goal) {
+        for (int s = 0; s < 4; s++) win[s] = wl[s] | wp[s];
+        return own + other;
+    }
+    return goal <= 1 ? partner_ruffs(P, p, win) : 0;
 }
 
 /* Seat holding the card of suit s with rank r (which someone holds). */
@@ -895,8 +914,8 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         for (int s = 0; s < 4; s++)
             live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
         /* The quick counts first: cheaper than a table probe. */
-        int q = quick_tricks(P, P->leader, win);
         int ns_leads = !(P->leader & 1);
+        int q = quick_tricks(P, P->leader, ns_leads ? need : S->tl - need + 1, win);
         if (ns_leads ? q >= need : S->tl - q < need) {
             S->st.quick_cuts++;
             return ns_leads;
