@@ -485,12 +485,14 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
  * card (us, ur): its top runs in every suit and unopposed long cards; in a
  * side suit, with an opponent holding trumps, no more rounds than that
  * opponent can follow to (`follower`: an opponent still to play to the
- * trick). `win` gets the cards counted. */
-static int winner_cashes(const Position *P, int w, int us, int ur, int follower, uint16_t win[4]) {
+ * trick). Counting stops at `goal`; `win` gets the cards counted. */
+static int winner_cashes(const Position *P, int w, int us, int ur, int follower, int goal,
+                         uint16_t win[4]) {
     int tr = P->trump, ls = P->tsuit[0];
     int o1 = (w + 1) & 3, o2 = (w + 3) & 3;
     int opp_tr = tr != DDS_NT && (P->hand[o1][tr] || P->hand[o2][tr]);
-    int q = 0;
+    int n[4] = {0, 0, 0, 0};
+    uint16_t ws[4] = {0, 0, 0, 0}, got[4];
     for (int s = 0; s < 4; s++) {
         if (!P->hand[w][s]) continue;
         unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
@@ -502,7 +504,7 @@ static int winner_cashes(const Position *P, int w, int us, int ur, int follower,
         }
         int ruffable = opp_tr && s != tr;
         if (live == mine) {
-            if (!ruffable) q += popc(mine);
+            if (!ruffable) n[s] = popc(mine);
             continue;
         }
         int k = 0;
@@ -516,21 +518,22 @@ static int winner_cashes(const Position *P, int w, int us, int ur, int follower,
             if (len < k) k = len;
         }
         if (k <= 0) continue;
-        q += k;
-        win[s] |= (uint16_t)top_cards(live, k);
+        n[s] = k;
+        ws[s] = (uint16_t)top_cards(live, k);
     }
+    int q = pick_suits(n, ws, goal, got);
+    for (int s = 0; s < 4; s++) win[s] |= got[s];
     return q;
 }
 
 /* Quick tricks for the second hand's side (DDS's rule, ply 1): it wins the
  * trick when it can ruff and third hand cannot, or when its best card of the
  * led suit beats the led card and third hand's cards and third hand cannot
- * ruff. The trick's winner (the ruffer keeps all but its lowest trump) then cashes its top cards in every suit (and
- * unopposed long cards); in a side suit, with an opponent holding trumps,
- * no more rounds than that opponent can follow to. Returns the tricks
- * counted, the current one included (0 when the trick is not sure), and in
- * `win` the cards they depend on. */
-static int second_hand_tricks(const Position *P, uint16_t win[4]) {
+ * ruff. The trick's winner then cashes as in winner_cashes (a ruffer keeps
+ * all but its lowest trump). Returns the tricks counted up to `goal`, the
+ * current one included (0 when the trick is not sure), and in `win` the
+ * cards they depend on. */
+static int second_hand_tricks(const Position *P, int goal, uint16_t win[4]) {
     int tr = P->trump, ls = P->tsuit[0];
     int h = (P->leader + 1) & 3, third = (h + 1) & 3, part = (h + 2) & 3;
     win[0] = win[1] = win[2] = win[3] = 0;
@@ -556,7 +559,7 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
         w = P->hand[h][ls] >> ur & 1 ? h : part;
     }
     if (us == tr && ls != tr) ur = __builtin_ctz(P->hand[w][tr]);
-    return 1 + winner_cashes(P, w, us, ur, third, win);
+    return 1 + winner_cashes(P, w, us, ur, third, goal - 1, win);
 }
 
 /* Quick tricks for the fourth hand's side (ply 3): partner's card wins the
@@ -564,7 +567,7 @@ static int second_hand_tricks(const Position *P, uint16_t win[4]) {
  * winning card does; the trick's winner then cashes as in winner_cashes
  * (fourth hand's other cards left in place: they only stop partner's runs).
  * Returns the tricks counted, the current one included, or 0. */
-static int fourth_hand_tricks(const Position *P, uint16_t win[4]) {
+static int fourth_hand_tricks(const Position *P, int goal, uint16_t win[4]) {
     int tr = P->trump, ls = P->tsuit[0];
     int m = (P->leader + 3) & 3, part = (P->leader + 1) & 3;
     int wi = trick_winner(P, 3), ws = P->tsuit[wi], wr = P->trank[wi];
@@ -582,7 +585,7 @@ static int fourth_hand_tricks(const Position *P, uint16_t win[4]) {
         if (under) {
             /* ... or beats fourth hand's card (followed suit, or underruffed). */
             if (beat || (follow && ws == ls) || (!follow && ws == tr)) win[ws] = (uint16_t)(1u << wr);
-            return 1 + winner_cashes(P, part, -1, 0, -1, win);
+            return 1 + winner_cashes(P, part, -1, 0, -1, goal - 1, win);
         }
     }
     /* Fourth hand's cheapest card that wins. */
@@ -602,7 +605,7 @@ static int fourth_hand_tricks(const Position *P, uint16_t win[4]) {
     }
     if (cs < 0) return 0;
     if (cs == ws) win[cs] = (uint16_t)(1u << cr);
-    return 1 + winner_cashes(P, m, cs, cr, -1, win);
+    return 1 + winner_cashes(P, m, cs, cr, -1, goal - 1, win);
 }
 
 /* Quick tricks for the third hand's side (ply 2): the trick is sure when
@@ -611,7 +614,7 @@ static int fourth_hand_tricks(const Position *P, uint16_t win[4]) {
  * card beating everything in the suit wins, or third hand ruffs above every
  * trump that can beat it. The winner then cashes as in winner_cashes.
  * Returns the tricks counted, the current one included, or 0. */
-static int third_hand_tricks(const Position *P, uint16_t win[4]) {
+static int third_hand_tricks(const Position *P, int goal, uint16_t win[4]) {
     int tr = P->trump, ls = P->tsuit[0];
     int lead = P->leader, t = (lead + 2) & 3, o4 = (lead + 3) & 3;
     int wi = trick_winner(P, 2), ws = P->tsuit[wi], wr = P->trank[wi];
@@ -627,7 +630,7 @@ static int third_hand_tricks(const Position *P, uint16_t win[4]) {
         if (!up) return 0;
         int cr = __builtin_ctz(up);
         win[tr] = (uint16_t)(1u << cr);
-        return 1 + winner_cashes(P, t, tr, cr, o4, win);
+        return 1 + winner_cashes(P, t, tr, cr, o4, goal - 1, win);
     }
     int top4 = four ? hibit(four) : -1;
     if (wi == 0 && wr > top4) {
@@ -637,7 +640,7 @@ static int third_hand_tricks(const Position *P, uint16_t win[4]) {
                            : tr == DDS_NT || ls == tr || P->hand[t][tr] != all_t;
         if (under) {
             win[ls] = (uint16_t)(1u << wr);
-            return 1 + winner_cashes(P, lead, -1, 0, o4, win);
+            return 1 + winner_cashes(P, lead, -1, 0, o4, goal - 1, win);
         }
     }
     int cs = -1, cr = -1;
@@ -659,7 +662,7 @@ static int third_hand_tricks(const Position *P, uint16_t win[4]) {
     }
     if (cs < 0) return 0;
     if (cs == ls || ws == tr) win[cs] = (uint16_t)(1u << cr);
-    return 1 + winner_cashes(P, t, cs, cr, o4, win);
+    return 1 + winner_cashes(P, t, cs, cr, o4, goal - 1, win);
 }
 
 /* ---- move generation and ordering -------------------------------------- */
@@ -935,24 +938,24 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         }
     }
     if (P->ply == 1) {
-        int q = second_hand_tricks(P, win);
         int ns_second = P->leader & 1;
+        int q = second_hand_tricks(P, ns_second ? need : S->tl - need + 1, win);
         if (q && (ns_second ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_second;
         }
     }
     if (P->ply == 2) {
-        int q = third_hand_tricks(P, win);
         int ns_third = !(P->leader & 1);
+        int q = third_hand_tricks(P, ns_third ? need : S->tl - need + 1, win);
         if (q && (ns_third ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_third;
         }
     }
     if (P->ply == 3) {
-        int q = fourth_hand_tricks(P, win);
         int ns_fourth = P->leader & 1;
+        int q = fourth_hand_tricks(P, ns_fourth ? need : S->tl - need + 1, win);
         if (q && (ns_fourth ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_fourth;
