@@ -320,24 +320,36 @@ static int partner_ruffs(const Position *P, int p, uint16_t win[4]) {
     return 0;
 }
 
-/* Picks suits (count n[s], winning ranks w[s]) until they reach `goal`,
- * those fixing the fewest cards first, so that the answer holds for the
- * widest class; returns the count taken and sets `win`. */
-static int pick_suits(const int n[4], const uint16_t w[4], int goal, uint16_t win[4]) {
-    int used[4] = {0, 0, 0, 0}, got = 0;
+/* Picks items (item i: n[i] tricks in suit i % 4 depending on the cards
+ * w[i]), those already in `taken` first, then those fixing the fewest cards,
+ * until they reach `goal`, so that the answer holds for the widest class.
+ * Returns the count taken; `win` gets the cards. */
+static int pick_items(const int *n, const uint16_t *w, int items, unsigned taken, int goal,
+                      uint16_t win[4]) {
+    int got = 0;
     win[0] = win[1] = win[2] = win[3] = 0;
+    for (int i = 0; i < items; i++)
+        if (taken >> i & 1) {
+            got += n[i];
+            win[i & 3] |= w[i];
+        }
     while (got < goal) {
         int b = -1;
-        for (int s = 0; s < 4; s++) {
-            if (used[s] || !n[s]) continue;
-            if (b < 0 || popc(w[s]) < popc(w[b]) || (popc(w[s]) == popc(w[b]) && n[s] > n[b])) b = s;
+        for (int i = 0; i < items; i++) {
+            if ((taken >> i & 1) || !n[i]) continue;
+            if (b < 0 || popc(w[i]) < popc(w[b]) || (popc(w[i]) == popc(w[b]) && n[i] > n[b]))
+                b = i;
         }
         if (b < 0) break;
-        used[b] = 1;
+        taken |= 1u << b;
         got += n[b];
-        win[b] = w[b];
+        win[b & 3] |= w[b];
     }
     return got;
+}
+
+static int pick_suits(const int n[4], const uint16_t w[4], int goal, uint16_t win[4]) {
+    return pick_items(n, w, 4, 0, goal, win);
 }
 
 /* Tricks the leader's side can take at once: a lower bound on its tricks.
@@ -361,29 +373,43 @@ static int quick_tricks(const Position *P, int p, int goal, uint16_t win[4]) {
                 }
         if (ruff >= goal) return ruff;
     }
-    unsigned live[4];
-    uint16_t wl[4], wp[4];
-    int nl[4], np[4], own = 0, other = 0, entry = 0;
+    /* Items 0-3: the leader's suits; 4-7: partner's. */
+    unsigned live;
+    uint16_t w[8];
+    int n[8], own = 0, other = 0;
     for (int s = 0; s < 4; s++) {
-        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        nl[s] = cash_rounds(P, p, s, live[s], &wl[s]);
+        live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        n[s] = cash_rounds(P, p, s, live, &w[s]);
         uint16_t wx;
-        int x = cross_rounds(P, p, s, live[s], &wx);
-        if (x > nl[s]) {
-            nl[s] = x;
-            wl[s] = wx;
+        int x = cross_rounds(P, p, s, live, &wx);
+        if (x > n[s]) {
+            n[s] = x;
+            w[s] = wx;
         }
-        /* A suit only the leader holds: its lengths say who holds what. */
-        if (live[s] == P->hand[p][s]) wl[s] = 0;
-        own += nl[s];
-        np[s] = cash_rounds(P, part, s, live[s], &wp[s]);
-        other += np[s];
-        if (np[s] && P->hand[p][s]) entry = 1;
+        n[4 + s] = cash_rounds(P, part, s, live, &w[4 + s]);
+        /* A suit only one hand holds: its lengths say who holds what. */
+        if (live == P->hand[p][s]) w[s] = 0;
+        if (live == P->hand[part][s]) w[4 + s] = 0;
+        own += n[s];
+        other += n[4 + s];
     }
-    if (own >= goal) return pick_suits(nl, wl, goal, win);
-    if (entry && own + other >= goal) {
-        for (int s = 0; s < 4; s++) win[s] = wl[s] | wp[s];
-        return own + other;
+    if (own >= goal) return pick_items(n, w, 4, 0, goal, win);
+    if (own + other >= goal) {
+        /* Through the entry (partner's top card in a suit the leader holds)
+         * that fixes the fewest cards in all. */
+        int best = 0, cost = 99;
+        uint16_t tw[4];
+        for (int t = 0; t < 4; t++) {
+            if (!n[4 + t] || !P->hand[p][t]) continue;
+            int got = pick_items(n, w, 8, 1u << (4 + t), goal, tw);
+            int c = popc(tw[0]) + popc(tw[1]) + popc(tw[2]) + popc(tw[3]);
+            if (c < cost) {
+                cost = c;
+                best = got;
+                memcpy(win, tw, sizeof tw);
+            }
+        }
+        if (best) return best;
     }
     return goal <= 1 ? partner_ruffs(P, p, win) : 0;
 }
