@@ -342,8 +342,15 @@ static int pick_items(const int *n, const uint16_t *w, int items, unsigned taken
         }
         if (b < 0) break;
         taken |= 1u << b;
-        got += n[b];
-        win[b & 3] |= w[b];
+        /* The last item may need only its top few cards. */
+        int r = goal - got;
+        if (r < n[b] && r <= popc(w[b])) {
+            got += r;
+            win[b & 3] |= (uint16_t)top_cards(w[b], r);
+        } else {
+            got += n[b];
+            win[b & 3] |= w[b];
+        }
     }
     return got;
 }
