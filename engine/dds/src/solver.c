@@ -611,13 +611,13 @@ static int fourth_hand_tricks(const Position *P, int goal, uint16_t win[4]) {
     for (int i = 0; i < 3; i++)
         if (i != wi && P->tsuit[i] == ws) beat = 1;
     if (wi == 1) {
+        unsigned all_m = P->hand[m][0] | P->hand[m][1] | P->hand[m][2] | P->hand[m][3];
+        int underruff = !follow && tr != DDS_NT && P->hand[m][tr] == all_m;
         int under = follow ? (ws != ls || __builtin_ctz(follow) < wr)
-                           : tr == DDS_NT || P->hand[m][tr] != (P->hand[m][0] | P->hand[m][1] |
-                                                                P->hand[m][2] | P->hand[m][3]) ||
-                                 (ws == tr && __builtin_ctz(P->hand[m][tr]) < wr);
+                           : !underruff || (ws == tr && __builtin_ctz(P->hand[m][tr]) < wr);
         if (under) {
             /* ... or beats fourth hand's card (followed suit, or underruffed). */
-            if (beat || (follow && ws == ls) || (!follow && ws == tr)) win[ws] = (uint16_t)(1u << wr);
+            if (beat || (follow && ws == ls) || underruff) win[ws] = (uint16_t)(1u << wr);
             return 1 + winner_cashes(P, part, -1, 0, -1, goal - 1, win);
         }
     }
@@ -672,7 +672,8 @@ static int third_hand_tricks(const Position *P, int goal, uint16_t win[4]) {
         int under = follow ? __builtin_ctz(follow) < wr
                            : tr == DDS_NT || ls == tr || P->hand[t][tr] != all_t;
         if (under) {
-            win[ls] = (uint16_t)(1u << wr);
+            /* Its rank counts when it beats a card of its suit. */
+            if (P->tsuit[1] == ls || follow || four) win[ls] = (uint16_t)(1u << wr);
             return 1 + winner_cashes(P, lead, -1, 0, o4, goal - 1, win);
         }
     }
