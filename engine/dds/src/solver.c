@@ -258,13 +258,13 @@ static inline int top_run(const Position *P, int p, int s) {
  * win; once nobody else has a card left, so do its small ones. An opponent
  * with a trump ruffs when out of the suit: in a side suit, no more rounds
  * than a trump-holding opponent can follow to. */
-static int cash_rounds(const Position *P, int h, int s, unsigned live, uint16_t *w) {
+static int cash_rounds(const Position *P, int h, int s, unsigned live, int drawn, uint16_t *w) {
     int k = top_run(P, h, s);
     *w = 0;
     if (!k) return 0;
     int tr = P->trump, lho = (h + 1) & 3, rho = (h + 3) & 3, part = (h + 2) & 3;
     int len_l = popc(P->hand[lho][s]), len_r = popc(P->hand[rho][s]);
-    if (tr != DDS_NT && s != tr && (P->hand[lho][tr] || P->hand[rho][tr])) {
+    if (!drawn && tr != DDS_NT && s != tr && (P->hand[lho][tr] || P->hand[rho][tr])) {
         if (P->hand[lho][tr] && len_l < k) k = len_l;
         if (P->hand[rho][tr] && len_r < k) k = len_r;
         *w = (uint16_t)top_cards(live, k);
@@ -281,7 +281,7 @@ static int cash_rounds(const Position *P, int h, int s, unsigned live, uint16_t 
  * ending in either hand; all of the longer hand's cards when the opponents
  * have at most two and one of the side's hands at most two (so the long
  * hand keeps the lead). Limits against ruffs as in cash_rounds. */
-static int cross_rounds(const Position *P, int h, int s, unsigned live, uint16_t *w) {
+static int cross_rounds(const Position *P, int h, int s, unsigned live, int drawn, uint16_t *w) {
     int part = (h + 2) & 3, lho = (h + 1) & 3, rho = (h + 3) & 3, tr = P->trump;
     int lh = popc(P->hand[h][s]), lq = popc(P->hand[part][s]);
     *w = 0;
@@ -289,7 +289,7 @@ static int cross_rounds(const Position *P, int h, int s, unsigned live, uint16_t
     if (!(P->hand[part][s] >> kth_card(live, 2) & 1)) return 0;
     int k = 2;
     int len_l = popc(P->hand[lho][s]), len_r = popc(P->hand[rho][s]);
-    if (tr != DDS_NT && s != tr && (P->hand[lho][tr] || P->hand[rho][tr])) {
+    if (!drawn && tr != DDS_NT && s != tr && (P->hand[lho][tr] || P->hand[rho][tr])) {
         if (P->hand[lho][tr] && len_l < k) k = len_l;
         if (P->hand[rho][tr] && len_r < k) k = len_r;
     } else if (len_l <= 2 && len_r <= 2 && (lh <= 2 || lq <= 2)) {
@@ -359,13 +359,60 @@ static int pick_suits(const int n[4], const uint16_t w[4], int goal, uint16_t wi
     return pick_items(n, w, 4, 0, goal, win);
 }
 
+/* The leader's and partner's cashes (see quick_tricks) up to `goal`;
+ * `drawn`: the opponents' trumps are gone first, by the leader's top trumps
+ * (an item then always taken). */
+static int count_cashes(const Position *P, int p, int goal, int drawn, uint16_t win[4]) {
+    int tr = P->trump, part = (p + 2) & 3;
+    unsigned forced = drawn ? 1u << tr : 0;
+    /* Items 0-3: the leader's suits; 4-7: partner's. */
+    uint16_t w[8];
+    int n[8], own = 0, other = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        n[s] = cash_rounds(P, p, s, live, drawn, &w[s]);
+        uint16_t wx;
+        int x = cross_rounds(P, p, s, live, drawn, &wx);
+        if (x > n[s]) {
+            n[s] = x;
+            w[s] = wx;
+        }
+        n[4 + s] = cash_rounds(P, part, s, live, drawn, &w[4 + s]);
+        /* A suit only one hand holds: its lengths say who holds what. */
+        if (live == P->hand[p][s]) w[s] = 0;
+        if (live == P->hand[part][s]) w[4 + s] = 0;
+        own += n[s];
+        other += n[4 + s];
+    }
+    if (own >= goal) return pick_items(n, w, 4, forced, goal, win);
+    if (own + other >= goal) {
+        /* Through the entry (partner's top card in a suit the leader holds)
+         * that fixes the fewest cards in all. */
+        int best = 0, cost = 99;
+        uint16_t tw[4];
+        for (int t = 0; t < 4; t++) {
+            if (!n[4 + t] || !P->hand[p][t]) continue;
+            int got = pick_items(n, w, 8, forced | 1u << (4 + t), goal, tw);
+            int c = popc(tw[0]) + popc(tw[1]) + popc(tw[2]) + popc(tw[3]);
+            if (c < cost) {
+                cost = c;
+                best = got;
+                memcpy(win, tw, sizeof tw);
+            }
+        }
+        if (best) return best;
+    }
+    return 0;
+}
+
 /* Tricks the leader's side can take at once: a lower bound on its tricks.
  * The leader cashes its own winners, then, if it can reach partner's top
  * card in a suit it holds, partner cashes its winners (partner has room to
  * keep them and the entry: it discards the other cards first). With the
  * opponents out of trumps, the longer trump holding of the side scores every
- * trump, plus a ruff in the short hand. Counting stops at `goal` (the
- * tricks that settle the question). */
+ * trump, plus a ruff in the short hand. When the leader's top trumps draw
+ * the opponents' trumps, its side suits count as if nobody could ruff.
+ * Counting stops at `goal` (the tricks that settle the question). */
 static int quick_tricks(const Position *P, int p, int goal, uint16_t win[4]) {
     int tr = P->trump, part = (p + 2) & 3;
     win[0] = win[1] = win[2] = win[3] = 0;
@@ -380,43 +427,16 @@ static int quick_tricks(const Position *P, int p, int goal, uint16_t win[4]) {
                 }
         if (ruff >= goal) return ruff;
     }
-    /* Items 0-3: the leader's suits; 4-7: partner's. */
-    unsigned live;
-    uint16_t w[8];
-    int n[8], own = 0, other = 0;
-    for (int s = 0; s < 4; s++) {
-        live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        n[s] = cash_rounds(P, p, s, live, &w[s]);
-        uint16_t wx;
-        int x = cross_rounds(P, p, s, live, &wx);
-        if (x > n[s]) {
-            n[s] = x;
-            w[s] = wx;
+    int q = count_cashes(P, p, goal, 0, win);
+    if (q >= goal) return q;
+    /* The leader's top trumps draw the opponents' first: then no ruffs. */
+    int lho = (p + 1) & 3, rho = (p + 3) & 3;
+    if (tr != DDS_NT && (P->hand[lho][tr] || P->hand[rho][tr])) {
+        int ll = popc(P->hand[lho][tr]), lr = popc(P->hand[rho][tr]);
+        if (top_run(P, p, tr) >= (ll > lr ? ll : lr)) {
+            q = count_cashes(P, p, goal, 1, win);
+            if (q >= goal) return q;
         }
-        n[4 + s] = cash_rounds(P, part, s, live, &w[4 + s]);
-        /* A suit only one hand holds: its lengths say who holds what. */
-        if (live == P->hand[p][s]) w[s] = 0;
-        if (live == P->hand[part][s]) w[4 + s] = 0;
-        own += n[s];
-        other += n[4 + s];
-    }
-    if (own >= goal) return pick_items(n, w, 4, 0, goal, win);
-    if (own + other >= goal) {
-        /* Through the entry (partner's top card in a suit the leader holds)
-         * that fixes the fewest cards in all. */
-        int best = 0, cost = 99;
-        uint16_t tw[4];
-        for (int t = 0; t < 4; t++) {
-            if (!n[4 + t] || !P->hand[p][t]) continue;
-            int got = pick_items(n, w, 8, 1u << (4 + t), goal, tw);
-            int c = popc(tw[0]) + popc(tw[1]) + popc(tw[2]) + popc(tw[3]);
-            if (c < cost) {
-                cost = c;
-                best = got;
-                memcpy(win, tw, sizeof tw);
-            }
-        }
-        if (best) return best;
     }
     return goal <= 1 ? partner_ruffs(P, p, win) : 0;
 }
