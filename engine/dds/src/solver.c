@@ -473,12 +473,18 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
             sum += a > b ? a : b;
         }
         if (sum >= tl) return -1;
-        /* The opponents' top cards stop it; their holders must stay. */
+        /* The opponents' top cards stop it; their holders must stay, except
+         * where the leading side's length would still leave it short. */
+        int slack = tl - 1 - sum;
         for (int s = 0; s < 4; s++) {
             if (!live[s]) continue;
             int t = hibit(live[s]);
             int h = holder_of(P, s, t);
-            if ((h & 1) == def && popc(live[s]) != popc(P->hand[h][s])) win[s] = (uint16_t)(1u << t);
+            if ((h & 1) != def || popc(live[s]) == popc(P->hand[h][s])) continue;
+            int a = popc(P->hand[lead][s]), b = popc(P->hand[lead ^ 2][s]);
+            int m = a > b ? a : b;
+            if (m <= slack) slack -= m;
+            else win[s] = (uint16_t)(1u << t);
         }
         return lead;
     }
