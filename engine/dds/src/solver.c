@@ -522,7 +522,12 @@ static int later_tricks(const Position *P, int tl, int need, const unsigned live
         k = 1;
         wr = r1;
         int cut1 = lead ? tl - 1 < need : need <= 1;
-        if (!cut1 && h2 >= 0 && (h2 & 1) == def && popc(P->hand[h2][tr]) > 1) {
+        if (!cut1 && h2 >= 0 && (h2 & 1) == lead &&
+            (popc(P->hand[h2][tr]) > 1 || popc(P->hand[h2 ^ 2][tr]) > 1)) {
+            /* Its top two trumps, as for the defenders above. */
+            k = 2;
+            wr = r2;
+        } else if (!cut1 && h2 >= 0 && (h2 & 1) == def && popc(P->hand[h2][tr]) > 1) {
             /* A guarded second trump behind the top one, or with the third
              * trump on its side, wins a trick for the defenders. */
             if (h1 == ((h2 + 3) & 3)) {
