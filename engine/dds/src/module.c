@@ -166,12 +166,13 @@ static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
     const TTStats *t = solver_tt_stats(self->solver);
     const SearchStats *s = solver_stats(self->solver);
     return Py_BuildValue(
-        "{s:K,s:K,s:K,s:(KKKK),s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:n}",
+        "{s:K,s:K,s:K,s:(KKKK),s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:n}",
         "cut_first", (unsigned long long)s->cut_first, "cut_later",
         (unsigned long long)s->cut_later, "all_moves", (unsigned long long)s->all_moves,
         "nodes_by_ply", (unsigned long long)s->by_ply[0], (unsigned long long)s->by_ply[1],
         (unsigned long long)s->by_ply[2], (unsigned long long)s->by_ply[3], "nodes",
-        (unsigned long long)s->nodes, "quick_cuts", (unsigned long long)s->quick_cuts, "searches",
+        (unsigned long long)s->nodes, "quick_cuts", (unsigned long long)s->quick_cuts, "later_cuts",
+        (unsigned long long)s->later_cuts, "searches",
         (unsigned long long)s->searches, "tt_probes", (unsigned long long)t->probes, "tt_hits",
         (unsigned long long)t->hits, "tt_cutoffs", (unsigned long long)t->cutoffs,
         "tt_bloom_skips", (unsigned long long)t->bloom_skips, "tt_stores",

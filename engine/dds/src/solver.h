@@ -24,6 +24,7 @@ typedef struct {
 typedef struct {
     uint64_t nodes;       /* positions visited */
     uint64_t quick_cuts;  /* trick-boundary nodes answered by quick tricks */
+    uint64_t later_cuts;  /* trick-boundary nodes answered by later-tricks rules */
     uint64_t searches;    /* zero-window searches started */
     uint64_t cut_first;   /* nodes cut off by their first move (ordering quality) */
     uint64_t cut_later;   /* nodes cut off by a later move */
