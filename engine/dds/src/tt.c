@@ -378,14 +378,81 @@ int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int nee
     return -1;
 }
 
-/* Finds or makes the list (dist, leader, sub); NULL when the index had to be
- * cleared (the caller starts again). */
+/* Cards each hand holds at a trick start: the tricks left, which measure the
+ * work an entry of that group saves. */
+static inline int tricks_left(uint64_t dist) {
+    return (int)((dist & 15) + (dist >> 4 & 15) + (dist >> 8 & 15) + (dist >> 12 & 15));
+}
+
+static int by_start(const void *a, const void *b) {
+    uint32_t x = ((const WRList *)a)->start, y = ((const WRList *)b)->start;
+    return (x > y) - (x < y);
+}
+
+/* The pool or the index is full: keep the groups with the most tricks left
+ * (their entries save the most work) in at most half of each, drop the rest,
+ * and pack the kept lists at the front of the pool. Falls back to forgetting
+ * everything when no memory is left for the bookkeeping. */
+static void wr_shed(WRT *t) {
+    size_t mem[14] = {0}, cnt[14] = {0};
+    for (size_t i = 0; i < t->nlists; i++) {
+        const WRList *l = &t->lists[i];
+        if (l->gen != t->gen) continue;
+        int tl = tricks_left(l->dist);
+        mem[tl] += l->n;
+        cnt[tl]++;
+    }
+    /* Smallest `floor` such that the groups with floor or more tricks left
+     * fit in half the pool and half the index. */
+    int floor = 14;
+    size_t keep_mem = 0, keep_cnt = 0;
+    while (floor > 1 && keep_mem + mem[floor - 1] <= t->nentries / 2 &&
+           keep_cnt + cnt[floor - 1] <= t->nlists * 3 / 8) {
+        floor--;
+        keep_mem += mem[floor];
+        keep_cnt += cnt[floor];
+    }
+    WRList *kept = keep_cnt ? malloc(keep_cnt * sizeof *kept) : NULL;
+    size_t nk = 0;
+    if (kept) {
+        for (size_t i = 0; i < t->nlists; i++) {
+            const WRList *l = &t->lists[i];
+            if (l->gen == t->gen && tricks_left(l->dist) >= floor) kept[nk++] = *l;
+        }
+        /* Moving runs down in pool order never overwrites a run not yet moved. */
+        qsort(kept, nk, sizeof *kept, by_start);
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < nk; i++) {
+        WRList *l = &kept[i];
+        if (l->sub != WR_HEADER) {
+            memmove(t->pool + used, t->pool + l->start, l->n * sizeof(WREntry));
+            l->start = (uint32_t)used;
+            l->cap = l->n;
+            used += l->n;
+        }
+    }
+    size_t dropped = t->used_entries - used;
+    wr_clear(t);
+    for (size_t i = 0; i < nk; i++) {
+        WRList *l = wr_list(t, kept[i].dist, kept[i].leader, kept[i].sub);
+        *l = kept[i];
+        l->gen = t->gen;
+    }
+    free(kept);
+    t->used_lists = nk;
+    t->used_entries = used;
+    if (nk) t->stats.evictions += dropped;
+    else t->stats.resets++;
+}
+
+/* Finds or makes the list (dist, leader, sub); NULL when the table had to
+ * shed entries (the caller starts again). */
 static WRList *wr_make(WRT *t, uint64_t dist, int leader, unsigned sub) {
     WRList *l = wr_list(t, dist, leader, sub);
     if (l->gen == t->gen) return l;
     if ((t->used_lists + 1) * 4 > t->nlists * 3) {
-        wr_clear(t);
-        t->stats.resets++;
+        wr_shed(t);
         return NULL;
     }
     l->gen = t->gen;
@@ -428,10 +495,14 @@ void wr_store(WRT *t, uint64_t dist, int leader, const uint32_t order[4], const 
         /* Move the list to a run twice as long at the end of the pool: one
          * list stays contiguous, so a probe reads it in order. */
         uint32_t cap = l->cap ? 2 * l->cap : 4;
+        if (cap > t->nentries / 4) {
+            /* One list this long would not fit even after shedding. */
+            t->stats.evictions++;
+            return;
+        }
         if (t->used_entries + cap > t->nentries) {
-            /* Pool full: forget everything and store into the fresh table. */
-            wr_clear(t);
-            t->stats.resets++;
+            /* Pool full: shed the cheaper groups and store again. */
+            wr_shed(t);
             wr_store(t, dist, leader, order, k, lo, hi);
             return;
         }

@@ -69,7 +69,8 @@ size_t tt_bytes(const TT *t);
  * Entries of one (leader, lengths) are split into lists (see tt.c); a list
  * is one run of entries in a pool, oldest first, moved to a run twice as long
  * when it fills. The lists are found by open addressing. When the pool or
- * the list index is full, the whole table is forgotten (a generation step).
+ * the list index is full, the groups with the fewest tricks left are dropped
+ * (wr_shed in tt.c).
  */
 typedef struct {
     uint32_t ok[4]; /* per suit: holders of the top k cards (2 bits each from

@@ -154,3 +154,17 @@ def test_full_deal_tables_match_endplay() -> None:
         decl = "NESW"[(leader + 3) % 4]
         assert solve(deal, STRAINS[strain], "NESW"[leader], solver=solver) == \
             13 - table["CDHSN"[strain]][decl]
+
+
+def test_a_full_table_sheds_cheap_groups_and_stays_right() -> None:
+    """Issue 6 §2: with too little memory the table keeps the entries that save the
+    most work (groups with more tricks left) instead of forgetting everything, and
+    the answers do not change."""
+    rng = Rng(77)
+    solver = Solver(tt_bytes=1 << 20)
+    for _ in range(3):
+        deal = deal_of(rng)
+        assert dd_table(deal, solver=solver) == endplay_table(deal.to_pbn(), 13), deal.to_pbn()
+    stats = solver.stats()
+    assert stats["tt_evictions"] > 0
+    assert stats["tt_drops"] == 0
