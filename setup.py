@@ -26,9 +26,17 @@ setup(
             sources=[
                 "engine/dds/src/module.c",
                 "engine/dds/src/solver.c",
+                "engine/dds/src/bounds.c",
+                "engine/dds/src/order.c",
                 "engine/dds/src/tt.c",
             ],
-            depends=["engine/dds/src/solver.h", "engine/dds/src/tt.h"],
+            depends=[
+                "engine/dds/src/solver.h",
+                "engine/dds/src/bounds.h",
+                "engine/dds/src/masks.h",
+                "engine/dds/src/order.h",
+                "engine/dds/src/tt.h",
+            ],
             extra_compile_args=["-O3", "-std=c99"],
         )
     ],
