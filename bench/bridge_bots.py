@@ -13,7 +13,7 @@
     .venv/bin/python bench/bridge_bots.py --boards 500 --match 100 --solver endplay
 
 ``--solver dds`` (default) uses engine.dds; ``--solver endplay`` uses the endplay
-package (bench-only peer, the DDS library) for speed while engine.dds is slow.
+package (bench-only peer, the DDS library) as a cross-check of the figures.
 """
 
 from __future__ import annotations
