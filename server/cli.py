@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     sd.set_defaults(func=cmd_showdown)
 
     tour = sub.add_parser(
-        "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95% CIs)"
+        "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95%% CIs)"
     )
     tour.add_argument("--game", default="whist")
     tour.add_argument(

@@ -70,13 +70,24 @@ def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any)
 
 
 @pytest.mark.parametrize(
-    "command", ["serve", "play", "replay", "games", "schema", "showdown", "tournament"]
+    "command", ["serve", "play", "replay", "games", "schema", "showdown", "tournament", "solve"]
 )
 def test_every_command_has_help(command: str, capsys: Any) -> None:
     with pytest.raises(SystemExit) as done:
         build_parser().parse_args([command, "--help"])
     assert done.value.code == 0
     assert "usage: cardtable " + command in capsys.readouterr().out
+
+
+def test_the_top_level_help_lists_every_command(capsys: Any) -> None:
+    """`cardtable --help` (a help string with a bare % once broke it)."""
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("serve", "play", "replay", "games", "schema", "showdown", "tournament",
+                    "solve"):
+        assert command in out
 
 
 def test_showdown_names_the_winner_and_equities(capsys: Any) -> None:
