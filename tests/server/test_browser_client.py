@@ -2,8 +2,9 @@
 played to the end by clicking the page, against the server's bots.
 
 Needs Chromium (``chromium``, ``chromium-browser`` or ``google-chrome``; the test
-command installs Debian's ``chromium`` where apt is available); skipped without it.  Nothing leaves the machine: the page comes from an in-process server on
-127.0.0.1 and the browser is driven over the DevTools protocol (no playwright).
+command installs Debian's ``chromium`` where apt is available); skipped without it.
+Nothing leaves the machine: the page comes from an in-process server on 127.0.0.1 and
+the browser is driven over the DevTools protocol (no playwright).
 """
 
 from __future__ import annotations
