@@ -38,9 +38,9 @@ struct Solver {
 Solver *solver_new(size_t tt_bytes, int use_bloom, int exact) {
     Solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    /* The bytes go to the table that holds the bounds; the other one is
-     * kept at its smallest (it is not probed). */
-    size_t exact_bytes = exact ? tt_bytes : 1024, ranks_bytes = exact ? 4096 : tt_bytes;
+    /* The bytes go to the table that holds the bounds; the exact table is
+     * not allocated when unused, the winning-ranks one kept at its smallest. */
+    size_t exact_bytes = exact ? tt_bytes : 0, ranks_bytes = exact ? 4096 : tt_bytes;
     if (tt_init(&s->tt, exact_bytes, use_bloom) != 0) {
         free(s);
         return NULL;

@@ -77,6 +77,8 @@ static int alloc_arrays(TT *t, int bits) {
 
 int tt_init(TT *t, size_t cap_bytes, int use_bloom) {
     memset(t, 0, sizeof *t);
+    t->gen = 1;
+    if (cap_bytes == 0) return 0; /* an unused table: nothing allocated */
     size_t max_size = (size_t)1 << MIN_BITS;
     while (max_size * 2 * sizeof(uint64_t) <= cap_bytes) max_size *= 2;
     t->max_size = max_size;
@@ -98,7 +100,7 @@ void tt_clear(TT *t) {
     /* Two bits of generation let three clears in a row cost nothing; every
      * third one wipes the memory for real. */
     if (t->gen == 3) {
-        memset(t->slots, 0, t->size * sizeof(uint64_t));
+        if (t->slots) memset(t->slots, 0, t->size * sizeof(uint64_t));
         t->gen = 1;
     } else {
         t->gen++;
@@ -276,8 +278,9 @@ int wr_init(WRT *t, size_t cap_bytes) {
     /* A quarter of the bytes for the list index, the rest for the entries. */
     size_t nl = 64;
     while (nl * 2 * sizeof(WRList) <= cap_bytes / 4) nl *= 2;
-    size_t ne = (cap_bytes - nl * sizeof(WRList)) / sizeof(WREntry);
-    if (ne < 256) ne = 256;
+    size_t index_bytes = nl * sizeof(WRList);
+    size_t ne = cap_bytes > index_bytes ? (cap_bytes - index_bytes) / sizeof(WREntry) : 0;
+    if (ne < 256) ne = 256; /* the smallest table: a little over tiny caps */
     t->lists = calloc(nl, sizeof(WRList));
     t->pool = malloc(ne * sizeof(WREntry));
     if (!t->lists || !t->pool) {

@@ -48,7 +48,9 @@ typedef struct {
 } TT;
 
 /* Returns 0 on success, -1 when memory is short. cap_bytes is the most the
- * slots may take; the table starts small and doubles up to that. */
+ * slots may take (but never less than 128 KiB); the table starts small and
+ * doubles up to that. cap_bytes 0 makes an unused table: nothing allocated,
+ * never to be probed or stored into. */
 int tt_init(TT *t, size_t cap_bytes, int use_bloom);
 void tt_free(TT *t);
 /* Forget every entry (new deal or new strain). */

@@ -114,6 +114,18 @@ def test_solvers_run_in_threads() -> None:
     assert [out[i] for i in range(4)] == expected * 2
 
 
+@pytest.mark.parametrize("exact", [False, True], ids=["ranks", "exact"])
+def test_the_smallest_table_still_solves(exact: bool) -> None:
+    """tt_bytes at its minimum (1 KiB): the tables shed or drop entries all the time,
+    and the answers stay right."""
+    deal = "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"
+    solver = Solver(tt_bytes=1024, exact=exact)
+    for strain, leader in (("N", "S"), ("H", "N")):
+        assert solve(deal, strain, leader, solver=solver) == solve(deal, strain, leader)
+    stats = solver.stats()
+    assert stats["tt_evictions"] + stats["tt_drops"] > 0
+
+
 def test_missing_core_gives_build_instructions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the compiled core the error says how to build it."""
     import engine.dds
