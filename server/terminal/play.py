@@ -25,7 +25,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from server.clock import SystemClock
 from server.protocol import PROTOCOL_VERSION, CloseCode
+from server.ratelimit import TokenBucket
 from server.terminal import bridge_text, render, views
 
 Reader = Callable[[str], Awaitable[str]]
@@ -36,6 +38,7 @@ DEFAULT_STATE = Path.home() / ".cardtable" / "session.json"
 PROMPT_TEMPLATE = "Your move [1-{n} or card]: "
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
+SEND_RATE, SEND_BURST = 15.0, 30  # under the server's default 20 messages/s, bursts of 40
 KEEPALIVE = 240.0  # seconds between pings while waiting (the server closes idle sockets)
 FINAL_WAIT = 2.0  # seconds to wait for the table's final status after the last update
 ANALYSIS_WAIT = 90.0  # seconds to wait at the end for the last board's double-dummy table
@@ -283,6 +286,10 @@ class PlayClient:
         self.boards_ended: set[int] = set()  # bridge boards seen ending
         self.analysed: set[int] = set()  # boards whose double-dummy analysis was shown
         self.analysis_deadline: float | None = None
+        # The client keeps under the server's default rate limit (20 messages/s,
+        # bursts of 40): a refused message gets one error at most, later ones none,
+        # and a move sent into that silence would wait for its ack for ever.
+        self.pace = TokenBucket(SEND_RATE, SEND_BURST, SystemClock())
 
     # names
 
@@ -369,6 +376,8 @@ class PlayClient:
         return f"cardtable play --resume{extra}"
 
     async def _send(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
+        while not self.pace.take():
+            await asyncio.sleep(1 / self.pace.rate)
         await ws.send(json.dumps(msg))
 
     async def _recv(self, ws: ClientConnection) -> dict[str, Any]:
@@ -618,6 +627,15 @@ class PlayClient:
         )
         if rid == "setup":
             self._setup_error(msg)
+        if msg.get("code") == "rate_limited":
+            # A server with a lower limit than we assumed: slow down, no bursts. The
+            # notice names no request; a move waiting for its ack may be the one
+            # dropped, so offer the menu again (a repeat is refused as stale).
+            self.pace = TokenBucket(self.pace.rate / 2, 1, SystemClock())
+            self.pace.tokens = 0
+            if self.awaiting_ack:
+                self.awaiting_ack = False
+                self.rendered_version = -1
         if rid.startswith("act-"):
             self.awaiting_ack = False
             self.write(f"The server refused that move: {text}")

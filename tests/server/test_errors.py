@@ -184,17 +184,22 @@ async def test_flood_is_rate_limited_then_closed_4008(harness: Harness) -> None:
     calm = await harness.client("calm")
     noisy = await harness.client("noisy")
     # The fake clock never advances, so the bucket never refills: deterministic.
-    for _ in range(40 + 300):
+    for i in range(40 + 300):
         try:
-            await noisy.ws.send(json.dumps({"type": "ping"}))
+            await noisy.ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
         except ConnectionClosed:
             break
-    codes = []
+    codes, notices = [], []
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             msg = json.loads(await noisy.ws.recv())
             codes.append(msg.get("code") or msg["type"])
+            if msg.get("code") == "rate_limited":
+                notices.append(msg)
     assert "rate_limited" in codes
+    # The refused message is not read: the notice names no request (not the last one
+    # that passed, which a client would take for the refused one).
+    assert notices and all("id" not in n for n in notices)
     assert codes.count("pong") <= 40
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4008
     assert (await keep_playing(harness, calm))["type"] == "table_created"
