@@ -201,6 +201,14 @@ class Server:
     # messages
 
     async def handle(self, conn: Connection, raw: str | bytes) -> None:
+        """Answer one client message; replies echo its id only while it is handled
+        (a notice sent later, such as ``rate_limited``, names no request)."""
+        try:
+            await self._handle(conn, raw)
+        finally:
+            conn.current_id = None
+
+    async def _handle(self, conn: Connection, raw: str | bytes) -> None:
         conn.current_id = None
         conn.violations += 1  # reset below once the message proves well-formed
         try:

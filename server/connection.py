@@ -124,9 +124,6 @@ class Connection:
                         self.close(CloseCode.FLOOD, "message flood")
                         break
                     if self.bucket.debt == 1:  # one notice per burst of refusals
-                        # The refused message is not read, so its id is unknown: the
-                        # notice carries none (not the id of the request before it).
-                        self.current_id = None
                         self.error(ErrorCode.RATE_LIMITED, "too many messages; slow down")
                     continue
                 await self.server.handle(self, raw)

@@ -151,7 +151,7 @@ static int count_cashes(const Position *P, int p, int goal, int drawn, uint16_t 
     uint16_t w[8];
     int n[8], own = 0, other = 0;
     for (int s = 0; s < 4; s++) {
-        unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        unsigned live = held(P, s);
         n[s] = cash_rounds(P, p, s, live, drawn, &w[s]);
         uint16_t wx;
         int x = cross_rounds(P, p, s, live, drawn, &wx);
@@ -323,7 +323,7 @@ static int winner_cashes(const Position *P, int w, int us, int ur, int follower,
     uint16_t ws[4] = {0, 0, 0, 0}, got[4];
     for (int s = 0; s < 4; s++) {
         if (!P->hand[w][s]) continue;
-        unsigned live = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        unsigned live = held(P, s);
         unsigned mine = P->hand[w][s];
         if (s == us) {
             live &= ~(1u << ur);

@@ -61,4 +61,15 @@ static inline int top_run(const Position *P, int p, int s) {
     return k;
 }
 
+/* Cards of suit s still in a hand. */
+static inline unsigned held(const Position *P, int s) {
+    return P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+}
+
+/* Cards of each suit still in play: in a hand or on the table. */
+static inline void in_play(const Position *P, unsigned live[4]) {
+    for (int s = 0; s < 4; s++) live[s] = held(P, s);
+    for (int i = 0; i < P->ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
+}
+
 #endif

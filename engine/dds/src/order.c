@@ -310,9 +310,7 @@ static int void_score(const Position *P, int p, int s, int r, const unsigned liv
 int gen_moves(const Position *P, int tl, int p, Move *mv) {
     int n = 0, ply = P->ply;
     unsigned live[4];
-    for (int s = 0; s < 4; s++)
-        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    for (int i = 0; i < ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
+    in_play(P, live);
 
     if (ply == 0) {
         for (int s = 0; s < 4; s++) {

@@ -195,7 +195,7 @@ static inline uint64_t make_key(Solver *S) {
     const Position *P = &S->pos;
     uint64_t key = (uint64_t)P->leader << 52;
     for (int s = 0; s < 4; s++) {
-        unsigned m = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+        unsigned m = held(P, s);
         uint16_t c = S->canon[s][m];
         if (c == 0xFFFF) c = S->canon[s][m] = canon_compute(S, s, m);
         key |= (uint64_t)c << (13 * s);
@@ -293,7 +293,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
     if (P->ply == 0) {
         if (S->tl == 1) return last_trick_ns(P, win) >= need;
         for (int s = 0; s < 4; s++)
-            live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+            live[s] = held(P, s);
         /* The quick counts first: cheaper than a table probe. */
         int ns_leads = !(P->leader & 1);
         int q = quick_tricks(P, P->leader, ns_leads ? need : S->tl - need + 1, win);
@@ -369,9 +369,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
          * so its bottom card becomes relevant too. Moves are tried from the
          * generated list; walk each suit's runs from the top. */
         unsigned lv[4];
-        for (int s = 0; s < 4; s++)
-            lv[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-        for (int i = 0; i < P->ply; i++) lv[P->tsuit[i]] |= 1u << P->trank[i];
+        in_play(P, lv);
         for (int s = 0; s < 4; s++) {
             unsigned hm = P->hand[seat][s];
             if (!hm) continue;
@@ -459,9 +457,7 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
     int mover = (p->leader + p->ply) & 3;
     int ply = P->ply;
     unsigned live[4];
-    for (int s = 0; s < 4; s++)
-        live[s] = P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    for (int i = 0; i < ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
+    in_play(P, live);
     Move mv[13];
     int n = gen_moves(&S->pos, S->tl, mover, mv);
     int count = 0, bestv = -1;
