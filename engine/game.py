@@ -17,8 +17,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import IllegalAction
-from engine.events import JSON, Event
+from engine.events import JSON, OMNISCIENT, Event
 from engine.rng import Rng
+from engine.secrecy import faces_named, redact
 
 Action = Mapping[str, Any]
 S = TypeVar("S")
@@ -128,6 +129,16 @@ class Game(ABC, Generic[S, C]):
         message against this set, so it excludes faces the viewer legitimately
         sees (with two decks, a face the viewer holds itself is not secret).
         """
+
+    def action_view(self, state: S, seat: int, action: Action, viewer: int) -> JSON:
+        """``action`` (just applied by ``seat``, leading to ``state``) as ``viewer``
+        may see it in a replay: whole for the actor and the omniscient viewer;
+        for anyone else withheld when it names a card still secret from them
+        (Tractor's buried kitty, the cards of a failed throw)."""
+        if viewer in (seat, OMNISCIENT):
+            return dict(action)
+        hidden = faces_named(action, self.non_card_keys) & self.secrets(state, viewer)
+        return redact(action, hidden)
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """The action taken for a seat whose bot was late or failed: a random legal

@@ -7,6 +7,7 @@ its replay is available to spectators' eyes only.  The double-dummy analysis
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine.events import OMNISCIENT, SPECTATOR, visible
@@ -17,6 +18,9 @@ from server.persistence.store import StoredGame
 from server.protocol import ErrorCode
 
 ViewerName = int | str
+# A replay page stays near this size however long the game: big frames stall the
+# client that reads them and the server's writer alike.
+PAGE_BYTES = 1 << 20
 
 
 def viewer_id(viewer: ViewerName, seats: int) -> int:
@@ -57,10 +61,13 @@ def build_replay(
     start: int = 0,
     limit: int = 500,
     analysis: bool = False,
+    max_bytes: int = PAGE_BYTES,
 ) -> dict[str, Any]:
-    """The ``replay`` message for a stored game: one step per logged action; with
-    ``analysis`` (slow: run it off the event loop) bridge steps carry the
-    double-dummy score of every legal card and the table of each ended board."""
+    """The ``replay`` message for a stored game: one step per logged action, from
+    ``start``, at most ``limit`` steps and about ``max_bytes`` of JSON (``next``
+    names the first step left out).  Runs off the event loop: re-applying a long
+    log takes seconds.  With ``analysis`` (bridge) steps carry the double-dummy
+    score of every legal card and the table of each ended board."""
     game = get_game(stored.game_type)
     config = game.parse_config(stored.config)
     vid = check_replay(stored, viewer, analysis)
@@ -68,22 +75,33 @@ def build_replay(
     solver = _solver() if analysed else None
     log = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
     out: list[dict[str, Any]] = []
+    size = 0
+    following: int | None = None
     before: Any = None  # the state the step's action was decided in
     for step in steps(game, config, stored.seed, log):
         if step.seq < start:
             before = step.state
             continue
         if len(out) >= limit:
+            following = step.seq
             break
         item: dict[str, Any] = {
             "seq": step.seq,
             "seat": step.seat if step.seq else None,
-            "action": dict(step.action) if step.seq else None,
+            # The action as this viewer may see it: a live game's replay must not
+            # show a buried kitty or the cards of a failed throw.
+            "action": game.action_view(step.state, step.seat, step.action, vid)
+            if step.seq
+            else None,
             "events": visible(step.events, vid),
             "view": game.view(step.state, vid),
         }
         if analysed:
             item["analysis"] = _step_analysis(step, before, solver)
+        size += len(json.dumps(item, separators=(",", ":")))
+        if out and size > max_bytes:
+            following = step.seq
+            break
         out.append(item)
         before = step.state
     return {
@@ -95,6 +113,7 @@ def build_replay(
         "seat_names": list(game.seat_names(config)),
         "total": len(log) + 1,
         "steps": out,
+        "next": following,
         "result": stored.result,
         "analysis": analysed,
     }

@@ -15,46 +15,17 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import CardParseError, format_face, parse_face
+from engine.cards import format_face
 from engine.errors import IllegalAction
 from engine.events import OMNISCIENT, SPECTATOR, Event
 from engine.game import Game
 from engine.replay import LoggedAction, replay, state_hash
 from engine.rng import Rng
-
-_TOKEN = re.compile(r"[0-9A-Za-z]{2,3}")
-
-
-def _strings(value: Any, skip: frozenset[str]) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if k not in skip:
-                yield from _strings(v, skip)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v, skip)
-
-
-def faces_named(value: Any, skip: frozenset[str] = frozenset()) -> set[int]:
-    """Faces spelled canonically anywhere in a JSON value (strings and free text),
-    except under the keys in ``skip``."""
-    text = json.dumps(list(_strings(value, skip)), ensure_ascii=False)
-    found = set()
-    for token in _TOKEN.findall(text):
-        try:
-            f = parse_face(token)
-        except CardParseError:
-            continue
-        if format_face(f) == token:
-            found.add(f)
-    return found
+from engine.secrecy import faces_named
 
 
 def assert_no_leak(game: Game[Any, Any], state: Any, viewer: int, shown: Any, what: str) -> None:
@@ -95,7 +66,7 @@ def play_random(game: Game[Any, Any], config: Any, seed: int, *, scan: bool = Tr
         state, events = game.apply(state, seat, canonical)
         log.append(LoggedAction(len(log) + 1, seat, canonical))
         if scan:
-            scan_step(game, state, viewers, events, previous)
+            scan_step(game, state, viewers, events, previous, seat=seat, action=canonical)
     else:
         raise AssertionError("game did not end within 100,000 actions")
     assert game.result(state) is not None, "terminal state without a result"
@@ -108,11 +79,17 @@ def scan_step(
     viewers: list[int],
     events: list[Event],
     before: Any = None,
+    *,
+    seat: int | None = None,
+    action: Any = None,
 ) -> None:
-    """Check the views after a transition and the events it produced, for every viewer."""
+    """Check the views after a transition, the events it produced and the action
+    as a replay shows it, for every viewer."""
     for v in viewers:
         assert_no_leak(game, state, v, game.view(state, v), "view")
         _scan_events(game, state, v, events, before)
+        if seat is not None and v != seat:  # the actor knows its own action
+            assert_no_leak(game, state, v, game.action_view(state, seat, action, v), "action")
     json.dumps(game.view(state, OMNISCIENT))  # must be JSON-ready
 
 
