@@ -1,25 +1,26 @@
 """The game store: the only code that reads or writes the database.
 
-Appends to the action log are group-committed: while one transaction is being
-committed, further appends queue up and go in the next one, so many tables can
-each wait for their own durable commit without one transaction per action.
-An append's future resolves only after its transaction committed.
+Every write goes through one :class:`~server.persistence.writer.Writer`: group
+commits on a single task, bounded retries of transient failures, and an answer
+to each caller only once its write is committed (or certainly not).  Reads use
+the connection pool beside it (SQLite's WAL lets them run during a commit).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 from server.persistence.database import make_engine, upgrade
 from server.persistence.models import ActionRow, GameRow, Player, SeatRow, TableEvent
+from server.persistence.writer import StorageError, Writer
 
 ACTIONS = ActionRow.metadata.tables["actions"]
 
@@ -67,24 +68,13 @@ class StoredGame:
     actions: list[StoredAction] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class PendingAction:
-    game_id: int
-    seq: int
-    seat: int
-    action: dict[str, Any]
-    actor: str
-    at: datetime
-
-
 class Store:
     """Async access to players, games, seats and the append-only action log."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self.writer = Writer(engine)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -94,21 +84,22 @@ class Store:
         return cls(make_engine(url))
 
     async def close(self) -> None:
-        """Wait for pending appends, then release connections."""
-        if self._flusher is not None:
-            await asyncio.shield(self._flusher)
+        """Commit pending writes, then release connections."""
+        await self.writer.close()
         await self.engine.dispose()
 
     # players
 
     async def create_player(self, name: str, token: str) -> int:
-        async with self._sessions.begin() as s:
-            res = await s.execute(
+        async def op(c: AsyncConnection) -> int:
+            res = await c.execute(
                 insert(Player)
                 .values(name=name, token_hash=token_hash(token), created_at=now())
                 .returning(Player.id)
             )
             return int(res.scalar_one())
+
+        return await self.writer.run(op)
 
     async def player_by_token(self, token: str) -> tuple[int, str] | None:
         async with self._sessions() as s:
@@ -137,8 +128,8 @@ class Store:
         seats: int,
         table_options: dict[str, Any] | None = None,
     ) -> int:
-        async with self._sessions.begin() as s:
-            res = await s.execute(
+        async def op(c: AsyncConnection) -> int:
+            res = await c.execute(
                 insert(GameRow)
                 .values(
                     game_type=game_type,
@@ -152,40 +143,39 @@ class Store:
                 .returning(GameRow.id)
             )
             game_id = int(res.scalar_one())
-            await s.execute(
+            await c.execute(
                 insert(SeatRow),
                 [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(seats)],
             )
             return game_id
 
+        return await self.writer.run(op)
+
     async def set_seat(self, game_id: int, record: SeatRecord) -> None:
-        async with self._sessions.begin() as s:
-            await s.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == record.seat)
-                .values(
-                    kind=record.kind,
-                    player_id=record.player_id,
-                    bot=record.bot,
-                    token_hash=record.token_hash,
-                )
-            )
+        await self.writer.run(_seat_op(game_id, record))
+
+    async def start_game(self, game_id: int, filled: Sequence[SeatRecord]) -> None:
+        """The game goes live with ``filled`` (bots in the seats left empty): one write."""
+
+        async def op(c: AsyncConnection) -> None:
+            for record in filled:
+                await _seat_op(game_id, record)(c)
+            await _status_op(game_id, "live", None)(c)
+
+        await self.writer.run(op)
 
     async def set_status(
         self, game_id: int, status: str, result: dict[str, Any] | None = None
     ) -> None:
-        values: dict[str, Any] = {"status": status}
-        if status in ("finished", "abandoned"):
-            values["finished_at"] = now()
-            values["result"] = result
-        async with self._sessions.begin() as s:
-            await s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        await self.writer.run(_status_op(game_id, status, result))
 
     async def log_table_event(self, game_id: int, kind: str, detail: dict[str, Any]) -> None:
-        async with self._sessions.begin() as s:
-            await s.execute(
+        async def op(c: AsyncConnection) -> None:
+            await c.execute(
                 insert(TableEvent).values(game_id=game_id, at=now(), kind=kind, detail=detail)
             )
+
+        await self.writer.run(op)
 
     async def table_events(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         async with self._sessions() as s:
@@ -199,44 +189,54 @@ class Store:
     # the action log
 
     async def append_action(
-        self, game_id: int, seq: int, seat: int, action: dict[str, Any], actor: str
+        self,
+        game_id: int,
+        seq: int,
+        seat: int,
+        action: dict[str, Any],
+        actor: str,
+        *,
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
     ) -> None:
-        """Durably append one action; returns once its transaction has committed."""
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((PendingAction(game_id, seq, seat, action, actor, now()), fut))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
-        await fut
+        """Durably append one action; returns once its transaction has committed.
+        With ``status`` the game's status (and ``result``) change in the same
+        transaction: a game's last action and its end are stored together or not
+        at all."""
+        row = {
+            "game_id": game_id,
+            "seq": seq,
+            "seat": seat,
+            "action": action,
+            "at": now(),
+            "actor": actor,
+        }
+        finish = _status_op(game_id, status, result) if status is not None else None
 
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                # Core insert on a bare connection: the ORM's bulk path costs more
-                # than the commit itself at high action rates.
-                async with self.engine.begin() as conn:
-                    await conn.execute(
-                        insert(ACTIONS),
-                        [
-                            {
-                                "game_id": p.game_id,
-                                "seq": p.seq,
-                                "seat": p.seat,
-                                "action": p.action,
-                                "at": p.at,
-                                "actor": p.actor,
-                            }
-                            for p, _ in batch
-                        ],
+        async def op(c: AsyncConnection) -> None:
+            # Core insert: the ORM's bulk path costs more than the commit itself.
+            await c.execute(insert(ACTIONS), [row])
+            if finish is not None:
+                await finish(c)
+
+        try:
+            await self.writer.run(op)
+        except IntegrityError:
+            # A retry after a connection lost during COMMIT finds its own row:
+            # that is success, not a conflict.
+            if not await self._holds(game_id, seq, seat, action):
+                raise StorageError(f"action {seq} of game {game_id} conflicts") from None
+
+    async def _holds(self, game_id: int, seq: int, seat: int, action: dict[str, Any]) -> bool:
+        async with self._sessions() as s:
+            row = (
+                await s.execute(
+                    select(ActionRow.seat, ActionRow.action).where(
+                        ActionRow.game_id == game_id, ActionRow.seq == seq
                     )
-            except Exception as exc:  # every waiter learns its append failed
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
-            else:
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_result(None)
+                )
+            ).first()
+            return row is not None and row[0] == seat and dict(row[1]) == action
 
     # reading games back
 
@@ -302,9 +302,42 @@ class Store:
 
     async def delete_everything(self) -> None:
         """Empty every table (tests only)."""
-        async with self._sessions.begin() as s:
+
+        async def op(c: AsyncConnection) -> None:
             for model in (ActionRow, TableEvent, SeatRow, GameRow, Player):
-                await s.execute(delete(model))
+                await c.execute(delete(model))
+
+        await self.writer.run(op)
+
+
+def _seat_op(game_id: int, record: SeatRecord) -> Callable[[AsyncConnection], Awaitable[None]]:
+    async def op(c: AsyncConnection) -> None:
+        await c.execute(
+            update(SeatRow)
+            .where(SeatRow.game_id == game_id, SeatRow.seat == record.seat)
+            .values(
+                kind=record.kind,
+                player_id=record.player_id,
+                bot=record.bot,
+                token_hash=record.token_hash,
+            )
+        )
+
+    return op
+
+
+def _status_op(
+    game_id: int, status: str, result: dict[str, Any] | None
+) -> Callable[[AsyncConnection], Awaitable[None]]:
+    values: dict[str, Any] = {"status": status}
+    if status in ("finished", "abandoned"):
+        values["finished_at"] = now()
+        values["result"] = result
+
+    async def op(c: AsyncConnection) -> None:
+        await c.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    return op
 
 
 def _stored(row: GameRow) -> StoredGame:

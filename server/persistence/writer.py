@@ -1,0 +1,128 @@
+"""The one write path to the database: a single task commits every write.
+
+Writes queue up while a transaction is being committed and go together in the
+next one (group commit), so many tables each wait for their own durable commit
+without one transaction per action, and the process never has two writers
+competing for SQLite's one write lock.  A batch that fails on a transient error
+(a lock held by another process, a dropped connection) is retried with backoff
+within a bounded time; a batch that fails otherwise is split so that only the
+write at fault fails.  Every caller learns the outcome of its own write: a
+commit that did not happen is never reported as done, nor swallowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+log = logging.getLogger("cardtable.store")
+T = TypeVar("T")
+Op = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+class StorageError(Exception):
+    """A write that was not committed (after retries): nothing of it is stored."""
+
+
+@dataclass
+class _Pending:
+    op: Op
+    future: asyncio.Future[Any]
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether retrying the same transaction may succeed: a busy/locked SQLite
+    file, a lost or refused connection, a serialization failure."""
+    if isinstance(exc, OperationalError):
+        return True
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text or "connection" in text
+
+
+class Writer:
+    """Runs write operations in batched transactions on one task."""
+
+    def __init__(
+        self, engine: AsyncEngine, *, retry_for: float = 10.0, max_batch: int = 512
+    ) -> None:
+        self.engine = engine
+        self.retry_for = retry_for
+        self.max_batch = max_batch
+        self._queue: list[_Pending] = []
+        self._task: asyncio.Task[None] | None = None
+        self._wakeup: asyncio.Event | None = None
+        self.closed = False
+
+    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Commit ``op`` (in a transaction shared with other writes); its result
+        once committed, else :class:`StorageError` (or the op's own error)."""
+        if self.closed:
+            raise StorageError("the store is closed")
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Pending(op, fut))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain(), name="cardtable-writer")
+        return await asyncio.shield(fut)
+
+    async def close(self) -> None:
+        """Commit what is queued, then refuse further writes."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+        self.closed = True
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+            try:
+                await self._commit_with_retries(batch)
+            except Exception as exc:
+                if len(batch) == 1:
+                    _fail(batch[0], exc)
+                    continue
+                # Isolate the write at fault: each alone, so the others still land.
+                for item in batch:
+                    try:
+                        await self._commit_with_retries([item])
+                    except Exception as single:
+                        _fail(item, single)
+
+    async def _commit_with_retries(self, batch: list[_Pending]) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.retry_for
+        delay = 0.01
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                results = await self._commit(batch)
+            except Exception as exc:
+                if not transient(exc) or loop.time() + delay > deadline:
+                    if transient(exc):
+                        log.error("write failed after %d attempts: %s", attempt, exc)
+                        raise StorageError(f"the database refused the write: {exc}") from exc
+                    raise
+                log.warning("write attempt %d failed (%s); retrying", attempt, exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+                continue
+            for item, value in zip(batch, results, strict=True):
+                if not item.future.done():
+                    item.future.set_result(value)
+            return
+
+    async def _commit(self, batch: list[_Pending]) -> list[Any]:
+        async with self.engine.begin() as conn:
+            return [await item.op(conn) for item in batch]
+
+
+def _fail(item: _Pending, exc: BaseException) -> None:
+    if not item.future.done():
+        item.future.set_exception(exc)
