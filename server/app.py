@@ -26,11 +26,14 @@ from server.analysis import Analyst, last_board_job
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
 from server.connection import Connection
+from server.frames import FrameError, parse_frame
 from server.persistence.store import Store, StoredGame
+from server.persistence.writer import StorageError
 from server.protocol import CloseCode, ErrorCode
 from server.replay import build_replay, check_replay
 from server.settings import Settings
 from server.table import Seat, Table, TableError
+from server.turnclock import TurnClock
 
 log = logging.getLogger("cardtable.server")
 STATIC = Path(__file__).with_name("static")
@@ -45,6 +48,8 @@ class Server:
         self.store: Store
         self.bots: BotRunner
         self.analyst = Analyst(settings.analysis_workers)
+        # Replays re-apply whole logs: threads, so no request stalls the others.
+        self.readers = Analyst(2)
         self._ws: WsServer | None = None
         self._reapers: set[asyncio.Task[None]] = set()
 
@@ -143,7 +148,23 @@ class Server:
             version=len(log_entries),
             state=state,
             turn_seconds=stored.table_options.get("turn_seconds"),
+            time_bank=stored.table_options.get("time_bank"),
+            clock=await self._restore_clock(stored, len(seats)),
+            creator=stored.table_options.get("creator"),
         )
+
+    async def _restore_clock(self, stored: StoredGame, seats: int) -> TurnClock | None:
+        """The turn clock with the banks as last stored (a turn in progress at
+        the restart starts afresh)."""
+        turn = stored.table_options.get("turn_seconds")
+        if turn is None:
+            return None
+        clock = TurnClock.new(turn, stored.table_options.get("time_bank"), seats)
+        for kind, detail in await self.store.table_events(stored.id):
+            if kind == "time_bank":
+                for seat, left in detail.get("banks", {}).items():
+                    clock.banks[int(seat)] = float(left)
+        return clock
 
     # HTTP: the landing page; websocket upgrades pass through
 
@@ -185,11 +206,11 @@ class Server:
             if conn.watch_lobby and conn not in table.viewers:
                 conn.send(msg)
 
-    def table_finished(self, table: Table) -> None:
+    def table_finished(self, table: Table, keep: float = 300) -> None:
         """Keep a finished table around briefly (late viewers see the result)."""
 
         async def reap() -> None:
-            await self.clock.sleep(300)
+            await self.clock.sleep(keep)
             if self.tables.get(table.id) is table:
                 del self.tables[table.id]
                 await table.stop()
@@ -212,18 +233,15 @@ class Server:
         conn.current_id = None
         conn.violations += 1  # reset below once the message proves well-formed
         try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            conn.error(ErrorCode.BAD_JSON, "frames must be JSON text")
-            return
-        if not isinstance(data, dict):
-            conn.error(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a type")
+            data = parse_frame(raw)
+        except FrameError as exc:
+            conn.error(exc.code, exc.message)
             return
         rid = data.get("id")
         conn.current_id = rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
-        kind = data.get("type")
+        kind = data["type"]
         if kind not in p.CLIENT_TYPES:
-            conn.error(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
+            conn.error(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
             return
         try:
             msg = p.client_adapter.validate_python(data)
@@ -240,6 +258,12 @@ class Server:
         except IllegalAction as exc:
             code = ErrorCode(exc.code) if exc.code in ErrorCode._value2member_map_ else None
             conn.error(code or ErrorCode.ILLEGAL_ACTION, exc.message, exc.code)
+        except StorageError as exc:
+            log.warning("request %s not stored: %s", kind, exc)
+            conn.error(
+                ErrorCode.STORAGE_UNAVAILABLE,
+                "the database did not store the request, so it was not applied; try again",
+            )
         except Exception:
             log.exception("internal error handling %s", kind)
             conn.error(ErrorCode.INTERNAL_ERROR, "internal error; the request was not applied")
@@ -282,7 +306,7 @@ class Server:
                 await t.submit(lambda: t.remove_bot(conn, seat))
             case p.Start(table=tid):
                 t = self._table(tid)
-                await t.submit(t.start)
+                await t.submit(lambda: t.start_by(conn))
                 conn.reply({"type": "table", "table": t.info()})
             case p.Act(table=tid, seat_token=seat_token, version=version, action=action):
                 t = self._table(tid)
@@ -359,6 +383,15 @@ class Server:
         )
 
     async def _create_table(self, conn: Connection, msg: p.CreateTable) -> None:
+        pid = conn.require_session()
+        waiting = sum(
+            1 for t in self.tables.values() if t.creator == pid and t.status == "waiting"
+        )
+        if waiting >= self.settings.max_waiting_tables:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"you already have {waiting} tables waiting to start; start or leave one",
+            )
         game = get_game(msg.game)
         config = game.parse_config(msg.options)
         seed = secrets.randbits(62)
@@ -366,7 +399,11 @@ class Server:
         count = game.seat_count(config)
         if msg.seat is not None and not 0 <= msg.seat < count:
             raise TableError(ErrorCode.BAD_SEAT, f"seats are 0..{count - 1}")
-        table_options = {"turn_seconds": msg.turn_seconds}
+        table_options = {
+            "turn_seconds": msg.turn_seconds,
+            "time_bank": msg.time_bank,
+            "creator": pid,
+        }
         game_id = await self.store.create_game(
             game.name, game.config_json(config), seed, name, count, table_options
         )
@@ -380,6 +417,8 @@ class Server:
             seats=[Seat(i) for i in range(count)],
             state=game.new(config, seed),
             turn_seconds=msg.turn_seconds,
+            time_bank=msg.time_bank,
+            creator=pid,
         )
         self.tables[game_id] = table
         table.start_actor()
@@ -401,19 +440,25 @@ class Server:
         stored = await self.store.get_game(msg.game_id)
         if stored is None:
             raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
-        if not msg.analysis:
-            conn.reply(build_replay(stored, msg.viewer, msg.start, msg.limit))
-            return
-        check_replay(stored, msg.viewer, analysis=True)  # refuse at once, not after a wait
-        # Every step may cost a double-dummy search: off the event loop, and paged.
-        data = await self.analyst.run(
-            partial(build_replay, analysis=True),
-            stored,
-            msg.viewer,
-            msg.start,
-            min(msg.limit, p.ANALYSIS_STEPS),
+        check_replay(stored, msg.viewer, analysis=msg.analysis)  # refuse at once
+        limit = min(msg.limit, p.ANALYSIS_STEPS) if msg.analysis else msg.limit
+        rid = conn.current_id
+        # Re-applying a long log (and any double-dummy search) takes seconds: a
+        # worker thread builds and encodes the page; the event loop only sends it.
+        runner = self.analyst if msg.analysis else self.readers
+        text = await runner.run(
+            _encoded_replay, stored, msg.viewer, msg.start, limit, msg.analysis, rid
         )
-        conn.reply(data)
+        conn.send_text(text)
+
+
+def _encoded_replay(
+    stored: StoredGame, viewer: Any, start: int, limit: int, analysis: bool, rid: Any
+) -> str:
+    data = build_replay(stored, viewer, start, limit, analysis=analysis)
+    if rid is not None:
+        data["id"] = rid
+    return json.dumps(data, separators=(",", ":"))
 
 
 async def _noop() -> None:

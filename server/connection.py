@@ -37,7 +37,7 @@ class Connection:
         self.tables: set[Table] = set()
         self.watch_lobby = False
         self.current_id: Any = None
-        self.bucket = TokenBucket(s.rate, s.burst, server.clock)
+        self.bucket = TokenBucket(s.rate, s.burst, server.clock, s.flood_limit)
         self.out: asyncio.Queue[str] = asyncio.Queue(s.outbound_queue)
         self.closing = False
         self.violations = 0  # malformed messages in a row
@@ -55,10 +55,14 @@ class Connection:
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue a frame; a client too slow to drain its queue is disconnected."""
+        self.send_text(json.dumps(msg, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue a frame already encoded (one encoding shared by many viewers)."""
         if self.closing:
             return
         try:
-            self.out.put_nowait(json.dumps(msg, separators=(",", ":")))
+            self.out.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("slow consumer (player %s): closing", self.player_id)
             self.close(CloseCode.SLOW_CONSUMER, "slow consumer", flush=False)
@@ -120,7 +124,7 @@ class Connection:
                     self.close(CloseCode.IDLE_TIMEOUT, "idle timeout")
                     break
                 if not self.bucket.take():
-                    if self.bucket.debt >= s.flood_limit:
+                    if self.bucket.flooding:
                         self.close(CloseCode.FLOOD, "message flood")
                         break
                     if self.bucket.debt == 1:  # one notice per burst of refusals

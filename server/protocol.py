@@ -11,13 +11,16 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 ANALYSIS_STEPS = 200  # steps per replay request with analysis (each may cost a search)
 
 RequestId = Annotated[str | int | None, Field(default=None, description="echoed in the reply")]
+# Ids and versions are 64-bit in the database; larger numbers are refused as
+# malformed instead of overflowing a driver.
+Id = Annotated[int, Field(ge=0, le=2**63 - 1)]
 
 
 class ErrorCode(StrEnum):
@@ -46,7 +49,20 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     UNKNOWN_GAME_ID = "unknown_game_id"
     REPLAY_HIDDEN = "replay_hidden"
+    NOT_ALLOWED = "not_allowed"
+    TOO_MANY_TABLES = "too_many_tables"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
     INTERNAL_ERROR = "internal_error"
+
+
+class TableError(Exception):
+    """A request the server refuses; becomes an ``error`` message to the sender."""
+
+    def __init__(self, code: ErrorCode, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
 
 
 class CloseCode(IntEnum):
@@ -102,15 +118,29 @@ class CreateTable(Message):
         gt=0,
         le=3600,
         description="turn clock: a human who has not acted this long after the table "
-        "reached their turn has a bot move played for them (logged)",
+        "reached their turn draws on their time bank, then has a bot move played for "
+        "them (logged)",
     )
+    time_bank: float | None = Field(
+        default=None,
+        gt=0,
+        le=36000,
+        description="seconds each seat may overrun its turns over the whole game "
+        "(with turn_seconds only)",
+    )
+
+    @model_validator(mode="after")
+    def _bank_needs_clock(self) -> CreateTable:
+        if self.time_bank is not None and self.turn_seconds is None:
+            raise ValueError("time_bank needs turn_seconds")
+        return self
 
 
 class Join(Message):
     """Sit at ``seat`` (or the first free seat)."""
 
     type: Literal["join"]
-    table: int
+    table: Id
     seat: int | None = None
 
 
@@ -118,24 +148,24 @@ class Leave(Message):
     """Leave the table (a seat before the start; after it a bot takes over)."""
 
     type: Literal["leave"]
-    table: int
+    table: Id
 
 
 class Spectate(Message):
     type: Literal["spectate"]
-    table: int
+    table: Id
 
 
 class AddBot(Message):
     type: Literal["add_bot"]
-    table: int
+    table: Id
     seat: int | None = None
     bot: str | None = None
 
 
 class RemoveBot(Message):
     type: Literal["remove_bot"]
-    table: int
+    table: Id
     seat: int
 
 
@@ -143,16 +173,16 @@ class Start(Message):
     """Start the game; empty seats are filled with the game's default bot."""
 
     type: Literal["start"]
-    table: int
+    table: Id
 
 
 class Act(Message):
     """Play ``action`` for the seat ``seat_token`` holds, decided at ``version``."""
 
     type: Literal["act"]
-    table: int
+    table: Id
     seat_token: str
-    version: int
+    version: Id
     action: dict[str, Any]
 
 
@@ -161,8 +191,8 @@ class Resume(Message):
     snapshot if they are no longer kept); with ``seat_token``, as that seat."""
 
     type: Literal["resume"]
-    table: int
-    since: int = 0
+    table: Id
+    since: int = Field(default=0, ge=-1, le=2**63 - 1)
     seat_token: str | None = None
 
 
@@ -171,7 +201,7 @@ class Replay(Message):
     ``"spectator"``, or ``"all"`` (finished games only)."""
 
     type: Literal["replay"]
-    game_id: int
+    game_id: Id
     viewer: int | Literal["spectator", "all"] = "spectator"
     start: int = Field(default=0, ge=0)
     limit: int = Field(default=500, ge=1, le=2000)
@@ -253,6 +283,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     spectators: int = 0
     turn_seconds: float | None = None
+    time_bank: float | None = None
 
 
 class SeatClaim(BaseModel):
@@ -302,6 +333,14 @@ class TableStatus(Message):
     table: TableInfo
 
 
+class ClockState(BaseModel):
+    """The turn clock when the frame was built; clients count down from it."""
+
+    seats: list[int] = Field(description="seats on the clock (humans to act)")
+    turn_left: float | None = Field(description="seconds of plain turn time left")
+    banks: list[float] = Field(description="seconds of time bank left, one per seat")
+
+
 class Snapshot(Message):
     """The whole view of a table for one viewer, at ``version``."""
 
@@ -313,6 +352,7 @@ class Snapshot(Message):
     view: dict[str, Any]
     to_act: list[int]
     legal: list[dict[str, Any]] | None = None
+    clock: ClockState | None = None
 
 
 class Update(Message):
@@ -327,6 +367,7 @@ class Update(Message):
     view: dict[str, Any]
     to_act: list[int]
     legal: list[dict[str, Any]] | None = None
+    clock: ClockState | None = None
 
 
 class Ack(Message):
@@ -415,6 +456,9 @@ class ReplayData(Message):
     seat_names: list[str]
     total: int
     steps: list[ReplayStep]
+    next: int | None = Field(
+        default=None, description="the `start` of the next page; null when this is the last"
+    )
     result: dict[str, Any] | None = None
     analysis: bool = False
 

@@ -24,11 +24,13 @@ class Settings:
     max_frame: int = 64 * 1024
     rate: float = 20.0  # messages per second per connection
     burst: int = 40
-    flood_limit: int = 200  # refused messages in a row before closing with 4008
+    flood_limit: int = 200  # refusals (draining at ``rate``) before closing with 4008
     outbound_queue: int = 512  # frames queued for a slow client before closing with 4009
     idle_timeout: float = 600.0  # close connections silent this long (4010)
     table_queue: int = 1024  # pending commands per table before table_busy
     history: int = 1000  # versions of events kept per table for reconnects
+    waiting_timeout: float = 1800.0  # a waiting table unchanged this long is abandoned
+    max_waiting_tables: int = 5  # waiting tables one player may have created at once
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:

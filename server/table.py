@@ -22,7 +22,10 @@ from engine.events import SPECTATOR, Event, visible
 from engine.game import Game
 from server.analysis import BoardJob, board_jobs, compute_board
 from server.persistence.store import SeatRecord, token_hash
-from server.protocol import ErrorCode
+from server.persistence.writer import StorageError
+from server.protocol import ErrorCode, TableError
+from server.table_moves import RETRY_DELAY, TableMoves
+from server.turnclock import TurnClock
 
 if TYPE_CHECKING:
     from server.app import Server
@@ -30,16 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.table")
 T = TypeVar("T")
-
-
-class TableError(Exception):
-    """A request the table refuses; becomes an ``error`` message to the sender."""
-
-    def __init__(self, code: ErrorCode, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.reason = reason
 
 
 @dataclass
@@ -64,7 +57,7 @@ class Seat:
 
 
 @dataclass(eq=False)
-class Table:
+class Table(TableMoves):
     server: Server
     id: int
     name: str
@@ -83,8 +76,13 @@ class Table:
     thinking: set[tuple[int, int]] = field(default_factory=set)
     bot_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn_seconds: float | None = None  # the turn clock; None: no clock
+    time_bank: float | None = None  # seconds each seat may overrun over the game
+    clock: TurnClock | None = None
     turn_timer: asyncio.Task[None] | None = None
-    timed_version: int = -1
+    creator: int | None = None  # the player who created the table (manages it while waiting)
+    touched: float = 0.0  # last change while waiting (idle waiting tables are reaped)
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)  # supervised background work
+    retry: asyncio.Task[None] | None = None
     # Board number -> the ``analysis`` message of each board analysed this session
     # (re-sent after a snapshot, so late viewers see them too).
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -95,7 +93,26 @@ class Table:
     def start_actor(self) -> None:
         self.queue = asyncio.Queue(self.server.settings.table_queue)
         self.history = deque(maxlen=self.server.settings.history)
+        if self.turn_seconds is not None and self.clock is None:
+            self.clock = TurnClock.new(self.turn_seconds, self.time_bank, len(self.seats))
+        self.touched = self.server.clock.now()
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        if self.status == "waiting":
+            self.spawn(self._reap_when_idle(), "reaper")
+
+    def spawn(self, coro: Awaitable[Any], what: str) -> asyncio.Task[Any]:
+        """Run background work of this table, supervised: it is cancelled with the
+        table, and an exception is logged, never lost."""
+        task = asyncio.ensure_future(coro)
+        task.set_name(f"table-{self.id}-{what}")
+        self.tasks.add(task)
+        task.add_done_callback(self._reaped)
+        return task
+
+    def _reaped(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %d: %s failed", self.id, task.get_name(), exc_info=task.exception())
 
     async def _run(self) -> None:
         assert self.queue is not None
@@ -123,7 +140,7 @@ class Table:
     async def stop(self) -> None:
         if self.turn_timer is not None:
             self.turn_timer.cancel()
-        for t in [*self.bot_tasks, *self.analysis_tasks]:
+        for t in [*self.bot_tasks, *self.analysis_tasks, *self.tasks]:
             t.cancel()
         for s in self.seats:
             if s.grace:
@@ -156,6 +173,7 @@ class Table:
             ],
             "spectators": sum(1 for v in self.viewers.values() if v == SPECTATOR),
             "turn_seconds": self.turn_seconds,
+            "time_bank": self.time_bank,
         }
 
     def seat_of_token(self, token: str | None) -> Seat | None:
@@ -179,6 +197,7 @@ class Table:
             "view": self.game.view(self.state, viewer),
             "to_act": self._to_act(viewer),
             "legal": self._legal_for(viewer),
+            "clock": self.clock_state(viewer),
         }
 
     def _to_act(self, viewer: int) -> list[int]:
@@ -202,6 +221,7 @@ class Table:
             "view": self.game.view(state, viewer),
             "to_act": list(self.game.to_act_visible(state, viewer)) if live else [],
             "legal": self._legal_for(viewer) if current else None,
+            "clock": self.clock_state(viewer) if current else None,
         }
 
     def _broadcast_update(self, events: list[Event]) -> None:
@@ -228,9 +248,13 @@ class Table:
             raise TableError(ErrorCode.SEAT_TAKEN, "you already have a seat at this table")
         seat = self._free_seat(seat_no)
         token = secrets.token_urlsafe(24)
+        # Stored first: a seat the database lacks is nobody's after a restart.
+        await self.server.store.set_seat(
+            self.id, SeatRecord(seat.index, "human", pid, None, token_hash(token))
+        )
         seat.kind, seat.player_id, seat.player_name = "human", pid, conn.name
         seat.token_hash, seat.connected, seat.bot = token_hash(token), True, None
-        await self.server.store.set_seat(self.id, seat.record())
+        self.touched = self.server.clock.now()
         self.viewers[conn] = seat.index
         conn.tables.add(self)
         conn.reply({"type": "joined", "table": self.id, "seat": seat.index, "seat_token": token})
@@ -252,8 +276,21 @@ class Table:
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat_no} is taken")
         return self.seats[seat_no]
 
+    def require_manager(self, conn: Connection) -> None:
+        """Only the table's creator or a player seated at it may manage a waiting
+        table (start it, add or remove bots): a stranger must not fill seats kept
+        for friends."""
+        pid = conn.require_session()
+        if pid == self.creator:
+            return
+        if any(s.kind == "human" and s.player_id == pid for s in self.seats):
+            return
+        raise TableError(
+            ErrorCode.NOT_ALLOWED, "only the table's creator or its seated players manage it"
+        )
+
     async def add_bot(self, conn: Connection, seat_no: int | None, bot: str | None) -> None:
-        conn.require_session()
+        self.require_manager(conn)
         if self.status != "waiting":
             raise TableError(ErrorCode.ALREADY_STARTED, "the game has started")
         name = bot or default_bot(self.game.name)
@@ -262,22 +299,24 @@ class Table:
         except IllegalAction as exc:
             raise TableError(ErrorCode.UNKNOWN_BOT, exc.message) from None
         seat = self._free_seat(seat_no)
+        await self.server.store.set_seat(self.id, SeatRecord(seat.index, "bot", bot=name))
         seat.kind, seat.bot = "bot", name
-        await self.server.store.set_seat(self.id, seat.record())
+        self.touched = self.server.clock.now()
         conn.reply({"type": "table", "table": self.info()})
         self._broadcast_info()
         if all(s.kind != "empty" for s in self.seats):
             await self.start()
 
     async def remove_bot(self, conn: Connection, seat_no: int) -> None:
-        conn.require_session()
+        self.require_manager(conn)
         if self.status != "waiting":
             raise TableError(ErrorCode.ALREADY_STARTED, "the game has started")
         if not 0 <= seat_no < len(self.seats) or self.seats[seat_no].kind != "bot":
             raise TableError(ErrorCode.BAD_SEAT, f"no bot at seat {seat_no}")
         seat = self.seats[seat_no]
+        await self.server.store.set_seat(self.id, SeatRecord(seat.index, "empty"))
         seat.kind, seat.bot = "empty", None
-        await self.server.store.set_seat(self.id, seat.record())
+        self.touched = self.server.clock.now()
         conn.reply({"type": "table", "table": self.info()})
         self._broadcast_info()
 
@@ -288,9 +327,10 @@ class Table:
         conn.tables.discard(self)
         if seat is not None:
             if self.status == "waiting":
+                await self.server.store.set_seat(self.id, SeatRecord(seat.index, "empty"))
                 seat.kind, seat.player_id, seat.player_name = "empty", None, None
                 seat.token_hash, seat.connected = None, False
-                await self.server.store.set_seat(self.id, seat.record())
+                self.touched = self.server.clock.now()
             elif self.status == "live":
                 # Leaving a live game hands the seat to a bot at once (no grace).
                 seat.connected = False
@@ -309,17 +349,23 @@ class Table:
     async def start(self) -> None:
         if self.status != "waiting":
             raise TableError(ErrorCode.ALREADY_STARTED, "the game has already started")
-        for seat in self.seats:
-            if seat.kind == "empty":
-                seat.kind, seat.bot = "bot", default_bot(self.game.name)
-                await self.server.store.set_seat(self.id, seat.record())
+        bot = default_bot(self.game.name)
+        filled = [SeatRecord(s.index, "bot", bot=bot) for s in self.seats if s.kind == "empty"]
+        # The bots that fill the table and the start are one write.
+        await self.server.store.start_game(self.id, filled)
+        for record in filled:
+            self.seats[record.seat].kind, self.seats[record.seat].bot = "bot", bot
         self.status = "live"
-        await self.server.store.set_status(self.id, "live")
         self.history.append((0, self.game.initial_events(self.state), self.state))
         for conn, viewer in list(self.viewers.items()):
             conn.send(self.snapshot(viewer))
         self._broadcast_info()
         self.schedule_moves()
+
+    async def start_by(self, conn: Connection) -> None:
+        """A player's ``start`` request."""
+        self.require_manager(conn)
+        await self.start()
 
     async def act(
         self, conn: Connection, seat_token: str, version: int, action: dict[str, Any]
@@ -350,22 +396,31 @@ class Table:
         except IllegalAction as exc:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.message, exc.code) from None
         version = self.version + 1
-        # Durable before visible: nobody hears of an action the database lacks.
-        await self.server.store.append_action(self.id, version, seat, canonical, actor)
+        result = self.game.result(new_state)
+        # Durable before visible: nobody hears of an action the database lacks,
+        # and a game's last action and its end are one write.
+        await self.server.store.append_action(
+            self.id,
+            version,
+            seat,
+            canonical,
+            actor,
+            status="finished" if result is not None else None,
+            result=result.to_json() if result is not None else None,
+        )
         self.state, self.version = new_state, version
         self.history.append((version, events, new_state))
-        result = self.game.result(new_state)
         if result is not None:
             self.status = "finished"
-            await self.server.store.set_status(self.id, "finished", result.to_json())
+            self._stop_clock()
+        else:
+            self.schedule_moves()  # first, so the update shows the new turn's clock
         self._broadcast_update(events)
         for job in board_jobs(self.game.name, events, version):
             self.analyse(job)
         if result is not None:
             self._broadcast_info()
             self.server.table_finished(self)
-        else:
-            self.schedule_moves()
         return version
 
     async def resume(self, conn: Connection, since: int, seat_token: str | None) -> None:
@@ -377,12 +432,12 @@ class Table:
             if seat is None or seat.player_id != pid:
                 raise TableError(ErrorCode.BAD_SEAT_TOKEN, "that seat token is not yours here")
             viewer = seat.index
+            if seat.stand_in is not None:
+                await self._human_returned(seat)
             seat.connected = True
             if seat.grace is not None:
                 seat.grace.cancel()
                 seat.grace = None
-            if seat.stand_in is not None:
-                await self._human_returned(seat)
         self.viewers[conn] = viewer
         conn.tables.add(self)
         oldest = self.history[0][0] if self.history else None
@@ -439,134 +494,82 @@ class Table:
                     continue  # still here on another connection
                 seat.connected = False
                 if self.status == "live" and seat.grace is None and seat.stand_in is None:
-                    seat.grace = asyncio.create_task(self._grace(seat))
+                    seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
         self._broadcast_info()
 
     def start_grace(self, seat: Seat) -> None:
         """After a restart: absent humans get a fresh grace period."""
         if seat.kind == "human" and self.status == "live" and seat.grace is None:
-            seat.grace = asyncio.create_task(self._grace(seat))
+            seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
 
     async def _grace(self, seat: Seat) -> None:
         await self.server.clock.sleep(self.server.settings.grace)
 
         async def expire() -> None:
-            seat.grace = None
             if not seat.connected and self.status == "live":
                 await self._apply_policy(
                     seat, "grace_expired", self.server.settings.disconnect_policy
                 )
+            seat.grace = None
 
-        await self.submit(expire)
+        # A failed write must not leave the seat waiting for ever: try again.
+        while True:
+            try:
+                await self.submit(expire)
+                return
+            except (StorageError, TableError) as exc:
+                log.warning("table %d seat %d: grace expiry deferred: %s", self.id, seat.index, exc)
+                await self.server.clock.sleep(RETRY_DELAY)
 
     async def _apply_policy(self, seat: Seat, why: str, policy: str) -> None:
         detail = {"seat": seat.index, "player": seat.player_id, "why": why, "policy": policy}
         log.info("table %d seat %d: %s -> %s", self.id, seat.index, why, policy)
         if policy == "bot":
-            seat.stand_in = default_bot(self.game.name)
             await self.server.store.log_table_event(self.id, "bot_took_over", detail)
+            seat.stand_in = default_bot(self.game.name)
             self._broadcast_info()
             self.schedule_moves()
         elif policy == "forfeit":
-            self.status = "abandoned"
             result = {"forfeit": seat.index, "summary": f"seat {seat.index} forfeited"}
             await self.server.store.log_table_event(self.id, "forfeit", detail)
             await self.server.store.set_status(self.id, "abandoned", result)
+            self.status = "abandoned"
+            self._stop_clock()
             self._broadcast_update([])
             self._broadcast_info()
         else:
             await self.server.store.log_table_event(self.id, "waiting_for_player", detail)
 
     async def _human_returned(self, seat: Seat) -> None:
-        seat.stand_in = None
         detail = {"seat": seat.index, "player": seat.player_id}
         await self.server.store.log_table_event(self.id, "human_returned", detail)
+        seat.stand_in = None
         self._broadcast_info()
 
-    # bots
+    # waiting tables nobody starts
 
-    def schedule_moves(self) -> None:
-        """Start what moves by itself: bots to act, and the turn clock for humans."""
-        if self.status != "live":
-            return
-        self._schedule_turn_clock()
-        for index in self.game.to_act(self.state):
-            seat = self.seats[index]
-            bot = seat.controller
-            key = (index, self.version)
-            if bot is None or key in self.thinking:
+    async def _reap_when_idle(self) -> None:
+        """Abandon a waiting table after ``waiting_timeout`` seconds without a
+        change, so neither memory nor the lobby fills with tables nobody starts."""
+        timeout = self.server.settings.waiting_timeout
+        while self.status == "waiting":
+            idle = self.server.clock.now() - self.touched
+            if idle < timeout:
+                await self.server.clock.sleep(timeout - idle)
                 continue
-            self.thinking.add(key)
-            task = asyncio.create_task(self._bot_turn(seat, bot, self.version))
-            self.bot_tasks.add(task)
-            task.add_done_callback(self.bot_tasks.discard)
-
-    # the turn clock
-
-    def _schedule_turn_clock(self) -> None:
-        """Time the humans to act at this version (once per version)."""
-        if self.turn_seconds is None or self.timed_version == self.version:
-            return
-        humans = [i for i in self.game.to_act(self.state) if self.seats[i].controller is None]
-        if not humans:
-            return
-        if self.turn_timer is not None:
-            self.turn_timer.cancel()
-        self.timed_version = self.version
-        self.turn_timer = asyncio.create_task(self._turn_clock(self.version))
-
-    async def _turn_clock(self, version: int) -> None:
-        assert self.turn_seconds is not None
-        await self.server.clock.sleep(self.turn_seconds)
-        seat = next(
-            (i for i in self.game.to_act(self.state) if self.seats[i].controller is None), None
-        )
-        if seat is None or self.version != version or self.status != "live":
-            return
-        bot = default_bot(self.game.name)
-        legal = [dict(a) for a in self.game.legal(self.state, seat)]
-        seed = (self.seed * 1_000_003 + version * 31 + seat) & ((1 << 63) - 1)
-        action = await self.server.bots.decide(
-            self.game.name, bot, self.game.view(self.state, seat), legal, seat, seed
-        )
-
-        async def expire() -> None:
-            if self.version != version or self.status != "live":
-                return  # the player made it after all
-            detail = {"seat": seat, "version": version, "seconds": self.turn_seconds}
-            log.info("table %d seat %d: turn clock expired", self.id, seat)
-            await self.server.store.log_table_event(self.id, "turn_timeout", detail)
             try:
-                await self._accept(seat, dict(action), f"timeout:{bot}")
-            except TableError:
-                await self._accept(seat, legal[0], f"timeout:{bot}")
+                await self.submit(self._abandon_waiting)
+            except (StorageError, TableError):
+                await self.server.clock.sleep(RETRY_DELAY)
 
-        await self.submit(expire)
-
-    async def _bot_turn(self, seat: Seat, bot: str, version: int) -> None:
-        try:
-            await self.server.clock.sleep(self.server.settings.bot_delay)
-            view = self.game.view(self.state, seat.index)
-            legal = [dict(a) for a in self.game.legal(self.state, seat.index)]
-            if self.version != version or not legal:
-                return
-            seed = (self.seed * 1_000_003 + version * 31 + seat.index) & ((1 << 63) - 1)
-            action = await self.server.bots.decide(
-                self.game.name, bot, view, legal, seat.index, seed
-            )
-
-            async def play() -> None:
-                if self.version == version and seat.controller == bot and self.status == "live":
-                    try:
-                        await self._accept(seat.index, dict(action), f"bot:{bot}")
-                    except TableError as exc:
-                        log.warning("bot %s made an illegal move: %s", bot, exc.message)
-                        await self._accept(seat.index, legal[0], f"bot:{bot}")
-
-            await self.submit(play)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot turn failed at table %d", self.id)
-        finally:
-            self.thinking.discard((seat.index, version))
+    async def _abandon_waiting(self) -> None:
+        if self.status != "waiting" or self.server.clock.now() - self.touched < (
+            self.server.settings.waiting_timeout
+        ):
+            return
+        result = {"summary": "never started"}
+        await self.server.store.set_status(self.id, "abandoned", result)
+        self.status = "abandoned"
+        log.info("table %d: waiting too long without a start; abandoned", self.id)
+        self._broadcast_info()
+        self.server.table_finished(self, keep=0)

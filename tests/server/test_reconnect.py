@@ -103,6 +103,10 @@ async def test_returning_human_takes_the_seat_back_from_the_bot(sqlite_url: str)
         await alice.close()
         await asyncio.sleep(0.05)
         await h.clock.advance(h.server.settings.grace + 0.5)
+        for _ in range(200):  # the takeover is stored before it happens
+            if t.seats[2].stand_in is not None:
+                break
+            await asyncio.sleep(0.01)
         assert t.seats[2].stand_in is not None
         back = await h.client(hello=False)
         await back.hello(token=token)

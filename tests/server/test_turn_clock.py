@@ -34,7 +34,7 @@ async def test_an_expired_turn_is_played_for_the_human_and_logged(harness: Harne
     assert ("turn_timeout", {"seat": 2, "version": version, "seconds": 30.0}) in (
         await harness.server.store.table_events(table)
     )
-    assert stored.table_options == {"turn_seconds": 30.0}
+    assert stored.table_options["turn_seconds"] == 30.0
 
 
 async def test_acting_in_time_beats_the_clock(harness: Harness) -> None:

@@ -1,0 +1,70 @@
+"""Turning one inbound websocket frame into a JSON object, or a refusal.
+
+Everything a hostile frame could do to the decoder is refused here with a
+stable error code before any handler sees the data: binary frames, invalid
+JSON, nesting deep enough to exhaust the stack, strings that cannot be encoded
+(lone surrogates), and a ``type`` that is not a string.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from server.protocol import ErrorCode
+
+MAX_DEPTH = 32  # no message of the protocol nests deeper than a few levels
+
+
+@dataclass(frozen=True)
+class FrameError(Exception):
+    """A frame refused before dispatch; becomes an ``error`` reply."""
+
+    code: ErrorCode
+    message: str
+
+
+def parse_frame(raw: str | bytes) -> dict[str, Any]:
+    """The message object of a text frame; raises :class:`FrameError`."""
+    if not isinstance(raw, str):
+        raise FrameError(ErrorCode.BAD_JSON, "frames must be JSON text; binary frames are refused")
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise FrameError(ErrorCode.BAD_MESSAGE, f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:
+        raise FrameError(ErrorCode.BAD_JSON, "frames must be JSON text") from None
+    if not isinstance(data, dict):
+        raise FrameError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a type")
+    _check_shape(data)
+    if not isinstance(data.get("type"), str):
+        raise FrameError(ErrorCode.BAD_MESSAGE, "a message's type is a string")
+    return data
+
+
+def _check_shape(data: Any) -> None:
+    """Refuse deep nesting and strings that are not valid Unicode (iteratively:
+    the check itself must not recurse on hostile input)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise FrameError(ErrorCode.BAD_MESSAGE, f"nested deeper than {MAX_DEPTH} levels")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    _check_text(key)
+                stack.append((item, depth + 1))
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FrameError(
+            ErrorCode.BAD_MESSAGE, "strings must be valid Unicode (no lone surrogates)"
+        ) from None

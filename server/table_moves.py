@@ -1,0 +1,204 @@
+"""What moves a table by itself: bots, the turn clock, retries after a failed write.
+
+A mixin of :class:`server.table.Table`, kept apart so each file stays readable;
+it works only on the table's own fields and methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from bots.base import default_bot
+from engine.game import Game
+from server.persistence.writer import StorageError
+from server.protocol import ErrorCode, TableError
+from server.turnclock import TurnClock
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from server.app import Server
+    from server.table import Seat
+
+log = logging.getLogger("cardtable.table")
+RETRY_DELAY = 1.0  # seconds before what moves by itself is tried again after a failed write
+
+
+class TableMoves:
+    """Bots to act, humans on the clock, and the retry that keeps a table going."""
+
+    server: Server
+    id: int
+    game: Game[Any, Any]
+    seed: int
+    seats: list[Seat]
+    status: str
+    version: int
+    state: Any
+    turn_seconds: float | None
+    clock: TurnClock | None
+    turn_timer: asyncio.Task[None] | None
+    thinking: set[tuple[int, int]]
+    bot_tasks: set[asyncio.Task[None]]
+    retry: asyncio.Task[None] | None
+
+    if TYPE_CHECKING:
+
+        def spawn(self, coro: Awaitable[Any], what: str) -> asyncio.Task[Any]: ...
+
+        async def submit(self, job: Callable[[], Awaitable[Any]]) -> Any: ...
+
+        async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int: ...
+
+    def retry_soon(self) -> None:
+        """A write for something that moves by itself (a bot, a clock) failed:
+        schedule the moves again shortly instead of letting the table stall."""
+        if self.retry is not None and not self.retry.done():
+            return
+
+        async def again() -> None:
+            await self.server.clock.sleep(RETRY_DELAY)
+
+            async def reschedule() -> None:
+                if self.clock is not None:
+                    self.clock.version = -1  # a fresh turn for whoever was timed
+                self.schedule_moves()
+
+            await self.submit(reschedule)
+
+        self.retry = self.spawn(again(), "retry")
+
+    # bots and the turn clock
+
+    def schedule_moves(self) -> None:
+        """Start what moves by itself: bots to act, and the turn clock for humans."""
+        if self.status != "live":
+            return
+        self._schedule_turn_clock()
+        for index in self.game.to_act(self.state):
+            seat = self.seats[index]
+            bot = seat.controller
+            key = (index, self.version)
+            if bot is None or key in self.thinking:
+                continue
+            self.thinking.add(key)
+            task = asyncio.create_task(self._bot_turn(seat, bot, self.version))
+            self.bot_tasks.add(task)
+            task.add_done_callback(self.bot_tasks.discard)
+
+    def clock_state(self, viewer: int) -> dict[str, Any] | None:
+        """The turn clock as ``viewer`` may see it (None: no clock at this table)."""
+        if self.clock is None or self.status != "live":
+            return None
+        visible = self.game.to_act_visible(self.state, viewer)
+        return self.clock.view(self.server.clock.now(), visible)
+
+    def _schedule_turn_clock(self) -> None:
+        """Time the humans to act at this version (once per version)."""
+        clock = self.clock
+        if clock is None or clock.version == self.version:
+            return
+        if self.turn_timer is not None:
+            self.turn_timer.cancel()
+        humans = tuple(i for i in self.game.to_act(self.state) if self.seats[i].controller is None)
+        clock.start(self.version, humans, self.server.clock.now())
+        self._store_banks()
+        if humans:
+            self.turn_timer = self.spawn(self._turn_clock(self.version), "clock")
+
+    def _stop_clock(self) -> None:
+        if self.clock is not None:
+            self.clock.settle(self.server.clock.now())
+            self._store_banks()
+        if self.turn_timer is not None:
+            self.turn_timer.cancel()
+
+    def _store_banks(self) -> None:
+        assert self.clock is not None
+        changed = self.clock.take_changes()
+        if changed:
+            detail = {"banks": {str(s): left for s, left in changed.items()}}
+            self.spawn(self.server.store.log_table_event(self.id, "time_bank", detail), "banks")
+
+    async def _turn_clock(self, version: int) -> None:
+        assert self.clock is not None
+        expiry = self.clock.expiry()
+        if expiry is None:
+            return
+        seconds, seat = expiry
+        await self.server.clock.sleep(seconds)
+        if self.version != version or self.status != "live":
+            return
+        bot = default_bot(self.game.name)
+        legal = [dict(a) for a in self.game.legal(self.state, seat)]
+        action = await self.server.bots.decide(
+            self.game.name,
+            bot,
+            self.game.view(self.state, seat),
+            legal,
+            seat,
+            move_seed(self.seed, version, seat),
+        )
+
+        async def expire() -> None:
+            if self.version != version or self.status != "live":
+                return  # the player made it after all
+            detail = {"seat": seat, "version": version, "seconds": self.turn_seconds}
+            log.info("table %d seat %d: turn clock expired", self.id, seat)
+            await self.server.store.log_table_event(self.id, "turn_timeout", detail)
+            try:
+                await self._accept(seat, dict(action), f"timeout:{bot}")
+            except TableError as exc:
+                if exc.code != ErrorCode.ILLEGAL_ACTION:
+                    raise
+                await self._accept(seat, legal[0], f"timeout:{bot}")
+
+        try:
+            await self.submit(expire)
+        except (StorageError, TableError) as exc:
+            log.warning("table %d: turn clock expiry not stored (%s); retrying", self.id, exc)
+            self.retry_soon()
+
+    async def _bot_turn(self, seat: Seat, bot: str, version: int) -> None:
+        try:
+            await self.server.clock.sleep(self.server.settings.bot_delay)
+            view = self.game.view(self.state, seat.index)
+            legal = [dict(a) for a in self.game.legal(self.state, seat.index)]
+            if self.version != version or not legal:
+                return
+            action = await self.server.bots.decide(
+                self.game.name,
+                bot,
+                view,
+                legal,
+                seat.index,
+                move_seed(self.seed, version, seat.index),
+            )
+
+            async def play() -> None:
+                if self.version == version and seat.controller == bot and self.status == "live":
+                    try:
+                        await self._accept(seat.index, dict(action), f"bot:{bot}")
+                    except TableError as exc:
+                        if exc.code != ErrorCode.ILLEGAL_ACTION:
+                            raise
+                        log.warning("bot %s made an illegal move: %s", bot, exc.message)
+                        await self._accept(seat.index, legal[0], f"bot:{bot}")
+
+            await self.submit(play)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # Nothing else would move this seat again: retry shortly.
+            log.warning("bot turn at table %d failed (%s); retrying", self.id, exc)
+            self.retry_soon()
+        finally:
+            self.thinking.discard((seat.index, version))
+
+
+def move_seed(table_seed: int, version: int, seat: int) -> int:
+    """The seed of the decision a bot (or a turn clock's stand-in) makes for
+    ``seat`` at ``version``: reproducible from the stored game."""
+    return (table_seed * 1_000_003 + version * 31 + seat) & ((1 << 63) - 1)
