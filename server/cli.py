@@ -53,12 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = sub.add_parser("games", help="list stored games")
     _add_db(games)
-    games.add_argument("--status", choices=["waiting", "live", "finished", "abandoned"])
-    games.add_argument("--limit", type=int, default=30)
+    games.add_argument(
+        "--status",
+        choices=["waiting", "live", "finished", "abandoned"],
+        help="only games with this status",
+    )
+    games.add_argument("--limit", type=int, default=30, help="newest games to list (default 30)")
     games.set_defaults(func=cmd_games)
 
     rp = sub.add_parser("replay", help="step through a stored game in the terminal")
-    rp.add_argument("game_id", type=int)
+    rp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
     _add_db(rp)
     rp.add_argument(
         "--viewer",
@@ -77,7 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     schema = sub.add_parser("schema", help="write the protocol's JSON Schema")
-    schema.add_argument("--out", type=Path, default=SCHEMA_PATH)
+    schema.add_argument(
+        "--out",
+        type=Path,
+        default=SCHEMA_PATH,
+        help="file to write (default docs/protocol.schema.json)",
+    )
     schema.add_argument(
         "--check", action="store_true", help="fail if the file differs from the code"
     )
@@ -88,20 +97,22 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--board", default="", help="board cards, e.g. 'Qc 7d 2s'")
     sd.add_argument("--dead", default="", help="cards known to be out of play")
     sd.add_argument("--samples", type=int, help="Monte Carlo samples (default: exact if small)")
-    sd.add_argument("--seed", type=int, default=0)
+    sd.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     sd.set_defaults(func=cmd_showdown)
 
     tour = sub.add_parser(
         "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95%% CIs)"
     )
-    tour.add_argument("--game", default="whist")
+    tour.add_argument("--game", default="whist", help="game to play (default whist)")
     tour.add_argument(
         "--bots",
         default=None,
         help="comma-separated bot names, assigned to seats in turn (default: all of the game's)",
     )
     tour.add_argument("--games", type=int, default=100, help="deals (seeds) to play")
-    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument(
+        "--seed", type=int, default=1, help="seed the deals are derived from (default 1)"
+    )
     tour.add_argument("--options", default="{}", help="table options as JSON")
     tour.add_argument("--budget", type=float, default=1.0, help="seconds per bot decision")
     tour.add_argument(

@@ -79,6 +79,20 @@ def test_every_command_has_help(command: str, capsys: Any) -> None:
     assert "usage: cardtable " + command in capsys.readouterr().out
 
 
+def test_every_option_of_every_command_has_a_help_text() -> None:
+    import argparse
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, sub in commands.choices.items()
+        for action in sub._actions
+        if not action.help
+    ]
+    assert missing == []
+
+
 def test_the_top_level_help_lists_every_command(capsys: Any) -> None:
     """`cardtable --help` (a help string with a bare % once broke it)."""
     with pytest.raises(SystemExit) as done:
