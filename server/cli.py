@@ -272,10 +272,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             for k in range(len(seeds))
         ]
         mean, half = mean_ci(per_seed)
-        print(f"{bot:<16} {mean:>16.3f}  [{mean - half:+.3f}, {mean + half:+.3f}]")
+        low, high = _score(mean - half, "+"), _score(mean + half, "+")
+        print(f"{bot:<16} {_score(mean):>16}  [{low}, {high}]")
     if result.illegal:
         print(f"{result.illegal} illegal bot answers were replaced by random legal actions")
     return 0
+
+
+def _score(value: float, sign: str = "") -> str:
+    """A mean score: an integral one as an integer (``-653``), else three decimals."""
+    if float(value).is_integer():
+        return f"{int(value):{sign}d}"
+    return f"{value:{sign}.3f}"
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -69,6 +69,14 @@ def hand_line(cards: Sequence[str]) -> str:
     return "   ".join(parts) if parts else "(empty)"
 
 
+def number_text(value: float) -> str:
+    """A number as people write it: ``-653`` rather than ``-653.0`` (games keep their
+    scores as floats); a fraction is left as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def value_text(value: Any) -> str:
     """A compact rendering of one view value; card lists get suit symbols."""
     if isinstance(value, str):
@@ -81,11 +89,11 @@ def value_text(value: Any) -> str:
         if all(isinstance(v, list) for v in value):
             return " | ".join(value_text(v) for v in value)
         if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-            return " ".join(str(v) for v in value)
+            return " ".join(number_text(v) for v in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int | float):
-        return str(value)
+        return number_text(value)
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
@@ -263,7 +271,9 @@ def result_text(result: dict[str, Any] | None, names: Sequence[str]) -> str:
     out = str(result.get("summary") or "")
     scores = result.get("scores")
     if isinstance(scores, list) and scores:
-        per_seat = ", ".join(f"{who(i, names, None)} {s}" for i, s in enumerate(scores))
+        per_seat = ", ".join(
+            f"{who(i, names, None)} {number_text(s)}" for i, s in enumerate(scores)
+        )
         out = f"{out} (scores: {per_seat})" if out else f"scores: {per_seat}"
     return out or value_text(result)
 

@@ -122,3 +122,10 @@ def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
     assert set(lines) == {"heuristic", "random"}
     assert main(["tournament", "--game", "whist", "--bots", "grandmaster"]) == 2
     assert "no bot 'grandmaster'" in capsys.readouterr().err
+
+
+def test_tournament_prints_integral_scores_as_integers(capsys: Any) -> None:
+    # One bot in every seat: poker's chips change hands, so its mean is exactly 0.
+    assert main(["tournament", "--game", "poker", "--bots", "random", "--games", "2"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.split() == ["random", "0", "[+0,", "+0]"]

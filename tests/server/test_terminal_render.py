@@ -141,6 +141,17 @@ def test_result_and_seat_names() -> None:
     assert result_text(None, NAMES) == "no result recorded"
 
 
+def test_integral_scores_print_as_integers() -> None:
+    # Games keep scores as floats (poker's chips, bridge's totals): -653.0 reads -653.
+    res = {"summary": "board 1", "scores": [-653.0, 653.0, -653.0, 0.5]}
+    assert result_text(res, NAMES) == (
+        "board 1 (scores: North -653, East 653, South -653, West 0.5)"
+    )
+    assert result_text({"scores": [2.0, -2.0]}, ["A", "B"]) == "scores: A 2, B -2"
+    view = {"game": "x", "score": -653.0, "totals": [10.0, -10.0]}
+    assert render_view(view, NAMES, 0, []) == ["score   -653", "totals  10 -10"]
+
+
 # ---------------------------------------------------------------- poker and bridge
 # Views and events come straight from the games: new() plus a few apply() calls.
 
