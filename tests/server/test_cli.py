@@ -40,12 +40,12 @@ def test_games_lists_and_replay_prints_every_step(sqlite_url: str, capsys: Any) 
     assert main(["replay", str(gid), "--db", sqlite_url, "--all"]) == 0
     out = capsys.readouterr().out
     assert "step 0/52: the deal" in out and "step 52/52" in out
-    assert "hands" in out  # a finished game replays with every hand by default
+    assert "\n  West: ♠ " in out  # a finished game replays with every hand by default
     assert "result:" in out
 
     assert main(["replay", str(gid), "--db", sqlite_url, "--all", "--viewer", "1"]) == 0
     out = capsys.readouterr().out
-    assert "hands" not in out and "hand " in out
+    assert "\n  West: ♠ " not in out and "\n  Your hand:  ♠ " in out
 
 
 def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:

@@ -383,6 +383,7 @@ def test_bridge_declarer_plays_from_dummy_and_may_claim() -> None:
 def test_bridge_events_read_as_table_talk() -> None:
     moves = [*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"})]
     state, events = _bridge(*moves)
+    after_lead = state
     lines = _lines("bridge", events, NAMES, 2)
     assert lines[:6] == [
         "North bids 1NT",
@@ -401,9 +402,16 @@ def test_bridge_events_read_as_table_talk() -> None:
     state, more = BRIDGE.apply(state, 0, BRIDGE.legal(state, 0)[0])
     events += [e.to_json() for e in more]
     lines = _lines("bridge", events, NAMES, 2)
-    assert re.fullmatch(r"You play \S+", lines[7])  # South's card, played by the declarer
+    # South's card, chosen by the declarer: credited to North, from dummy.
+    assert re.fullmatch(r"North plays \S+ from dummy", lines[7])
     assert re.fullmatch(r"West plays \S+", lines[8])
     assert re.fullmatch(r"North plays \S+", lines[9])
+    assert re.fullmatch(r"You play \S+ from dummy", _lines("bridge", events, NAMES, 0)[7])
+    # A narrator that starts from a snapshot mid-play knows who declares.
+    narrator = views.Narrator("bridge")
+    narrator.sync(BRIDGE.view(after_lead, 1))
+    line = narrator.line({"kind": "play", "seat": 2, "card": "2C"}, NAMES, 1)
+    assert line == "North plays 2♣ from dummy"
     assert re.fullmatch(r"(North/South|East/West) win the trick \(\w+\)  NS \d – EW \d", lines[10])
 
 
