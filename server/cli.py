@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.settings import Settings
+from server.settings import Settings, default_db_path, sqlite_file
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 
@@ -21,7 +21,8 @@ def _add_db(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db",
         dest="db_url",
-        help="database URL (env CARDTABLE_DB_URL; default sqlite:///cardtable.db)",
+        help="database URL (env CARDTABLE_DB_URL; default sqlite:///"
+        f"{default_db_path()}, the same wherever the command runs)",
     )
 
 
@@ -178,11 +179,27 @@ def _run_fast(coro: Any) -> None:
         uvloop.run(coro)
 
 
+class NoDatabase(Exception):
+    """A read command was pointed at a SQLite file that does not exist."""
+
+
 def _with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
+    """Run ``fn(store)`` on the configured database, for commands that only read it:
+    a missing SQLite file is an error (opening it would create an empty database
+    and report no games), raised as :class:`NoDatabase`."""
     from server.persistence.store import Store
 
+    url = _settings(args).db_url
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise NoDatabase(
+            f"error: no database at {path}\n"
+            "Name the server's database with --db URL or CARDTABLE_DB_URL "
+            f"(the default is {default_db_path()})."
+        )
+
     async def run() -> Any:
-        store = await Store.open(_settings(args).db_url)
+        store = await Store.open(url)
         try:
             return await fn(store)
         finally:
@@ -195,7 +212,11 @@ def cmd_games(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.list_games(args.limit, args.status)
 
-    rows = _with_store(args, fetch)
+    try:
+        rows = _with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if not rows:
         print("no stored games")
         return 0
@@ -213,7 +234,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.get_game(args.game_id)
 
-    stored = _with_store(args, fetch)
+    try:
+        stored = _with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2
