@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import json
 import os
-import threading
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
@@ -29,6 +29,7 @@ from server.clock import SystemClock
 from server.protocol import PROTOCOL_VERSION, CloseCode
 from server.ratelimit import TokenBucket
 from server.terminal import bridge_text, render, views
+from server.terminal.console import Console
 
 Reader = Callable[[str], Awaitable[str]]
 Writer = Callable[[str], Any]
@@ -109,6 +110,10 @@ def add_play_parser(sub: Any) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """The ``play`` subcommand: run the client on stdin/stdout."""
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            # Line editing at the prompt, and the console can re-print what was typed.
+            import readline  # noqa: F401
     try:
         return asyncio.run(run_play(args))
     except KeyboardInterrupt:
@@ -119,8 +124,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 async def run_play(
     args: argparse.Namespace, read: Reader | None = None, write: Writer | None = None
 ) -> int:
-    """Run ``cardtable play`` with parsed ``args``; returns the exit code."""
-    out: Writer = write or _print
+    """Run ``cardtable play`` with parsed ``args``; returns the exit code.  Without
+    ``read``/``write`` it talks to the terminal through :data:`CONSOLE`."""
+    out: Writer = write or CONSOLE.write
     try:
         options = json.loads(args.options)
     except ValueError as exc:
@@ -154,7 +160,8 @@ async def run_play(
         retry=args.retry,
         analysis_wait=getattr(args, "analysis_wait", ANALYSIS_WAIT),
     )
-    client = PlayClient(opts, read or stdin_reader, out, saved)
+    retitle = CONSOLE.retitle if read is None else None
+    client = PlayClient(opts, read or CONSOLE.read, out, saved, retitle)
     return await client.run()
 
 
@@ -163,37 +170,8 @@ def resume_command(args: argparse.Namespace) -> str:
     return f"cardtable play --resume{extra}"
 
 
-def _print(text: str) -> None:
-    print(text, flush=True)
-
-
-async def stdin_reader(prompt: str) -> str:
-    """``input(prompt)`` on a daemon thread: the event loop keeps running meanwhile,
-    and a prompt still open when the game ends does not keep the process alive."""
-    loop = asyncio.get_running_loop()
-    fut: asyncio.Future[str] = loop.create_future()
-
-    def settle(value: str | None, exc: BaseException | None) -> None:
-        if fut.done():
-            return
-        if exc is not None:
-            fut.set_exception(exc)
-        else:
-            fut.set_result(value or "")
-
-    def work() -> None:
-        try:
-            line = input(prompt)
-        except BaseException as exc:  # EOFError, KeyboardInterrupt
-            err: BaseException = EOFError() if isinstance(exc, KeyboardInterrupt) else exc
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(settle, None, err)
-            return
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(settle, line, None)
-
-    threading.Thread(target=work, name="cardtable-input", daemon=True).start()
-    return await fut
+# The process's one terminal: prompts and lines go through it (see console.py).
+CONSOLE = Console()
 
 
 @dataclass
@@ -257,10 +235,18 @@ class Quit(Exception):
 class PlayClient:
     """One terminal player's client: connection, table state, prompt."""
 
-    def __init__(self, opts: PlayOptions, read: Reader, write: Writer, saved: Session | None):
+    def __init__(
+        self,
+        opts: PlayOptions,
+        read: Reader,
+        write: Writer,
+        saved: Session | None,
+        retitle: Callable[[str], None] | None = None,
+    ):
         self.opts = opts
         self.read = read
         self.write = write
+        self.retitle = retitle  # changes a pending prompt's text, where the reader can
         self.session = saved or Session(url=opts.url, name=opts.name, game=opts.game)
         self.session.url = opts.url
         self.info: dict[str, Any] | None = None
@@ -270,7 +256,11 @@ class PlayClient:
         self.legal: list[dict[str, Any]] | None = None
         self.menu: list[render.MenuItem] = []
         self.events_seen: list[dict[str, Any]] = []
-        self.rendered_version = -1
+        self.rendered_version = -1  # the version whose table was printed last
+        self.menu_version = -1  # the version whose move menu was printed last
+        # After a reconnect: print the table and menu again even though the prompt
+        # from before the drop still waits (its thread cannot be taken back).
+        self.reshow = False
         self.input_task: asyncio.Future[str] | None = None
         self.prompt_version = -1
         self.prompt_menu: list[render.MenuItem] = []
@@ -352,6 +342,11 @@ class PlayClient:
             finally:
                 await ws.close()
             first = False
+            # An act sent before the drop may never be acknowledged: the resume's
+            # snapshot says whether it landed (a repeat is refused as stale).
+            self.awaiting_ack = False
+            self.reshow = True
+            self._redraw()
             again = await self._reconnect()
             if again is None:
                 self.write(f"Could not reconnect. When the server is back: {self._resume_hint()}")
@@ -370,6 +365,10 @@ class PlayClient:
                     return None
                 await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
                 pause = min(pause * 2, 2.0)
+
+    def _redraw(self) -> None:
+        """Print the table and the move menu again at the next chance."""
+        self.rendered_version = self.menu_version = -1
 
     def _resume_hint(self) -> str:
         extra = "" if self.opts.state_path == DEFAULT_STATE else f" --state {self.opts.state_path}"
@@ -511,20 +510,29 @@ class PlayClient:
                 self.write("(drawing stops: your decision)")
 
     def _maybe_prompt(self) -> None:
-        if self.input_task is not None or self.awaiting_ack or not self._my_turn():
+        if self.awaiting_ack or not self._my_turn():
             return
         if self.auto_draw is not None or not views.prompt_now(self.legal, self.view):
             return  # waiting for our next draw (see _auto_draw, views.prompt_now)
-        if self.rendered_version != self.session.version:
+        if self.input_task is not None and not self.reshow:
+            return  # the prompt is on screen
+        version = self.session.version
+        if self.rendered_version != version:
             self._render_state()
+        if self.menu_version != version or self.reshow:
+            self.menu_version = version
             self.write("Your legal moves:")
             for line in render.menu_lines(self.menu):
                 self.write(line)
-        self.prompt_version = self.session.version
+        self.reshow = False
+        # A prompt still waiting from before a reconnect answers the menu shown now.
+        self.prompt_version = version
         self.prompt_menu = list(self.menu)
-        self.input_task = asyncio.ensure_future(
-            self.read(PROMPT_TEMPLATE.format(n=len(self.prompt_menu)))
-        )
+        prompt = PROMPT_TEMPLATE.format(n=len(self.prompt_menu))
+        if self.input_task is None:
+            self.input_task = asyncio.ensure_future(self.read(prompt))
+        elif self.retitle is not None:
+            self.retitle(prompt)
 
     async def _on_input(self, ws: ClientConnection, text: str) -> None:
         word = text.strip().lower()
@@ -537,7 +545,7 @@ class PlayClient:
                 "or a JSON action; "
                 "'q' leaves (resume later with --resume)."
             )
-            self.rendered_version = -1  # show the table and menu again
+            self._redraw()
             return
         if views.wants_auto_draw(text):
             offer = views.auto_draw_offer(self.legal, self.view)
@@ -635,7 +643,7 @@ class PlayClient:
             self.pace.tokens = 0
             if self.awaiting_ack:
                 self.awaiting_ack = False
-                self.rendered_version = -1
+                self._redraw()
         if rid.startswith("act-"):
             self.awaiting_ack = False
             self.write(f"The server refused that move: {text}")
@@ -668,7 +676,6 @@ class PlayClient:
                 self.write("(your seat is yours again)")
 
     async def _on_state(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
-        first_view = not self.view
         self.view = msg.get("view") or {}
         self.status = str(msg.get("status"))
         self.to_act = list(msg.get("to_act") or [])
@@ -694,7 +701,9 @@ class PlayClient:
         elif self.status == "waiting":
             if self.opts.table is not None:
                 self.write("Waiting for the game to start...")
-        elif first_view or self.opts.verbose or not self._my_turn():
+        elif self.rendered_version != self.session.version or self.opts.verbose:
+            # A snapshot (the start, a resume) shows the table, unless the last
+            # catch-up update just drew it; the move menu follows (_maybe_prompt).
             self._render_state()
         if self.status in TERMINAL:
             # A resume replays missed versions as updates that each carry the *current*

@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 import socket
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -45,20 +46,6 @@ def _args(*argv: str) -> argparse.Namespace:
     return build_parser().parse_args(["play", *argv])
 
 
-class Keyboard:
-    """Scripted answers to the move prompt; then ``default`` for ever."""
-
-    def __init__(self, answers: list[str], default: str = "1") -> None:
-        self.answers = list(answers)
-        self.default = default
-        self.prompts: list[str] = []
-
-    async def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        await asyncio.sleep(0)
-        return self.answers.pop(0) if self.answers else self.default
-
-
 class Screen:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -69,6 +56,27 @@ class Screen:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+class Keyboard:
+    """Scripted answers to the move prompt; then ``default`` for ever.  With a
+    ``screen``, ``seen`` records how many lines it held at each prompt."""
+
+    def __init__(
+        self, answers: list[str], default: str = "1", screen: Screen | None = None
+    ) -> None:
+        self.answers = list(answers)
+        self.default = default
+        self.prompts: list[str] = []
+        self.screen = screen
+        self.seen: list[int] = []
+
+    async def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.screen is not None:
+            self.seen.append(len(self.screen.lines))
+        await asyncio.sleep(0)
+        return self.answers.pop(0) if self.answers else self.default
 
 
 async def test_play_a_whole_whist_game_against_bots(server: Server, tmp_path: Path) -> None:
@@ -173,12 +181,19 @@ async def test_resume_after_a_server_restart(tmp_path: Path) -> None:
     assert saved["table"] is not None and saved["seat_token"] and saved["version"] > 0
     srv = await _restart(srv, tmp_path)
     try:
-        keys, screen = Keyboard([]), Screen()
+        screen = Screen()
+        keys = Keyboard([], screen=screen)
         code = await asyncio.wait_for(
             run_play(_args("--resume", "--state", state), keys, screen), 60
         )
         assert code == 0, screen.text
         assert f"Resuming table {saved['table']}" in screen.text
+        # The first prompt after the resume comes with the table and the move menu.
+        resumed = screen.lines.index(f"Resuming table {saved['table']} from version "
+                                     f"{saved['version']}.")
+        before_prompt = screen.lines[resumed : keys.seen[0]]
+        assert any(line.startswith("── table ") for line in before_prompt), before_prompt
+        assert "Your legal moves:" in before_prompt and "  1) " in "\n".join(before_prompt)
         assert f"Replay it with: cardtable replay {saved['table']}" in screen.text
         # The remaining ten of our thirteen cards were played after the resume.
         assert len(keys.prompts) == 10
@@ -197,16 +212,25 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
     holder: dict[str, Server] = {"srv": srv}
     restarted = asyncio.Event()
     calls = 0
+    screen = Screen()
+    answered_at = 0  # screen lines when the prompt open across the restart was answered
 
     async def read(prompt: str) -> str:
-        nonlocal calls
+        nonlocal calls, answered_at
         calls += 1
         if calls == 3 and not restarted.is_set():
             holder["srv"] = await _restart(holder["srv"], tmp_path, grace=30)
             restarted.set()
+            # The prompt stays open across the reconnect: wait (bounded) for the
+            # client to show the table and menu again before answering it.
+            for _ in range(100):
+                after = screen.lines[_resumed_at(screen) + 1 :] if _resumed_at(screen) else []
+                if "Your legal moves:" in after:
+                    break
+                await asyncio.sleep(0.05)
+            answered_at = len(screen.lines)
         return "1"
 
-    screen = Screen()
     args = _args(
         "--url",
         f"ws://127.0.0.1:{srv.port}/",
@@ -220,6 +244,10 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
         assert code == 0, screen.text
         assert "Connection lost (1001: server shutting down)." in screen.text
         assert "Resuming table" in screen.text
+        # Redrawn after the reconnect, before the open prompt was answered.
+        redrawn = screen.lines[_resumed_at(screen) : answered_at]
+        assert any(line.startswith("── table ") for line in redrawn), redrawn
+        assert "Your legal moves:" in redrawn
         m = re.search(r"^Replay it with: cardtable replay (\d+)$", screen.text, re.M)
         assert m is not None
         stored = await holder["srv"].store.get_game(int(m.group(1)))
@@ -227,6 +255,11 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
         assert [a.actor.startswith("player:") for a in stored.actions if a.seat == 0] == [True] * 13
     finally:
         await holder["srv"].stop()
+
+
+def _resumed_at(screen: Screen) -> int:
+    """The index of the screen's "Resuming table" line (0: none yet)."""
+    return next((i for i, line in enumerate(screen.lines) if line.startswith("Resuming")), 0)
 
 
 async def test_resume_catches_up_on_a_game_a_bot_finished_for_us(tmp_path: Path) -> None:
@@ -463,3 +496,40 @@ async def test_play_an_indian_rummy_deal_against_a_bot(server: Server, tmp_path:
     assert re.search(r"^Points: Seat 1 \(you\) 0  Seat 2 0 \(one deal; fewest wins\)$", out, re.M)
     # The deal ends on a declaration (ours or the bot's) or on the bot dropping.
     assert re.search(r"^(You declare|Seat 2 declares), discarding |^Seat 2 drops ", out, re.M)
+
+
+async def test_a_prompt_keeps_its_own_line_on_the_real_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The default console (input() on a thread, print to stdout): the server restarts
+    # while a prompt is open, and the client's lines must not be glued to the prompt.
+    srv = Server(_settings(tmp_path, grace=30))
+    await srv.start()
+    holder: dict[str, Server] = {"srv": srv}
+    loop = asyncio.get_running_loop()
+    calls = 0
+
+    def fake_input(prompt: str) -> str:
+        nonlocal calls
+        print(prompt, end="", flush=True)  # as input() does
+        calls += 1
+        if calls == 2:
+            restart = _restart(holder["srv"], tmp_path, grace=30)
+            holder["srv"] = asyncio.run_coroutine_threadsafe(restart, loop).result(10)
+            time.sleep(0.5)  # the client notices the drop and reconnects meanwhile
+        return "1"
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    args = _args(
+        "--url", f"ws://127.0.0.1:{srv.port}/", "--state", str(tmp_path / "s.json"),
+        "--retry", "10",
+    )  # fmt: skip
+    try:
+        code = await asyncio.wait_for(run_play(args), 60)
+    finally:
+        await holder["srv"].stop()
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "Connection lost (1001: server shutting down)." in out
+    assert not re.search(r"Your move \[1-\d+ or card\]: \S", out), out
+    assert re.search(r"^Game finished\. Result: ", out, re.M)
