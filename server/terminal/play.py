@@ -41,6 +41,7 @@ QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 SEND_RATE, SEND_BURST = 15.0, 30  # under the server's default 20 messages/s, bursts of 40
 KEEPALIVE = 240.0  # seconds between pings while waiting (the server closes idle sockets)
+MAX_TURN_SECONDS, MAX_TIME_BANK = 3600, 36000  # the server's limits (create_table)
 FINAL_WAIT = 2.0  # seconds to wait for the table's final status after the last update
 ANALYSIS_WAIT = 90.0  # seconds to wait at the end for the last board's double-dummy table
 # Close codes after which reconnecting would only repeat the failure.
@@ -105,7 +106,36 @@ def add_play_parser(sub: Any) -> None:
         default=30.0,
         help="seconds to keep trying to reconnect after a dropped connection (default 30)",
     )
+    p.add_argument(
+        "--turn-seconds",
+        type=_seconds(MAX_TURN_SECONDS),
+        metavar="S",
+        help="a new table's turn clock: S seconds a move; when they (and any time bank) "
+        f"run out, a bot moves for the player (at most {MAX_TURN_SECONDS})",
+    )
+    p.add_argument(
+        "--time-bank",
+        type=_seconds(MAX_TIME_BANK),
+        metavar="S",
+        help="with --turn-seconds: S more seconds per player for the whole game, "
+        f"drawn on when a move's time runs out (at most {MAX_TIME_BANK})",
+    )
     p.set_defaults(func=cmd_play)
+
+
+def _seconds(limit: int) -> Callable[[str], float]:
+    """An argparse type: a number of seconds in (0, limit]."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not 0 < value <= limit:
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {limit}")
+        return value
+
+    return parse
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -135,6 +165,17 @@ async def run_play(
     if not isinstance(options, dict):
         out("error: --options must be a JSON object")
         return 2
+    turn_seconds = getattr(args, "turn_seconds", None)
+    time_bank = getattr(args, "time_bank", None)
+    if time_bank is not None and turn_seconds is None:
+        out("error: --time-bank needs --turn-seconds (the bank adds to each turn's time)")
+        return 2
+    if turn_seconds is not None and (args.resume or args.table is not None):
+        out(
+            "error: --turn-seconds and --time-bank set the clock of a new table; "
+            "a table you join or resume keeps its own"
+        )
+        return 2
     state_path = args.state or DEFAULT_STATE
     saved: Session | None = None
     if args.resume:
@@ -159,6 +200,8 @@ async def run_play(
         verbose=args.verbose,
         retry=args.retry,
         analysis_wait=getattr(args, "analysis_wait", ANALYSIS_WAIT),
+        turn_seconds=turn_seconds,
+        time_bank=time_bank,
     )
     retitle = CONSOLE.retitle if read is None else None
     client = PlayClient(opts, read or CONSOLE.read, out, saved, retitle)
@@ -188,6 +231,8 @@ class PlayOptions:
     verbose: bool = False
     retry: float = 30.0
     analysis_wait: float = ANALYSIS_WAIT
+    turn_seconds: float | None = None
+    time_bank: float | None = None
 
 
 @dataclass
@@ -276,6 +321,8 @@ class PlayClient:
         self.boards_ended: set[int] = set()  # bridge boards seen ending
         self.analysed: set[int] = set()  # boards whose double-dummy analysis was shown
         self.analysis_deadline: float | None = None
+        self.clock: dict[str, Any] | None = None  # the last frame's turn clock
+        self.clock_at = 0.0  # when that frame arrived (monotonic)
         # The client keeps under the server's default rate limit (20 messages/s,
         # bursts of 40): a refused message gets one error at most, later ones none,
         # and a move sent into that silence would wait for its ack for ever.
@@ -431,17 +478,20 @@ class PlayClient:
             if self.opts.start:
                 await self._send(ws, {"type": "start", "id": "start", "table": self.opts.table})
         else:
-            await self._send(
-                ws,
-                {
-                    "type": "create_table",
-                    "id": "setup",
-                    "game": self.opts.game,
-                    "options": self.opts.options,
-                    "seat": self.opts.seat if self.opts.seat is not None else 0,
-                    "start": True,
-                },
-            )
+            create: dict[str, Any] = {
+                "type": "create_table",
+                "id": "setup",
+                "game": self.opts.game,
+                "options": self.opts.options,
+                "seat": self.opts.seat if self.opts.seat is not None else 0,
+                "start": True,
+            }
+            # Only when asked: a server without time banks refuses unknown fields.
+            if self.opts.turn_seconds is not None:
+                create["turn_seconds"] = self.opts.turn_seconds
+            if self.opts.time_bank is not None:
+                create["time_bank"] = self.opts.time_bank
+            await self._send(ws, create)
         return await self._pump(ws)
 
     def _setup_error(self, msg: dict[str, Any]) -> None:
@@ -601,6 +651,9 @@ class PlayClient:
             self.session.version = 0
             self._remember_names()
             self.write(f"Created table {self.session.table}: {msg['table'].get('name')}.")
+            clock = self._clock_rules()
+            if clock:
+                self.write(f"Turn clock: {clock}.")
         elif kind == "joined" and self._ours(msg):
             self.session.seat, self.session.seat_token = msg["seat"], msg["seat_token"]
             self.save()
@@ -681,6 +734,9 @@ class PlayClient:
         self.to_act = list(msg.get("to_act") or [])
         self.legal = msg.get("legal")
         self.menu = views.build_menu(self.legal or [], self.view)
+        clock = msg.get("clock")
+        self.clock = clock if isinstance(clock, dict) else None
+        self.clock_at = time.monotonic()
         self.session.version = int(msg.get("version", self.session.version))
         if msg.get("seat") is not None:
             self.session.seat = msg["seat"]
@@ -721,6 +777,20 @@ class PlayClient:
         self.write(f"{head} · version {self.session.version} ──")
         for line in views.render_view(self.view, self.names, self.me, self.to_act):
             self.write(line)
+        banked = bool((self.info or {}).get("time_bank"))
+        elapsed = time.monotonic() - self.clock_at
+        clock = render.clock_line(self.clock, self.names, self.me, elapsed, banked)
+        if clock:
+            self.write(clock)
+
+    def _clock_rules(self) -> str:
+        """The table's turn clock as set at its creation (empty: none)."""
+        info = self.info or {}
+        turn, bank = info.get("turn_seconds"), info.get("time_bank")
+        if not turn:
+            return ""
+        text = f"{render.seconds_text(float(turn))} a move"
+        return text + (f", plus a bank of {render.seconds_text(float(bank))} each" if bank else "")
 
     async def _on_analysis(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
         """A board's double-dummy table and par (sent again after every snapshot)."""

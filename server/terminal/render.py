@@ -135,6 +135,46 @@ def seating_lines(info: dict[str, Any], me: int | None) -> list[str]:
     return lines
 
 
+# turn clocks
+
+
+def seconds_text(seconds: float) -> str:
+    """``45s``, ``2m05s``, ``1h30m`` (whole seconds, rounded down)."""
+    s = max(0, int(seconds))
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+def clock_line(
+    clock: dict[str, Any] | None,
+    names: Sequence[str],
+    me: int | None,
+    elapsed: float = 0.0,
+    banked: bool = False,
+) -> str | None:
+    """The turn clock of a frame: ``Clock: North (you) 12s + bank 45s`` for each seat
+    on it, ``elapsed`` seconds after the frame was built (the turn's time runs out
+    first, then the bank's); the bank is shown where the table has one (``banked``)
+    or a seat has some left.  None when nobody is on the clock."""
+    if not isinstance(clock, dict) or not clock.get("seats"):
+        return None
+    turn_left = float(clock.get("turn_left") or 0)
+    banks = clock.get("banks") if isinstance(clock.get("banks"), list) else []
+    over = max(0.0, elapsed - turn_left)  # what the bank has paid since the frame
+    banked = banked or any(isinstance(b, int | float) and b > 0 for b in banks)
+    parts = []
+    for seat in clock["seats"]:
+        text = f"{who(seat, names, me)} {seconds_text(turn_left - elapsed)}"
+        if banked:
+            bank = banks[seat] if isinstance(seat, int) and 0 <= seat < len(banks) else 0
+            text += f" + bank {seconds_text(float(bank or 0) - over)}"
+        parts.append(text)
+    return "Clock: " + " · ".join(parts)
+
+
 # events
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import re
 import socket
@@ -533,3 +534,78 @@ async def test_a_prompt_keeps_its_own_line_on_the_real_terminal(
     assert "Connection lost (1001: server shutting down)." in out
     assert not re.search(r"Your move \[1-\d+ or card\]: \S", out), out
     assert re.search(r"^Game finished\. Result: ", out, re.M)
+
+
+async def test_turn_clock_flags_reach_create_table_and_the_clock_is_shown(
+    tmp_path: Path,
+) -> None:
+    # A scripted server: it records create_table and sends synthetic frames, the first
+    # without a clock (servers that have none), the second with one on our turn.
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from rules.whist.game import WhistGame
+
+    game = WhistGame()
+    view = game.view(game.new(game.parse_config({}), 1), 0)
+    compass = ["North", "East", "South", "West"]
+    info = {
+        "table": 5, "name": "clocked", "game": "whist", "options": {}, "status": "live",
+        "version": 0, "turn_seconds": 30, "time_bank": 120,
+        "seats": [{"seat": i, "name": n, "kind": "bot", "bot": "random"}
+                  for i, n in enumerate(compass)],
+    }  # fmt: skip
+    frame = {"table": 5, "seat": 0, "status": "live", "view": view}
+    received: list[dict[str, Any]] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        await ws.recv()  # hello
+        await ws.send(json.dumps({
+            "type": "welcome", "protocol": 1, "token": "tok", "player": 1, "name": "ann",
+            "resumed": False, "games": ["whist"], "seats": [],
+        }))  # fmt: skip
+        received.append(json.loads(await ws.recv()))
+        for msg in (
+            {"type": "table_created", "id": "setup", "table": info},
+            {"type": "joined", "table": 5, "seat": 0, "seat_token": "st"},
+            {"type": "snapshot", "version": 1, "to_act": [1], "legal": None, **frame},
+            {
+                "type": "update", "version": 2, "events": [], "to_act": [0],
+                "legal": [{"type": "play", "card": c} for c in view["hand"][:3]],
+                "clock": {"seats": [0], "turn_left": 30.9, "banks": [120, 120, 120, 120]},
+                **frame,
+            },
+        ):  # fmt: skip
+            await ws.send(json.dumps(msg))
+        with contextlib.suppress(Exception):
+            await ws.recv()  # until the client leaves
+
+    async with serve(handler, "127.0.0.1", 0) as fake:
+        port = fake.sockets[0].getsockname()[1]
+        screen = Screen()
+        keys = Keyboard(["q"], screen=screen)
+        args = _args(
+            "--url", f"ws://127.0.0.1:{port}/", "--state", str(tmp_path / "s.json"),
+            "--turn-seconds", "30", "--time-bank", "120",
+        )  # fmt: skip
+        assert await asyncio.wait_for(run_play(args, keys, screen), 10) == 0, screen.text
+    assert received[0]["type"] == "create_table"
+    assert (received[0]["turn_seconds"], received[0]["time_bank"]) == (30, 120)
+    assert "Turn clock: 30s a move, plus a bank of 2m00s each." in screen.lines
+    tables = [i for i, line in enumerate(screen.lines) if line.startswith("── table 5")]
+    assert len(tables) == 2
+    first = screen.lines[tables[0] : tables[1]]
+    assert not any(line.startswith("Clock:") for line in first)  # no clock in the frame
+    assert "Clock: North (you) 30s + bank 2m00s" in screen.lines[tables[1] : keys.seen[0]]
+
+
+async def test_clock_flags_are_checked_before_connecting(tmp_path: Path) -> None:
+    screen = Screen()
+    state = ["--state", str(tmp_path / "s.json")]
+    assert await run_play(_args("--time-bank", "60", *state), Keyboard([]), screen) == 2
+    assert "--time-bank needs --turn-seconds" in screen.text
+    args = _args("--table", "3", "--turn-seconds", "20", *state)
+    assert await run_play(args, Keyboard([]), screen) == 2
+    assert "set the clock of a new table" in screen.text
+    for bad in (["--turn-seconds", "0"], ["--turn-seconds", "3601"], ["--time-bank", "x"]):
+        with pytest.raises(SystemExit):
+            _args(*bad)

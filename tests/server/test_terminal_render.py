@@ -490,3 +490,21 @@ def test_finding_friends_screen_names_the_calls_and_the_side_so_far() -> None:
     assert narrator.line(friend, names, 0) == (
         "Seat 3 is a friend of the landlord, playing the 1st A♠"
     )
+
+
+def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
+    from server.terminal.render import clock_line
+
+    clock = {"seats": [0], "turn_left": 12.4, "banks": [45, 30, 0, 0]}
+    assert clock_line(clock, NAMES, 0) == "Clock: North (you) 12s + bank 45s"
+    # Seconds after the frame: the turn's time runs out first, then the bank pays.
+    assert clock_line(clock, NAMES, 0, elapsed=2.4) == "Clock: North (you) 10s + bank 45s"
+    assert clock_line(clock, NAMES, 0, elapsed=20.4) == "Clock: North (you) 0s + bank 37s"
+    both = {"seats": [0, 1], "turn_left": 75, "banks": [0, 130, 0, 0]}
+    assert clock_line(both, NAMES, 2) == "Clock: North 1m15s + bank 0s · East 1m15s + bank 2m10s"
+    # No bank at the table: the turn's time only.
+    plain = {"seats": [3], "turn_left": 30, "banks": [0, 0, 0, 0]}
+    assert clock_line(plain, NAMES, 0) == "Clock: West 30s"
+    assert clock_line(plain, NAMES, 0, banked=True) == "Clock: West 30s + bank 0s"
+    assert clock_line({"seats": [], "turn_left": 0, "banks": []}, NAMES, 0) is None
+    assert clock_line(None, NAMES, 0) is None
