@@ -162,7 +162,8 @@ def clock_line(
     if not isinstance(clock, dict) or not clock.get("seats"):
         return None
     turn_left = float(clock.get("turn_left") or 0)
-    banks = clock.get("banks") if isinstance(clock.get("banks"), list) else []
+    raw = clock.get("banks")
+    banks: list[Any] = raw if isinstance(raw, list) else []
     over = max(0.0, elapsed - turn_left)  # what the bank has paid since the frame
     banked = banked or any(isinstance(b, int | float) and b > 0 for b in banks)
     parts = []
