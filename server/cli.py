@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.settings import Settings
+from server.settings import Settings, default_db_path, sqlite_file
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 
@@ -21,7 +21,8 @@ def _add_db(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db",
         dest="db_url",
-        help="database URL (env CARDTABLE_DB_URL; default sqlite:///cardtable.db)",
+        help="database URL (env CARDTABLE_DB_URL; default sqlite:///"
+        f"{default_db_path()}, the same wherever the command runs)",
     )
 
 
@@ -53,12 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = sub.add_parser("games", help="list stored games")
     _add_db(games)
-    games.add_argument("--status", choices=["waiting", "live", "finished", "abandoned"])
-    games.add_argument("--limit", type=int, default=30)
+    games.add_argument(
+        "--status",
+        choices=["waiting", "live", "finished", "abandoned"],
+        help="only games with this status",
+    )
+    games.add_argument("--limit", type=int, default=30, help="newest games to list (default 30)")
     games.set_defaults(func=cmd_games)
 
     rp = sub.add_parser("replay", help="step through a stored game in the terminal")
-    rp.add_argument("game_id", type=int)
+    rp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
     _add_db(rp)
     rp.add_argument(
         "--viewer",
@@ -77,7 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     schema = sub.add_parser("schema", help="write the protocol's JSON Schema")
-    schema.add_argument("--out", type=Path, default=SCHEMA_PATH)
+    schema.add_argument(
+        "--out",
+        type=Path,
+        default=SCHEMA_PATH,
+        help="file to write (default docs/protocol.schema.json)",
+    )
     schema.add_argument(
         "--check", action="store_true", help="fail if the file differs from the code"
     )
@@ -88,20 +98,22 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--board", default="", help="board cards, e.g. 'Qc 7d 2s'")
     sd.add_argument("--dead", default="", help="cards known to be out of play")
     sd.add_argument("--samples", type=int, help="Monte Carlo samples (default: exact if small)")
-    sd.add_argument("--seed", type=int, default=0)
+    sd.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     sd.set_defaults(func=cmd_showdown)
 
     tour = sub.add_parser(
         "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95%% CIs)"
     )
-    tour.add_argument("--game", default="whist")
+    tour.add_argument("--game", default="whist", help="game to play (default whist)")
     tour.add_argument(
         "--bots",
         default=None,
         help="comma-separated bot names, assigned to seats in turn (default: all of the game's)",
     )
     tour.add_argument("--games", type=int, default=100, help="deals (seeds) to play")
-    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument(
+        "--seed", type=int, default=1, help="seed the deals are derived from (default 1)"
+    )
     tour.add_argument("--options", default="{}", help="table options as JSON")
     tour.add_argument("--budget", type=float, default=1.0, help="seconds per bot decision")
     tour.add_argument(
@@ -167,11 +179,27 @@ def _run_fast(coro: Any) -> None:
         uvloop.run(coro)
 
 
+class NoDatabase(Exception):
+    """A read command was pointed at a SQLite file that does not exist."""
+
+
 def _with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
+    """Run ``fn(store)`` on the configured database, for commands that only read it:
+    a missing SQLite file is an error (opening it would create an empty database
+    and report no games), raised as :class:`NoDatabase`."""
     from server.persistence.store import Store
 
+    url = _settings(args).db_url
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise NoDatabase(
+            f"error: no database at {path}\n"
+            "Name the server's database with --db URL or CARDTABLE_DB_URL "
+            f"(the default is {default_db_path()})."
+        )
+
     async def run() -> Any:
-        store = await Store.open(_settings(args).db_url)
+        store = await Store.open(url)
         try:
             return await fn(store)
         finally:
@@ -184,7 +212,11 @@ def cmd_games(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.list_games(args.limit, args.status)
 
-    rows = _with_store(args, fetch)
+    try:
+        rows = _with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if not rows:
         print("no stored games")
         return 0
@@ -202,7 +234,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.get_game(args.game_id)
 
-    stored = _with_store(args, fetch)
+    try:
+        stored = _with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2
@@ -261,10 +297,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             for k in range(len(seeds))
         ]
         mean, half = mean_ci(per_seed)
-        print(f"{bot:<16} {mean:>16.3f}  [{mean - half:+.3f}, {mean + half:+.3f}]")
+        low, high = _score(mean - half, "+"), _score(mean + half, "+")
+        print(f"{bot:<16} {_score(mean):>16}  [{low}, {high}]")
     if result.illegal:
         print(f"{result.illegal} illegal bot answers were replaced by random legal actions")
     return 0
+
+
+def _score(value: float, sign: str = "") -> str:
+    """A mean score: an integral one as an integer (``-653``), else three decimals."""
+    if float(value).is_integer():
+        return f"{int(value):{sign}d}"
+    return f"{value:{sign}.3f}"
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

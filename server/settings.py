@@ -4,16 +4,38 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Literal
 
 Policy = Literal["bot", "wait", "forfeit"]
+
+
+def default_db_path() -> Path:
+    """The SQLite file used when no database is named, the same wherever a command runs:
+    ``cardtable.db`` at the root of the source checkout cardtable runs from (where
+    ``./scripts/serve`` has always kept it), else ``~/.cardtable/cardtable.db``."""
+    root = Path(__file__).resolve().parents[1]
+    if (root / "pyproject.toml").is_file() and (root / "scripts" / "serve").is_file():
+        return root / "cardtable.db"
+    return Path.home() / ".cardtable" / "cardtable.db"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The absolute file a SQLite URL names (relative paths from the current
+    directory), or None for other databases and in-memory SQLite."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).expanduser().resolve()
 
 
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
-    db_url: str = "sqlite:///cardtable.db"
+    db_url: str = f"sqlite:///{default_db_path()}"
     log_level: str = "info"
     grace: float = 60.0  # seconds a disconnected player keeps their seat to themselves
     disconnect_policy: Policy = "bot"  # what happens to the seat after the grace period

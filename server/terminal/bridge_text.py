@@ -78,15 +78,19 @@ def board_result_text(r: dict[str, Any]) -> str:
 
 
 class BridgeNarrator:
-    """Event lines; remembers how many cards the current trick holds (a first card *leads*)."""
+    """Event lines; remembers how many cards the current trick holds (a first card *leads*)
+    and who declares (dummy's cards are played by the declarer)."""
 
     def __init__(self) -> None:
         self.in_trick = 0
+        self.declarer: int | None = None
 
     def sync(self, view: dict[str, Any]) -> None:
         """Start from a snapshot (a resume may land in the middle of a trick)."""
         trick = view.get("trick")
         self.in_trick = len(trick) if isinstance(trick, list) else 0
+        declarer = view.get("declarer")
+        self.declarer = declarer if isinstance(declarer, int) and view.get("contract") else None
 
     def line(self, event: dict[str, Any], names: Sequence[str], me: int | None) -> str | None:
         kind = event.get("kind")
@@ -94,7 +98,7 @@ class BridgeNarrator:
         you = seat == me
         actor = "You" if you else who(seat, names, me)
         if kind == "deal":
-            self.in_trick = 0
+            self.in_trick, self.declarer = 0, None
             vul = _VULNERABLE.get(str(event.get("vulnerability")), event.get("vulnerability"))
             return (
                 f"Board {event.get('board')} · dealer {who(event.get('dealer'), names, me)} · "
@@ -113,11 +117,19 @@ class BridgeNarrator:
         if kind == "passed_out":
             return f"Board {event.get('board')} is passed out"
         if kind == "contract":
+            declarer = event.get("declarer")
+            self.declarer = declarer if isinstance(declarer, int) else None
             return f"Contract: {contract_text(event.get('contract'), event.get('declarer'))}"
         if kind == "play":
             verb = "lead" if self.in_trick == 0 else "play"
             self.in_trick = (self.in_trick + 1) % 4
-            return f"{actor} {verb if you else verb + 's'} {card_text(str(event.get('card')))}"
+            where = ""
+            if self.declarer is not None and seat == (self.declarer + 2) % 4:
+                # Dummy's card, chosen by the declarer: credit the one who chose it.
+                you, where = self.declarer == me, " from dummy"
+                actor = "You" if you else who(self.declarer, names, me)
+            card = card_text(str(event.get("card")))
+            return f"{actor} {verb if you else verb + 's'} {card}{where}"
         if kind == "dummy":
             return (
                 f"Dummy ({who(seat, names, me)}) goes down: {hand_line(event.get('cards') or [])}"

@@ -1,12 +1,5 @@
-"""``cardtable play``: play a game in the terminal against bots over the websocket protocol.
-
-The client is a plain protocol client (it could run against a remote server):
-hello, create or join a table, then print what happens and prompt for a move
-whenever the server sends ``legal`` actions.  Input is read on a daemon thread
-so server pushes keep arriving while the prompt waits.  The session (token,
-table, seat token, last version) is kept in a state file, so ``--resume`` can
-re-attach after a server restart, and a dropped connection is retried.
-"""
+"""``cardtable play``: play a game in the terminal against bots over the websocket
+protocol.  The command's options and entry point; the client is in client.py."""
 
 from __future__ import annotations
 
@@ -15,41 +8,16 @@ import asyncio
 import contextlib
 import json
 import os
-import threading
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from server.terminal.client import PlayClient, Reader, Writer
+from server.terminal.console import Console
+from server.terminal.session import ANALYSIS_WAIT, DEFAULT_STATE, DEFAULT_URL, PlayOptions, Session
 
-from server.clock import SystemClock
-from server.protocol import PROTOCOL_VERSION, CloseCode
-from server.ratelimit import TokenBucket
-from server.terminal import bridge_text, render, views
-
-Reader = Callable[[str], Awaitable[str]]
-Writer = Callable[[str], Any]
-
-DEFAULT_URL = "ws://127.0.0.1:8765/"
-DEFAULT_STATE = Path.home() / ".cardtable" / "session.json"
-PROMPT_TEMPLATE = "Your move [1-{n} or card]: "
-QUIT_WORDS = ("q", "quit", "exit")
-HELP_WORDS = ("?", "h", "help")
-SEND_RATE, SEND_BURST = 15.0, 30  # under the server's default 20 messages/s, bursts of 40
-KEEPALIVE = 240.0  # seconds between pings while waiting (the server closes idle sockets)
-FINAL_WAIT = 2.0  # seconds to wait for the table's final status after the last update
-ANALYSIS_WAIT = 90.0  # seconds to wait at the end for the last board's double-dummy table
-# Close codes after which reconnecting would only repeat the failure.
-TERMINAL = ("finished", "abandoned")
-NO_RETRY = {
-    CloseCode.PROTOCOL_ERROR,
-    CloseCode.UNSUPPORTED_VERSION,
-    CloseCode.FLOOD,
-    CloseCode.REPLACED,
-}
+MAX_TURN_SECONDS, MAX_TIME_BANK = 3600, 36000  # the server's limits (create_table)
 
 
 def add_play_parser(sub: Any) -> None:
@@ -104,11 +72,44 @@ def add_play_parser(sub: Any) -> None:
         default=30.0,
         help="seconds to keep trying to reconnect after a dropped connection (default 30)",
     )
+    p.add_argument(
+        "--turn-seconds",
+        type=_seconds(MAX_TURN_SECONDS),
+        metavar="S",
+        help="a new table's turn clock: S seconds a move; when they (and any time bank) "
+        f"run out, a bot moves for the player (at most {MAX_TURN_SECONDS})",
+    )
+    p.add_argument(
+        "--time-bank",
+        type=_seconds(MAX_TIME_BANK),
+        metavar="S",
+        help="with --turn-seconds: S more seconds per player for the whole game, "
+        f"drawn on when a move's time runs out (at most {MAX_TIME_BANK})",
+    )
     p.set_defaults(func=cmd_play)
+
+
+def _seconds(limit: int) -> Callable[[str], float]:
+    """An argparse type: a number of seconds in (0, limit]."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not 0 < value <= limit:
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {limit}")
+        return value
+
+    return parse
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """The ``play`` subcommand: run the client on stdin/stdout."""
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            # Line editing at the prompt, and the console can re-print what was typed.
+            import readline  # noqa: F401
     try:
         return asyncio.run(run_play(args))
     except KeyboardInterrupt:
@@ -119,8 +120,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 async def run_play(
     args: argparse.Namespace, read: Reader | None = None, write: Writer | None = None
 ) -> int:
-    """Run ``cardtable play`` with parsed ``args``; returns the exit code."""
-    out: Writer = write or _print
+    """Run ``cardtable play`` with parsed ``args``; returns the exit code.  Without
+    ``read``/``write`` it talks to the terminal through :data:`CONSOLE`."""
+    out: Writer = write or CONSOLE.write
     try:
         options = json.loads(args.options)
     except ValueError as exc:
@@ -128,6 +130,17 @@ async def run_play(
         return 2
     if not isinstance(options, dict):
         out("error: --options must be a JSON object")
+        return 2
+    turn_seconds = getattr(args, "turn_seconds", None)
+    time_bank = getattr(args, "time_bank", None)
+    if time_bank is not None and turn_seconds is None:
+        out("error: --time-bank needs --turn-seconds (the bank adds to each turn's time)")
+        return 2
+    if turn_seconds is not None and (args.resume or args.table is not None):
+        out(
+            "error: --turn-seconds and --time-bank set the clock of a new table; "
+            "a table you join or resume keeps its own"
+        )
         return 2
     state_path = args.state or DEFAULT_STATE
     saved: Session | None = None
@@ -153,8 +166,11 @@ async def run_play(
         verbose=args.verbose,
         retry=args.retry,
         analysis_wait=getattr(args, "analysis_wait", ANALYSIS_WAIT),
+        turn_seconds=turn_seconds,
+        time_bank=time_bank,
     )
-    client = PlayClient(opts, read or stdin_reader, out, saved)
+    retitle = CONSOLE.retitle if read is None else None
+    client = PlayClient(opts, read or CONSOLE.read, out, saved, retitle)
     return await client.run()
 
 
@@ -163,617 +179,6 @@ def resume_command(args: argparse.Namespace) -> str:
     return f"cardtable play --resume{extra}"
 
 
-def _print(text: str) -> None:
-    print(text, flush=True)
-
-
-async def stdin_reader(prompt: str) -> str:
-    """``input(prompt)`` on a daemon thread: the event loop keeps running meanwhile,
-    and a prompt still open when the game ends does not keep the process alive."""
-    loop = asyncio.get_running_loop()
-    fut: asyncio.Future[str] = loop.create_future()
-
-    def settle(value: str | None, exc: BaseException | None) -> None:
-        if fut.done():
-            return
-        if exc is not None:
-            fut.set_exception(exc)
-        else:
-            fut.set_result(value or "")
-
-    def work() -> None:
-        try:
-            line = input(prompt)
-        except BaseException as exc:  # EOFError, KeyboardInterrupt
-            err: BaseException = EOFError() if isinstance(exc, KeyboardInterrupt) else exc
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(settle, None, err)
-            return
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(settle, line, None)
-
-    threading.Thread(target=work, name="cardtable-input", daemon=True).start()
-    return await fut
-
-
-@dataclass
-class PlayOptions:
-    url: str
-    game: str = "whist"
-    options: dict[str, Any] = field(default_factory=dict)
-    name: str | None = None
-    seat: int | None = None
-    table: int | None = None
-    start: bool = False
-    resume: bool = False
-    state_path: Path = DEFAULT_STATE
-    verbose: bool = False
-    retry: float = 30.0
-    analysis_wait: float = ANALYSIS_WAIT
-
-
-@dataclass
-class Session:
-    """What a later ``--resume`` needs, saved after every change."""
-
-    url: str
-    token: str | None = None
-    name: str | None = None
-    table: int | None = None
-    seat: int | None = None
-    seat_token: str | None = None
-    version: int = 0
-    game: str | None = None
-    names: list[str] = field(default_factory=list)
-
-    @classmethod
-    def load(cls, path: Path) -> Session | None:
-        try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError):
-            return None
-        if not isinstance(data, dict) or "url" not in data:
-            return None
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2) + "\n")
-        # The file holds bearer tokens: readable by its owner only.
-        tmp.chmod(0o600)
-        tmp.replace(path)
-
-
-class SetupFailed(Exception):
-    """The server refused hello, create, join or resume: nothing to play."""
-
-
-class Quit(Exception):
-    """The player asked to leave the client (the seat stays theirs to resume)."""
-
-
-class PlayClient:
-    """One terminal player's client: connection, table state, prompt."""
-
-    def __init__(self, opts: PlayOptions, read: Reader, write: Writer, saved: Session | None):
-        self.opts = opts
-        self.read = read
-        self.write = write
-        self.session = saved or Session(url=opts.url, name=opts.name, game=opts.game)
-        self.session.url = opts.url
-        self.info: dict[str, Any] | None = None
-        self.view: dict[str, Any] = {}
-        self.status = "waiting"
-        self.to_act: list[int] = []
-        self.legal: list[dict[str, Any]] | None = None
-        self.menu: list[render.MenuItem] = []
-        self.events_seen: list[dict[str, Any]] = []
-        self.rendered_version = -1
-        self.input_task: asyncio.Future[str] | None = None
-        self.prompt_version = -1
-        self.prompt_menu: list[render.MenuItem] = []
-        self.awaiting_ack = False
-        self.acts = 0
-        self.finished = False
-        self.finishing = False  # the game ended; waiting for the table's final status
-        self.result: dict[str, Any] | None = None
-        self.narrator = views.Narrator(self.session.game)
-        # ``draw all`` in the tractor draw: the declarations the player let pass by
-        # (None: off).  The client presses only ``draw``; it stops for a new one.
-        self.auto_draw: frozenset[str] | None = None
-        self.boards_ended: set[int] = set()  # bridge boards seen ending
-        self.analysed: set[int] = set()  # boards whose double-dummy analysis was shown
-        self.analysis_deadline: float | None = None
-        # The client keeps under the server's default rate limit (20 messages/s,
-        # bursts of 40): a refused message gets one error at most, later ones none,
-        # and a move sent into that silence would wait for its ack for ever.
-        self.pace = TokenBucket(SEND_RATE, SEND_BURST, SystemClock())
-
-    # names
-
-    @property
-    def names(self) -> list[str]:
-        # Games that number their seats (tractor, rummy) get readable names.
-        return views.display_names(self._raw_names(), views.game_of(self.view, self.session.game))
-
-    def _raw_names(self) -> list[str]:
-        if self.info:
-            return render.seat_names(self.info)
-        if self.session.names:
-            return list(self.session.names)
-        sizes = self.view.get("hand_sizes") or self.view.get("stacks")
-        return render.seat_names(None, len(sizes) if isinstance(sizes, list) else 4)
-
-    @property
-    def me(self) -> int | None:
-        return self.session.seat
-
-    def save(self) -> None:
-        try:
-            self.session.save(self.opts.state_path)
-        except OSError as exc:
-            self.write(f"(could not save the session to {self.opts.state_path}: {exc})")
-
-    # the connection
-
-    async def _connect(self) -> ClientConnection:
-        return await connect(self.opts.url, open_timeout=5, max_size=2**22)
-
-    async def run(self) -> int:
-        try:
-            ws = await self._connect()
-        except InvalidURI as exc:
-            self.write(f"error: {exc}")
-            return 2
-        except (OSError, TimeoutError, InvalidHandshake) as exc:
-            self.write(f"error: cannot reach a cardtable server at {self.opts.url} ({exc})")
-            self.write("hint: start it with: cardtable serve")
-            return 2
-        first = True
-        while True:
-            try:
-                return await self._session(ws, first)
-            except SetupFailed:
-                return 1
-            except Quit:
-                self.write(f"Left the client. Come back with: {self._resume_hint()}")
-                return 0
-            except EOFError:
-                self.write(f"End of input. Come back with: {self._resume_hint()}")
-                return 1
-            except ConnectionClosed as exc:
-                code = exc.rcvd.code if exc.rcvd is not None else None
-                reason = exc.rcvd.reason if exc.rcvd is not None else "no close frame"
-                self.write(f"Connection lost ({code or 'abnormal'}: {reason or 'no reason'}).")
-                if code in NO_RETRY or self.session.table is None:
-                    return 1
-            finally:
-                await ws.close()
-            first = False
-            again = await self._reconnect()
-            if again is None:
-                self.write(f"Could not reconnect. When the server is back: {self._resume_hint()}")
-                return 1
-            ws = again
-
-    async def _reconnect(self) -> ClientConnection | None:
-        self.write(f"Reconnecting to {self.opts.url} (up to {self.opts.retry:g}s)...")
-        deadline = time.monotonic() + self.opts.retry
-        pause = 0.2
-        while True:
-            try:
-                return await self._connect()
-            except (OSError, TimeoutError, InvalidHandshake):
-                if time.monotonic() >= deadline:
-                    return None
-                await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-                pause = min(pause * 2, 2.0)
-
-    def _resume_hint(self) -> str:
-        extra = "" if self.opts.state_path == DEFAULT_STATE else f" --state {self.opts.state_path}"
-        return f"cardtable play --resume{extra}"
-
-    async def _send(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
-        while not self.pace.take():
-            await asyncio.sleep(1 / self.pace.rate)
-        await ws.send(json.dumps(msg))
-
-    async def _recv(self, ws: ClientConnection) -> dict[str, Any]:
-        data = json.loads(await ws.recv())
-        return data if isinstance(data, dict) else {}
-
-    async def _session(self, ws: ClientConnection, first: bool) -> int:
-        """Hello, then create/join/resume, then play until the game ends."""
-        reattach = self.opts.resume or not first
-        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
-        if reattach and self.session.token:
-            hello["token"] = self.session.token
-        elif self.opts.name:
-            hello["name"] = self.opts.name
-        await self._send(ws, hello)
-        while True:
-            msg = await self._recv(ws)
-            if msg.get("type") == "error":
-                self._setup_error(msg)
-            if msg.get("type") == "welcome":
-                break
-        self.session.token, self.session.name = msg["token"], msg.get("name")
-        if first:
-            self.write(f"Connected to {self.opts.url} as {msg.get('name')}.")
-            if not reattach and self.opts.game not in msg.get("games", [self.opts.game]):
-                self.write(
-                    f"error: this server has no game {self.opts.game!r}; "
-                    f"it offers: {', '.join(msg.get('games', []))}"
-                )
-                return 2
-        self.save()
-        if reattach:
-            self.write(f"Resuming table {self.session.table} from version {self.session.version}.")
-            await self._send(
-                ws,
-                {
-                    "type": "resume",
-                    "id": "setup",
-                    "table": self.session.table,
-                    "since": self.session.version,
-                    "seat_token": self.session.seat_token,
-                },
-            )
-        elif self.opts.table is not None:
-            self.session.table = self.opts.table
-            # The table list tells us the seat names before we sit down.
-            await self._send(ws, {"type": "list_tables", "id": "info"})
-            await self._send(
-                ws,
-                {"type": "join", "id": "setup", "table": self.opts.table, "seat": self.opts.seat},
-            )
-            if self.opts.start:
-                await self._send(ws, {"type": "start", "id": "start", "table": self.opts.table})
-        else:
-            await self._send(
-                ws,
-                {
-                    "type": "create_table",
-                    "id": "setup",
-                    "game": self.opts.game,
-                    "options": self.opts.options,
-                    "seat": self.opts.seat if self.opts.seat is not None else 0,
-                    "start": True,
-                },
-            )
-        return await self._pump(ws)
-
-    def _setup_error(self, msg: dict[str, Any]) -> None:
-        self.write(f"error: the server refused: {msg.get('message')} [{msg.get('code')}]")
-        if msg.get("code") == "bad_token":
-            self.write("The saved session is unknown to this server (was its database reset?).")
-        raise SetupFailed
-
-    async def _pump(self, ws: ClientConnection) -> int:
-        """Receive pushes and read the player's moves at the same time."""
-        recv: asyncio.Future[Any] = asyncio.ensure_future(ws.recv())
-        try:
-            while True:
-                await self._auto_draw(ws)
-                self._maybe_prompt()
-                waiting: set[asyncio.Future[Any]] = {recv}
-                if self.input_task is not None:
-                    waiting.add(self.input_task)
-                done, _ = await asyncio.wait(
-                    waiting,
-                    timeout=FINAL_WAIT if self.finishing else KEEPALIVE,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if not done:
-                    if self.finishing:
-                        code = await self._finish(ws)
-                        if code is not None:
-                            return code
-                        continue
-                    await self._send(ws, {"type": "ping"})
-                    continue
-                if recv in done:
-                    raw = recv.result()  # raises ConnectionClosed when the socket drops
-                    data = json.loads(raw)
-                    code = await self._on_message(ws, data if isinstance(data, dict) else {})
-                    if code is not None:
-                        return code
-                    recv = asyncio.ensure_future(ws.recv())
-                task = self.input_task
-                if task is not None and task in done:
-                    self.input_task = None
-                    await self._on_input(ws, task.result())
-        finally:
-            recv.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                await recv
-
-    # prompting
-
-    def _my_turn(self) -> bool:
-        return self.status == "live" and bool(self.legal) and not self.finished
-
-    async def _auto_draw(self, ws: ClientConnection) -> None:
-        """Draw for the player after ``draw all`` until a decision is theirs again."""
-        if self.auto_draw is None or self.input_task is not None or self.awaiting_ack:
-            return
-        if not self._my_turn():
-            return
-        step = views.auto_draw(self.legal, self.view, self.auto_draw)
-        if step == "draw":
-            self.rendered_version = self.session.version  # no table per card
-            await self._act(ws, {"type": "draw"})
-        elif step in ("stop", "off"):
-            self.auto_draw = None
-            if step == "stop":
-                self.write("(drawing stops: your decision)")
-
-    def _maybe_prompt(self) -> None:
-        if self.input_task is not None or self.awaiting_ack or not self._my_turn():
-            return
-        if self.auto_draw is not None or not views.prompt_now(self.legal, self.view):
-            return  # waiting for our next draw (see _auto_draw, views.prompt_now)
-        if self.rendered_version != self.session.version:
-            self._render_state()
-            self.write("Your legal moves:")
-            for line in render.menu_lines(self.menu):
-                self.write(line)
-        self.prompt_version = self.session.version
-        self.prompt_menu = list(self.menu)
-        self.input_task = asyncio.ensure_future(
-            self.read(PROMPT_TEMPLATE.format(n=len(self.prompt_menu)))
-        )
-
-    async def _on_input(self, ws: ClientConnection, text: str) -> None:
-        word = text.strip().lower()
-        if word in QUIT_WORDS:
-            raise Quit
-        if word in HELP_WORDS:
-            self.write(
-                "Type a menu number, a card (AS, 10h, T♥), a call (1nt, 2♥, pass, x), "
-                "an amount (raise 37, bet 50, all in, claim 9), 'draw all' (tractor), "
-                "or a JSON action; "
-                "'q' leaves (resume later with --resume)."
-            )
-            self.rendered_version = -1  # show the table and menu again
-            return
-        if views.wants_auto_draw(text):
-            offer = views.auto_draw_offer(self.legal, self.view)
-            if offer is None:
-                self.write("'draw all' works during the tractor draw")
-            else:
-                self.auto_draw = offer
-                self.write("(drawing on until you can declare something new)")
-            return
-        stale = self.session.version != self.prompt_version
-        # The tractor draw goes on while a seat thinks about declaring: an answer
-        # from the menu it saw still counts if that move is legal now.
-        if (stale and not views.moves_on_freely(self.view)) or not self._my_turn():
-            self.write("(the table moved on; choose again)")
-            return
-        picked = views.match_input(text, self.prompt_menu, self.view)
-        if isinstance(picked, str):
-            self.write(picked)
-            return
-        if stale and picked not in (self.legal or []):
-            self.write("(the table moved on; choose again)")
-            return
-        await self._act(ws, picked)
-
-    async def _act(self, ws: ClientConnection, action: dict[str, Any]) -> None:
-        self.acts += 1
-        self.awaiting_ack = True
-        await self._send(
-            ws,
-            {
-                "type": "act",
-                "id": f"act-{self.acts}",
-                "table": self.session.table,
-                "seat_token": self.session.seat_token,
-                "version": self.session.version,
-                "action": action,
-            },
-        )
-
-    # server messages
-
-    def _ours(self, msg: dict[str, Any]) -> bool:
-        return msg.get("table") == self.session.table
-
-    async def _on_message(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
-        kind = msg.get("type")
-        if kind == "error":
-            return self._on_error(msg)
-        if kind == "table_created" and msg.get("id") == "setup":
-            self.info = msg["table"]
-            self.session.table = self.info["table"] if self.info else None
-            self.session.game = msg["table"].get("game")
-            self.session.version = 0
-            self._remember_names()
-            self.write(f"Created table {self.session.table}: {msg['table'].get('name')}.")
-        elif kind == "joined" and self._ours(msg):
-            self.session.seat, self.session.seat_token = msg["seat"], msg["seat_token"]
-            self.save()
-            self.write(
-                f"You sit at seat {msg['seat']} ({render.who(msg['seat'], self.names, None)})."
-            )
-        elif kind == "tables" and msg.get("id") == "info":
-            ours = [t for t in msg.get("tables", []) if t.get("table") == self.session.table]
-            if ours:
-                self.info = ours[0]
-                self._remember_names()
-        elif kind == "table" and msg["table"].get("table") == self.session.table:
-            self._on_table(msg["table"])
-            if self.finishing and msg["table"].get("status") in TERMINAL:
-                return await self._finish(ws)
-        elif kind in ("snapshot", "update") and self._ours(msg):
-            return await self._on_state(ws, msg)
-        elif kind == "analysis" and self._ours(msg):
-            return await self._on_analysis(ws, msg)
-        elif kind == "ack" and str(msg.get("id", "")).startswith("act-"):
-            self.awaiting_ack = False
-        elif kind == "left" and self._ours(msg):
-            self.write("You left the table.")
-            return 0
-        return None
-
-    def _on_error(self, msg: dict[str, Any]) -> int | None:
-        rid = str(msg.get("id") or "")
-        reason = msg.get("reason")
-        text = f"{msg.get('message')} [{msg.get('code')}" + (
-            f"/{reason}]" if reason and reason != msg.get("code") else "]"
-        )
-        if rid == "setup":
-            self._setup_error(msg)
-        if msg.get("code") == "rate_limited":
-            # A server with a lower limit than we assumed: slow down, no bursts. The
-            # notice names no request; a move waiting for its ack may be the one
-            # dropped, so offer the menu again (a repeat is refused as stale).
-            self.pace = TokenBucket(self.pace.rate / 2, 1, SystemClock())
-            self.pace.tokens = 0
-            if self.awaiting_ack:
-                self.awaiting_ack = False
-                self.rendered_version = -1
-        if rid.startswith("act-"):
-            self.awaiting_ack = False
-            self.write(f"The server refused that move: {text}")
-        else:
-            self.write(f"Server error: {text}")
-        return None
-
-    def _remember_names(self) -> None:
-        if self.info:
-            self.session.names = render.seat_names(self.info)
-        self.save()
-
-    def _on_table(self, info: dict[str, Any]) -> None:
-        before = self.info
-        self.info = info
-        self._remember_names()
-        if before is None or self.me is None:
-            return
-        # Tell the player when a bot takes over or gives back their seat.
-        old: dict[str, Any] = next(
-            (s for s in before.get("seats", []) if s.get("seat") == self.me), {}
-        )
-        new: dict[str, Any] = next(
-            (s for s in info.get("seats", []) if s.get("seat") == self.me), {}
-        )
-        if new.get("kind") == "human" and old.get("bot") != new.get("bot"):
-            if new.get("bot"):
-                self.write(f"(bot {new['bot']} is playing your seat while you are away)")
-            else:
-                self.write("(your seat is yours again)")
-
-    async def _on_state(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
-        first_view = not self.view
-        self.view = msg.get("view") or {}
-        self.status = str(msg.get("status"))
-        self.to_act = list(msg.get("to_act") or [])
-        self.legal = msg.get("legal")
-        self.menu = views.build_menu(self.legal or [], self.view)
-        self.session.version = int(msg.get("version", self.session.version))
-        if msg.get("seat") is not None:
-            self.session.seat = msg["seat"]
-        self.save()
-        self.narrator.game = views.game_of(self.view, self.narrator.game)
-        if msg["type"] == "snapshot":
-            self.narrator.sync(self.view)
-        if msg["type"] == "update":
-            for event in msg.get("events", []):
-                self.events_seen.append(event)
-                if event.get("kind") == "board_end" and isinstance(event.get("board"), int):
-                    self.boards_ended.add(event["board"])
-                line = self.narrator.line(event, self.names, self.me)
-                if line:
-                    self.write(line)
-            if self.opts.verbose and not self._my_turn():
-                self._render_state()
-        elif self.status == "waiting":
-            if self.opts.table is not None:
-                self.write("Waiting for the game to start...")
-        elif first_view or self.opts.verbose or not self._my_turn():
-            self._render_state()
-        if self.status in TERMINAL:
-            # A resume replays missed versions as updates that each carry the *current*
-            # view and status, so a terminal status on an update may come before the
-            # rest of the catch-up; the table message the server sends after the last
-            # update (or a snapshot) says the story is complete.
-            if msg["type"] == "snapshot":
-                return await self._finish(ws)
-            self.finishing = True
-        return None
-
-    def _render_state(self) -> None:
-        self.rendered_version = self.session.version
-        head = f"── table {self.session.table} · {self.view.get('game', self.session.game)}"
-        self.write(f"{head} · version {self.session.version} ──")
-        for line in views.render_view(self.view, self.names, self.me, self.to_act):
-            self.write(line)
-
-    async def _on_analysis(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
-        """A board's double-dummy table and par (sent again after every snapshot)."""
-        board = msg.get("board")
-        if not isinstance(board, int) or board in self.analysed:
-            return None
-        self.analysed.add(board)
-        for line in bridge_text.analysis_lines(msg):
-            self.write(line)
-        if self.finishing and not self._analysis_missing():
-            return await self._finish(ws)
-        return None
-
-    def _analysis_missing(self) -> bool:
-        return bool(self.boards_ended - self.analysed)
-
-    async def _finish(self, ws: ClientConnection) -> int | None:
-        """Print the result and forget the table; None: still waiting for an analysis."""
-        if self._analysis_missing() and self.opts.analysis_wait > 0:
-            # The server analyses an ended board in the background (seconds to a
-            # minute): wait for it so the player sees it after the result line.
-            now = time.monotonic()
-            if self.analysis_deadline is None:
-                self.analysis_deadline = now + self.opts.analysis_wait
-                self.write("(the double-dummy analysis of the board is being computed...)")
-            if now < self.analysis_deadline:
-                self.finishing = True
-                return None
-        self.finished, self.finishing = True, False
-        if self.input_task is not None:
-            self.input_task.cancel()
-            self.input_task = None
-        result = self.view.get("result")
-        if not isinstance(result, dict):
-            over = [e for e in self.events_seen if e.get("kind") == "game_over"]
-            result = {k: v for k, v in over[-1].items() if k != "kind"} if over else None
-        if result is None:
-            result = await self._stored_result(ws)
-        game_id = self.session.table
-        self.write("")
-        game = views.game_of(self.view, self.session.game)
-        self.write(f"Game {self.status}. Result: {views.result_text(result, self.names, game)}")
-        self.write(f"Game id: {game_id}")
-        self.write(f"Replay it with: cardtable replay {game_id}")
-        # Nothing is left to resume: keep the identity, forget the table.
-        self.session.table = self.session.seat = self.session.seat_token = None
-        self.session.version = 0
-        self.save()
-        return 0
-
-    async def _stored_result(self, ws: ClientConnection) -> dict[str, Any] | None:
-        """The result the server stored (for games whose view does not carry it)."""
-        await self._send(ws, {"type": "list_games", "id": "result", "limit": 500})
-        try:
-            async with asyncio.timeout(3):
-                while True:
-                    msg = await self._recv(ws)
-                    if msg.get("type") == "games":
-                        for g in msg.get("games", []):
-                            if g.get("game_id") == self.session.table:
-                                res = g.get("result")
-                                return res if isinstance(res, dict) else None
-                        return None
-        except (TimeoutError, ConnectionClosed):
-            return None
+# The process's one terminal: prompts and lines go through it (see console.py).
+# The process's one terminal: prompts and lines go through it (see console.py).
+CONSOLE = Console()

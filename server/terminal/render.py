@@ -69,6 +69,14 @@ def hand_line(cards: Sequence[str]) -> str:
     return "   ".join(parts) if parts else "(empty)"
 
 
+def number_text(value: float) -> str:
+    """A number as people write it: ``-653`` rather than ``-653.0`` (games keep their
+    scores as floats); a fraction is left as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def value_text(value: Any) -> str:
     """A compact rendering of one view value; card lists get suit symbols."""
     if isinstance(value, str):
@@ -81,11 +89,11 @@ def value_text(value: Any) -> str:
         if all(isinstance(v, list) for v in value):
             return " | ".join(value_text(v) for v in value)
         if all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-            return " ".join(str(v) for v in value)
+            return " ".join(number_text(v) for v in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int | float):
-        return str(value)
+        return number_text(value)
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
@@ -125,6 +133,47 @@ def seating_lines(info: dict[str, Any], me: int | None) -> list[str]:
         mark = "  <- you" if s.get("seat") == me else ""
         lines.append(f"  {s.get('name', s.get('seat'))}: {occupant}{mark}")
     return lines
+
+
+# turn clocks
+
+
+def seconds_text(seconds: float) -> str:
+    """``45s``, ``2m05s``, ``1h30m`` (whole seconds, rounded down)."""
+    s = max(0, int(seconds))
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+def clock_line(
+    clock: dict[str, Any] | None,
+    names: Sequence[str],
+    me: int | None,
+    elapsed: float = 0.0,
+    banked: bool = False,
+) -> str | None:
+    """The turn clock of a frame: ``Clock: North (you) 12s + bank 45s`` for each seat
+    on it, ``elapsed`` seconds after the frame was built (the turn's time runs out
+    first, then the bank's); the bank is shown where the table has one (``banked``)
+    or a seat has some left.  None when nobody is on the clock."""
+    if not isinstance(clock, dict) or not clock.get("seats"):
+        return None
+    turn_left = float(clock.get("turn_left") or 0)
+    raw = clock.get("banks")
+    banks: list[Any] = raw if isinstance(raw, list) else []
+    over = max(0.0, elapsed - turn_left)  # what the bank has paid since the frame
+    banked = banked or any(isinstance(b, int | float) and b > 0 for b in banks)
+    parts = []
+    for seat in clock["seats"]:
+        text = f"{who(seat, names, me)} {seconds_text(turn_left - elapsed)}"
+        if banked:
+            bank = banks[seat] if isinstance(seat, int) and 0 <= seat < len(banks) else 0
+            text += f" + bank {seconds_text(float(bank or 0) - over)}"
+        parts.append(text)
+    return "Clock: " + " · ".join(parts)
 
 
 # events
@@ -263,7 +312,9 @@ def result_text(result: dict[str, Any] | None, names: Sequence[str]) -> str:
     out = str(result.get("summary") or "")
     scores = result.get("scores")
     if isinstance(scores, list) and scores:
-        per_seat = ", ".join(f"{who(i, names, None)} {s}" for i, s in enumerate(scores))
+        per_seat = ", ".join(
+            f"{who(i, names, None)} {number_text(s)}" for i, s in enumerate(scores)
+        )
         out = f"{out} (scores: {per_seat})" if out else f"scores: {per_seat}"
     return out or value_text(result)
 

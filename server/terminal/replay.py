@@ -17,12 +17,12 @@ from rules.registry import get_game
 from server.persistence.store import StoredGame
 from server.replay import build_replay
 from server.table import TableError
-from server.terminal import views
+from server.terminal import render, views
 from server.terminal.bridge_text import analysis_lines, play_analysis_lines
 
 # Games whose tables and events the terminal client draws in their own words;
 # the rest are shown as the view's fields.
-_DRAWN = ("poker", "bridge", "tractor", "rummy")
+_DRAWN = ("whist", "poker", "bridge", "tractor", "rummy")
 
 
 def _viewer(text: str | None, stored: StoredGame) -> int | str:
@@ -46,6 +46,8 @@ def render_step(
     lines = []
     if step["seq"] == 0:
         lines.append(f"step 0/{total - 1}: the deal")
+    elif drawn:
+        lines.append(f"step {step['seq']}/{total - 1}: {_told(step, names, me)}")
     else:
         who = names[step["seat"]] if step["seat"] is not None else "?"
         act = " ".join(f"{k}={v}" for k, v in (step["action"] or {}).items() if k != "type")
@@ -77,6 +79,21 @@ def render_step(
         for k, v in view.items():
             lines.append(f"    {k:<12} {_short(v)}")
     return "\n".join(lines)
+
+
+def _told(step: dict[str, Any], names: list[str], me: int | None) -> str:
+    """Who chose the step's action, and what it was: ``East plays A♠``.  A bridge
+    declarer chooses dummy's cards: the card is said to come from dummy (the play
+    event names the hand it left), as the live table's narration says it."""
+    seat, action = step["seat"], step["action"] or {}
+    actor = "You" if seat is not None and seat == me else render.who(seat, names, me)
+    card = action.get("card")
+    if action.get("type") == "play" and len(action) == 2 and render.is_card(card):
+        hand = next((e.get("seat") for e in step["events"] if e.get("kind") == "play"), seat)
+        verb = "play" if actor == "You" else "plays"
+        where = " from dummy" if hand != seat else ""
+        return f"{actor} {verb} {render.card_text(str(card))}{where}"
+    return f"{actor} {render.action_label(action)}"
 
 
 def _short(v: Any) -> str:
@@ -122,7 +139,8 @@ def run_replay(
         for i in range(len(steps)):
             write(page(i))
         if stored.result:
-            write(f"result: {stored.result.get('summary', stored.result)}")
+            shown = views.display_names(names, game.name)
+            write(f"result: {views.result_text(stored.result, shown, game.name)}")
         return 0
     i = 0
     write(header + " — Enter/n next, p previous, g N go to, v VIEWER, q quit")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server.cli import build_parser, main
+from server.settings import Settings, sqlite_file
 from tests.server.conftest import (
     load_stored,
     make_settings,
@@ -40,12 +42,12 @@ def test_games_lists_and_replay_prints_every_step(sqlite_url: str, capsys: Any) 
     assert main(["replay", str(gid), "--db", sqlite_url, "--all"]) == 0
     out = capsys.readouterr().out
     assert "step 0/52: the deal" in out and "step 52/52" in out
-    assert "hands" in out  # a finished game replays with every hand by default
+    assert "\n  West: ♠ " in out  # a finished game replays with every hand by default
     assert "result:" in out
 
     assert main(["replay", str(gid), "--db", sqlite_url, "--all", "--viewer", "1"]) == 0
     out = capsys.readouterr().out
-    assert "hands" not in out and "hand " in out
+    assert "\n  West: ♠ " not in out and "\n  Your hand:  ♠ " in out
 
 
 def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:
@@ -65,6 +67,14 @@ def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:
 
 
 def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any) -> None:
+    from server.persistence.store import Store
+
+    async def create() -> None:
+        await (await Store.open(sqlite_url)).close()
+
+    asyncio.run(create())
+    assert main(["games", "--db", sqlite_url]) == 0
+    assert capsys.readouterr().out == "no stored games\n"
     assert main(["replay", "999", "--db", sqlite_url]) == 2
     assert "no stored game 999" in capsys.readouterr().err
 
@@ -77,6 +87,20 @@ def test_every_command_has_help(command: str, capsys: Any) -> None:
         build_parser().parse_args([command, "--help"])
     assert done.value.code == 0
     assert "usage: cardtable " + command in capsys.readouterr().out
+
+
+def test_every_option_of_every_command_has_a_help_text() -> None:
+    import argparse
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, sub in commands.choices.items()
+        for action in sub._actions
+        if not action.help
+    ]
+    assert missing == []
 
 
 def test_the_top_level_help_lists_every_command(capsys: Any) -> None:
@@ -108,3 +132,38 @@ def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
     assert set(lines) == {"heuristic", "random"}
     assert main(["tournament", "--game", "whist", "--bots", "grandmaster"]) == 2
     assert "no bot 'grandmaster'" in capsys.readouterr().err
+
+
+def test_tournament_prints_integral_scores_as_integers(capsys: Any) -> None:
+    # One bot in every seat: poker's chips change hands, so its mean is exactly 0.
+    assert main(["tournament", "--game", "poker", "--bots", "random", "--games", "2"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.split() == ["random", "0", "[+0,", "+0]"]
+
+
+@pytest.mark.parametrize("command", [["games"], ["replay", "1"]])
+def test_read_commands_never_create_a_database(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # Run elsewhere with a relative file name: a clear error naming the absolute path.
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "--db", "sqlite:///games.db"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: no database at {tmp_path.resolve() / 'games.db'}\n" in err
+    assert "--db URL or CARDTABLE_DB_URL" in err
+    monkeypatch.setenv("CARDTABLE_DB_URL", f"sqlite:///{tmp_path}/env.db")
+    assert main(command) == 2
+    assert f"no database at {tmp_path.resolve() / 'env.db'}" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_database_is_the_servers_wherever_a_command_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ./scripts/serve runs `cardtable serve` from the checkout's root with no --db.
+    root = Path(__file__).resolve().parents[2]
+    assert (root / "scripts" / "serve").is_file()
+    monkeypatch.chdir(root)
+    served = sqlite_file(Settings.from_env({}).db_url)
+    monkeypatch.chdir(tmp_path)
+    assert sqlite_file(Settings.from_env({}).db_url) == served == root / "cardtable.db"

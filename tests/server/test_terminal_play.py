@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import re
 import socket
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -45,20 +47,6 @@ def _args(*argv: str) -> argparse.Namespace:
     return build_parser().parse_args(["play", *argv])
 
 
-class Keyboard:
-    """Scripted answers to the move prompt; then ``default`` for ever."""
-
-    def __init__(self, answers: list[str], default: str = "1") -> None:
-        self.answers = list(answers)
-        self.default = default
-        self.prompts: list[str] = []
-
-    async def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        await asyncio.sleep(0)
-        return self.answers.pop(0) if self.answers else self.default
-
-
 class Screen:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -69,6 +57,27 @@ class Screen:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+class Keyboard:
+    """Scripted answers to the move prompt; then ``default`` for ever.  With a
+    ``screen``, ``seen`` records how many lines it held at each prompt."""
+
+    def __init__(
+        self, answers: list[str], default: str = "1", screen: Screen | None = None
+    ) -> None:
+        self.answers = list(answers)
+        self.default = default
+        self.prompts: list[str] = []
+        self.screen = screen
+        self.seen: list[int] = []
+
+    async def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.screen is not None:
+            self.seen.append(len(self.screen.lines))
+        await asyncio.sleep(0)
+        return self.answers.pop(0) if self.answers else self.default
 
 
 async def test_play_a_whole_whist_game_against_bots(server: Server, tmp_path: Path) -> None:
@@ -173,12 +182,19 @@ async def test_resume_after_a_server_restart(tmp_path: Path) -> None:
     assert saved["table"] is not None and saved["seat_token"] and saved["version"] > 0
     srv = await _restart(srv, tmp_path)
     try:
-        keys, screen = Keyboard([]), Screen()
+        screen = Screen()
+        keys = Keyboard([], screen=screen)
         code = await asyncio.wait_for(
             run_play(_args("--resume", "--state", state), keys, screen), 60
         )
         assert code == 0, screen.text
         assert f"Resuming table {saved['table']}" in screen.text
+        # The first prompt after the resume comes with the table and the move menu.
+        resumed = screen.lines.index(f"Resuming table {saved['table']} from version "
+                                     f"{saved['version']}.")
+        before_prompt = screen.lines[resumed : keys.seen[0]]
+        assert any(line.startswith("── table ") for line in before_prompt), before_prompt
+        assert "Your legal moves:" in before_prompt and "  1) " in "\n".join(before_prompt)
         assert f"Replay it with: cardtable replay {saved['table']}" in screen.text
         # The remaining ten of our thirteen cards were played after the resume.
         assert len(keys.prompts) == 10
@@ -197,16 +213,25 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
     holder: dict[str, Server] = {"srv": srv}
     restarted = asyncio.Event()
     calls = 0
+    screen = Screen()
+    answered_at = 0  # screen lines when the prompt open across the restart was answered
 
     async def read(prompt: str) -> str:
-        nonlocal calls
+        nonlocal calls, answered_at
         calls += 1
         if calls == 3 and not restarted.is_set():
             holder["srv"] = await _restart(holder["srv"], tmp_path, grace=30)
             restarted.set()
+            # The prompt stays open across the reconnect: wait (bounded) for the
+            # client to show the table and menu again before answering it.
+            for _ in range(100):
+                after = screen.lines[_resumed_at(screen) + 1 :] if _resumed_at(screen) else []
+                if "Your legal moves:" in after:
+                    break
+                await asyncio.sleep(0.05)
+            answered_at = len(screen.lines)
         return "1"
 
-    screen = Screen()
     args = _args(
         "--url",
         f"ws://127.0.0.1:{srv.port}/",
@@ -220,6 +245,10 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
         assert code == 0, screen.text
         assert "Connection lost (1001: server shutting down)." in screen.text
         assert "Resuming table" in screen.text
+        # Redrawn after the reconnect, before the open prompt was answered.
+        redrawn = screen.lines[_resumed_at(screen) : answered_at]
+        assert any(line.startswith("── table ") for line in redrawn), redrawn
+        assert "Your legal moves:" in redrawn
         m = re.search(r"^Replay it with: cardtable replay (\d+)$", screen.text, re.M)
         assert m is not None
         stored = await holder["srv"].store.get_game(int(m.group(1)))
@@ -227,6 +256,11 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
         assert [a.actor.startswith("player:") for a in stored.actions if a.seat == 0] == [True] * 13
     finally:
         await holder["srv"].stop()
+
+
+def _resumed_at(screen: Screen) -> int:
+    """The index of the screen's "Resuming table" line (0: none yet)."""
+    return next((i for i, line in enumerate(screen.lines) if line.startswith("Resuming")), 0)
 
 
 async def test_resume_catches_up_on_a_game_a_bot_finished_for_us(tmp_path: Path) -> None:
@@ -463,3 +497,115 @@ async def test_play_an_indian_rummy_deal_against_a_bot(server: Server, tmp_path:
     assert re.search(r"^Points: Seat 1 \(you\) 0  Seat 2 0 \(one deal; fewest wins\)$", out, re.M)
     # The deal ends on a declaration (ours or the bot's) or on the bot dropping.
     assert re.search(r"^(You declare|Seat 2 declares), discarding |^Seat 2 drops ", out, re.M)
+
+
+async def test_a_prompt_keeps_its_own_line_on_the_real_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The default console (input() on a thread, print to stdout): the server restarts
+    # while a prompt is open, and the client's lines must not be glued to the prompt.
+    srv = Server(_settings(tmp_path, grace=30))
+    await srv.start()
+    holder: dict[str, Server] = {"srv": srv}
+    loop = asyncio.get_running_loop()
+    calls = 0
+
+    def fake_input(prompt: str) -> str:
+        nonlocal calls
+        print(prompt, end="", flush=True)  # as input() does
+        calls += 1
+        if calls == 2:
+            restart = _restart(holder["srv"], tmp_path, grace=30)
+            holder["srv"] = asyncio.run_coroutine_threadsafe(restart, loop).result(10)
+            time.sleep(0.5)  # the client notices the drop and reconnects meanwhile
+        return "1"
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    args = _args(
+        "--url", f"ws://127.0.0.1:{srv.port}/", "--state", str(tmp_path / "s.json"),
+        "--retry", "10",
+    )  # fmt: skip
+    try:
+        code = await asyncio.wait_for(run_play(args), 60)
+    finally:
+        await holder["srv"].stop()
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "Connection lost (1001: server shutting down)." in out
+    assert not re.search(r"Your move \[1-\d+ or card\]: \S", out), out
+    assert re.search(r"^Game finished\. Result: ", out, re.M)
+
+
+async def test_turn_clock_flags_reach_create_table_and_the_clock_is_shown(
+    tmp_path: Path,
+) -> None:
+    # A scripted server: it records create_table and sends synthetic frames, the first
+    # without a clock (servers that have none), the second with one on our turn.
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from rules.whist.game import WhistGame
+
+    game = WhistGame()
+    view = game.view(game.new(game.parse_config({}), 1), 0)
+    compass = ["North", "East", "South", "West"]
+    info = {
+        "table": 5, "name": "clocked", "game": "whist", "options": {}, "status": "live",
+        "version": 0, "turn_seconds": 30, "time_bank": 120,
+        "seats": [{"seat": i, "name": n, "kind": "bot", "bot": "random"}
+                  for i, n in enumerate(compass)],
+    }  # fmt: skip
+    frame = {"table": 5, "seat": 0, "status": "live", "view": view}
+    received: list[dict[str, Any]] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        await ws.recv()  # hello
+        await ws.send(json.dumps({
+            "type": "welcome", "protocol": 1, "token": "tok", "player": 1, "name": "ann",
+            "resumed": False, "games": ["whist"], "seats": [],
+        }))  # fmt: skip
+        received.append(json.loads(await ws.recv()))
+        for msg in (
+            {"type": "table_created", "id": "setup", "table": info},
+            {"type": "joined", "table": 5, "seat": 0, "seat_token": "st"},
+            {"type": "snapshot", "version": 1, "to_act": [1], "legal": None, **frame},
+            {
+                "type": "update", "version": 2, "events": [], "to_act": [0],
+                "legal": [{"type": "play", "card": c} for c in view["hand"][:3]],
+                "clock": {"seats": [0], "turn_left": 30.9, "banks": [120, 120, 120, 120]},
+                **frame,
+            },
+        ):  # fmt: skip
+            await ws.send(json.dumps(msg))
+        with contextlib.suppress(Exception):
+            await ws.recv()  # until the client leaves
+
+    async with serve(handler, "127.0.0.1", 0) as fake:
+        port = fake.sockets[0].getsockname()[1]
+        screen = Screen()
+        keys = Keyboard(["q"], screen=screen)
+        args = _args(
+            "--url", f"ws://127.0.0.1:{port}/", "--state", str(tmp_path / "s.json"),
+            "--turn-seconds", "30", "--time-bank", "120",
+        )  # fmt: skip
+        assert await asyncio.wait_for(run_play(args, keys, screen), 10) == 0, screen.text
+    assert received[0]["type"] == "create_table"
+    assert (received[0]["turn_seconds"], received[0]["time_bank"]) == (30, 120)
+    assert "Turn clock: 30s a move, plus a bank of 2m00s each." in screen.lines
+    tables = [i for i, line in enumerate(screen.lines) if line.startswith("── table 5")]
+    assert len(tables) == 2
+    first = screen.lines[tables[0] : tables[1]]
+    assert not any(line.startswith("Clock:") for line in first)  # no clock in the frame
+    assert "Clock: North (you) 30s + bank 2m00s" in screen.lines[tables[1] : keys.seen[0]]
+
+
+async def test_clock_flags_are_checked_before_connecting(tmp_path: Path) -> None:
+    screen = Screen()
+    state = ["--state", str(tmp_path / "s.json")]
+    assert await run_play(_args("--time-bank", "60", *state), Keyboard([]), screen) == 2
+    assert "--time-bank needs --turn-seconds" in screen.text
+    args = _args("--table", "3", "--turn-seconds", "20", *state)
+    assert await run_play(args, Keyboard([]), screen) == 2
+    assert "set the clock of a new table" in screen.text
+    for bad in (["--turn-seconds", "0"], ["--turn-seconds", "3601"], ["--time-bank", "x"]):
+        with pytest.raises(SystemExit):
+            _args(*bad)

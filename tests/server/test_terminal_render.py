@@ -141,6 +141,17 @@ def test_result_and_seat_names() -> None:
     assert result_text(None, NAMES) == "no result recorded"
 
 
+def test_integral_scores_print_as_integers() -> None:
+    # Games keep scores as floats (poker's chips, bridge's totals): -653.0 reads -653.
+    res = {"summary": "board 1", "scores": [-653.0, 653.0, -653.0, 0.5]}
+    assert result_text(res, NAMES) == (
+        "board 1 (scores: North -653, East 653, South -653, West 0.5)"
+    )
+    assert result_text({"scores": [2.0, -2.0]}, ["A", "B"]) == "scores: A 2, B -2"
+    view = {"game": "x", "score": -653.0, "totals": [10.0, -10.0]}
+    assert render_view(view, NAMES, 0, []) == ["score   -653", "totals  10 -10"]
+
+
 # ---------------------------------------------------------------- poker and bridge
 # Views and events come straight from the games: new() plus a few apply() calls.
 
@@ -372,6 +383,7 @@ def test_bridge_declarer_plays_from_dummy_and_may_claim() -> None:
 def test_bridge_events_read_as_table_talk() -> None:
     moves = [*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"})]
     state, events = _bridge(*moves)
+    after_lead = state
     lines = _lines("bridge", events, NAMES, 2)
     assert lines[:6] == [
         "North bids 1NT",
@@ -390,9 +402,16 @@ def test_bridge_events_read_as_table_talk() -> None:
     state, more = BRIDGE.apply(state, 0, BRIDGE.legal(state, 0)[0])
     events += [e.to_json() for e in more]
     lines = _lines("bridge", events, NAMES, 2)
-    assert re.fullmatch(r"You play \S+", lines[7])  # South's card, played by the declarer
+    # South's card, chosen by the declarer: credited to North, from dummy.
+    assert re.fullmatch(r"North plays \S+ from dummy", lines[7])
     assert re.fullmatch(r"West plays \S+", lines[8])
     assert re.fullmatch(r"North plays \S+", lines[9])
+    assert re.fullmatch(r"You play \S+ from dummy", _lines("bridge", events, NAMES, 0)[7])
+    # A narrator that starts from a snapshot mid-play knows who declares.
+    narrator = views.Narrator("bridge")
+    narrator.sync(BRIDGE.view(after_lead, 1))
+    line = narrator.line({"kind": "play", "seat": 2, "card": "2C"}, NAMES, 1)
+    assert line == "North plays 2♣ from dummy"
     assert re.fullmatch(r"(North/South|East/West) win the trick \(\w+\)  NS \d – EW \d", lines[10])
 
 
@@ -471,3 +490,21 @@ def test_finding_friends_screen_names_the_calls_and_the_side_so_far() -> None:
     assert narrator.line(friend, names, 0) == (
         "Seat 3 is a friend of the landlord, playing the 1st A♠"
     )
+
+
+def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
+    from server.terminal.render import clock_line
+
+    clock = {"seats": [0], "turn_left": 12.4, "banks": [45, 30, 0, 0]}
+    assert clock_line(clock, NAMES, 0) == "Clock: North (you) 12s + bank 45s"
+    # Seconds after the frame: the turn's time runs out first, then the bank pays.
+    assert clock_line(clock, NAMES, 0, elapsed=2.4) == "Clock: North (you) 10s + bank 45s"
+    assert clock_line(clock, NAMES, 0, elapsed=20.4) == "Clock: North (you) 0s + bank 37s"
+    both = {"seats": [0, 1], "turn_left": 75, "banks": [0, 130, 0, 0]}
+    assert clock_line(both, NAMES, 2) == "Clock: North 1m15s + bank 0s · East 1m15s + bank 2m10s"
+    # No bank at the table: the turn's time only.
+    plain = {"seats": [3], "turn_left": 30, "banks": [0, 0, 0, 0]}
+    assert clock_line(plain, NAMES, 0) == "Clock: West 30s"
+    assert clock_line(plain, NAMES, 0, banked=True) == "Clock: West 30s + bank 0s"
+    assert clock_line({"seats": [], "turn_left": 0, "banks": []}, NAMES, 0) is None
+    assert clock_line(None, NAMES, 0) is None
