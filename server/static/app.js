@@ -33,6 +33,7 @@ const S = {
   mySeats: [], // welcome.seats
   cur: null, // {table, seat, seat_token, version, info, view, legal, toAct, status, log}
   replay: null, // {gameId, game, viewer, status, total, steps, result, index}
+  tableRequests: new Map(), // request id -> {kind: "resume" | "leave", table}, until answered
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -258,6 +259,7 @@ function hello() {
 // ---------------------------------------------------------------- messages
 
 function handle(msg) {
+  if (msg.type !== "error" && msg.id !== undefined) S.tableRequests.delete(msg.id);
   switch (msg.type) {
     case "welcome":
       return onWelcome(msg);
@@ -316,9 +318,8 @@ function onWelcome(msg) {
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.
   const cur = load(STORE.current, null);
   if (cur && cur.table) {
-    if (!S.cur || S.cur.table !== cur.table) openTable(cur.table, cur.seat, cur.seat_token);
-    S.cur.resuming = true;
-    send({ type: "resume", table: cur.table, since: S.cur.view ? cur.version || 0 : 0, seat_token: cur.seat_token || undefined });
+    if (!S.cur || S.cur.table !== cur.table) openTable(cur.table, cur.seat, cur.seat_token, null, cur.status);
+    sendResume(cur.table, S.cur.view ? cur.version || 0 : 0, cur.seat_token);
   }
   renderLobby();
   followDeepLink();
@@ -347,7 +348,6 @@ function onJoined(msg) {
 function onState(msg) {
   if (!S.cur || S.cur.table !== msg.table) return;
   const cur = S.cur;
-  cur.resuming = false;
   if (msg.type === "update") {
     // The narrator starts from the position before the first logged event (tractor
     // names plays by the trump and landlord of that position).
@@ -389,8 +389,15 @@ function onError(msg) {
     hello();
     return;
   }
-  if (S.cur && S.cur.resuming && (msg.code === "unknown_table" || msg.code === "bad_seat_token")) {
-    showError("table gone", `table ${S.cur.table}: ${text}`);
+  const asked = S.tableRequests.get(msg.id);
+  S.tableRequests.delete(msg.id);
+  if (asked && (msg.code === "unknown_table" || msg.code === "bad_seat_token")) {
+    // Leaving a table the server no longer has, or a table we have since moved away
+    // from, needs no word; nor one whose game had ended (the server drops finished
+    // tables after a while, and a restart does not bring them back).
+    const cur = S.cur && S.cur.table === asked.table ? S.cur : null;
+    if (asked.kind === "leave" || !cur) return;
+    if (!isOver(cur.status)) showError("table gone", `table ${cur.table}: ${text}`);
     closeTable();
     return;
   }
@@ -445,10 +452,11 @@ function renderLobby() {
     `You also hold seats at: ${gone.map((s) => `#${s.table}`).join(", ")}`)] : []));
 }
 
-function openTable(table, seat, seatToken, info) {
+// `status`: the table's last known status (a reload knows it from the stored table).
+function openTable(table, seat, seatToken, info, status = "") {
   S.cur = {
     table, seat: seat ?? null, seat_token: seatToken ?? null, version: 0,
-    info: info || S.tables.get(table) || null, view: null, legal: null, toAct: [], status: "", log: [], pending: false,
+    info: info || S.tables.get(table) || null, view: null, legal: null, toAct: [], status, log: [], pending: false,
     analyses: {}, // board -> analysis message
   };
   persistCurrent();
@@ -460,12 +468,15 @@ function closeTable() {
   S.cur = null;
   save(STORE.current, null);
   renderTable();
-  showTab("lobby");
+  // Only the table's own tab gives way: a replay or the lobby on screen stays.
+  if (!$("#table").classList.contains("hidden")) showTab("lobby");
 }
+
+const isOver = (status) => status === "finished" || status === "abandoned";
 
 function persistCurrent() {
   const c = S.cur;
-  save(STORE.current, c ? { table: c.table, seat: c.seat, seat_token: c.seat_token, version: c.version } : null);
+  save(STORE.current, c ? { table: c.table, seat: c.seat, seat_token: c.seat_token, version: c.version, status: c.status } : null);
 }
 
 function joinTable(table, seat) {
@@ -481,8 +492,13 @@ function spectate(table) {
 function resumeTable(table) {
   const stored = load(STORE.seats, {})[table] || {};
   openTable(table, stored.seat ?? null, stored.seat_token ?? null);
-  S.cur.resuming = true;
-  send({ type: "resume", table, since: 0, seat_token: stored.seat_token || undefined });
+  sendResume(table, 0, stored.seat_token);
+}
+
+// A resume is answered by a snapshot, or by an error if the table is gone (onError).
+function sendResume(table, since, seatToken) {
+  const id = send({ type: "resume", table, since, seat_token: seatToken || undefined });
+  if (id !== null) S.tableRequests.set(id, { kind: "resume", table });
 }
 
 // ---------------------------------------------------------------- the table
@@ -528,7 +544,7 @@ function renderTable() {
   }));
 
   // result
-  const over = status === "finished" || status === "abandoned";
+  const over = isOver(status);
   const result = view.result || lastGameOver(cur.log);
   $("#result").classList.toggle("hidden", !over);
   if (over) {
@@ -893,7 +909,8 @@ function setup() {
     if (!S.cur) return;
     const live = S.cur.status === "live" && S.cur.seat !== null;
     if (live && !confirm("Leave the game? A bot takes over your seat.")) return;
-    send({ type: "leave", table: S.cur.table });
+    const id = send({ type: "leave", table: S.cur.table });
+    if (id !== null) S.tableRequests.set(id, { kind: "leave", table: S.cur.table });
     closeTable();
   });
   $("#btn-games").addEventListener("click", requestGames);

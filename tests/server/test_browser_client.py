@@ -64,7 +64,7 @@ class Page:
 
 
 @pytest.fixture
-async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, int]]:
+async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, Server]]:
     settings = Settings(
         host="127.0.0.1",
         port=0,
@@ -111,7 +111,7 @@ async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, int]]:
                 "typeof S !== 'undefined' && S.connected"
                 " && document.querySelector('#create-game').options.length > 0"
             )
-            yield p, server.port
+            yield p, server
     finally:
         proc.kill()
         proc.wait()
@@ -167,7 +167,7 @@ RUMMY_STEP = r"""(() => {
 })()"""
 
 
-async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, int]) -> None:
+async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, Server]) -> None:
     p, _ = page
     await create(p, "rummy", {"variant": "gin", "target": 0})
     await p.wait("document.querySelector('#rm-stock') !== null")
@@ -220,7 +220,7 @@ TRACTOR_STEP = r"""(() => {
 })()"""
 
 
-async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, int]) -> None:
+async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, Server]) -> None:
     p, _ = page
     await create(p, "tractor", {"rounds": 1, "takeback_allowed": True})
     done = await play_out(p, TRACTOR_STEP, limit=400)
@@ -238,3 +238,55 @@ async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, int]) -> 
     )
     await p.js("stepReplay(Math.floor(S.replay.steps.length * 0.7)); 1")
     assert await p.js("document.querySelectorAll('#rp-board .felt.tractor .tr-hand').length") == 4
+
+
+async def watch_bots_finish(p: Page, game: str, options: dict[str, Any]) -> int:
+    """Create a table of bots only, watch it to the end; its id."""
+    await p.js("document.querySelector('#create-spectate').checked = true; 1")
+    await create(p, game, options)
+    await p.wait("S.cur.status === 'finished'", timeout=60)
+    return int(await p.js("S.cur.table"))
+
+
+async def forget(server: Server, table: int) -> None:
+    """What the server does to a finished table after a while (or a restart to any)."""
+    await server.tables.pop(table).stop()
+
+
+async def reconnect(p: Page) -> None:
+    await p.js("S.connected = false; S.ws.close(); 1")
+    await p.wait("S.connected")
+
+
+async def toasts(p: Page) -> list[str]:
+    return await p.js("[...document.querySelectorAll('#errors .error')].map((e) => e.textContent)")
+
+
+async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
+    page: tuple[Page, Server],
+) -> None:
+    p, server = page
+    # Watching a replay while the server drops the finished table, then reconnecting:
+    # the client lets the table go quietly and the replay stays on screen.
+    table = await watch_bots_finish(p, "whist", {"deals": 1})
+    await p.js("document.querySelector('#result button').click(); 1")
+    await p.wait("!document.querySelector('#replays').classList.contains('hidden')")
+    await forget(server, table)
+    await reconnect(p)
+    await p.wait("S.cur === null")
+    assert await toasts(p) == []
+    assert await p.js("document.querySelector('#replays').classList.contains('hidden')") is False
+    # Leaving a finished table the server has dropped says nothing either.
+    table = await watch_bots_finish(p, "whist", {"deals": 1})
+    await forget(server, table)
+    await p.js("document.querySelector('#btn-leave').click(); 1")
+    await p.wait("S.tableRequests.size === 0")
+    assert await toasts(p) == []
+    # A game in play that vanished is news, though.
+    await p.js("document.querySelector('#create-spectate').checked = false; 1")
+    await create(p, "whist", {"deals": 1})
+    await p.wait("S.cur.status === 'live'")
+    await forget(server, int(await p.js("S.cur.table")))
+    await reconnect(p)
+    await p.wait("S.cur === null")
+    assert [t for t in await toasts(p) if t.startswith("table gone")]
