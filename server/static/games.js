@@ -272,6 +272,7 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
   const places = ["bottom", "left", "top", "right"];
   const played = new Map();
   (view.trick || []).forEach((c, i) => played.set((view.leader + i) % 4, c));
+  const bidding = view.phase === "auction" || !view.contract;
   const t = view.tricks || {};
   const info = [
     `Board ${view.board}${view.boards > 1 ? ` (${view.board_index}/${view.boards})` : ""}`,
@@ -301,11 +302,12 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     else if (s === view.dummy && Array.isArray(view.dummy_hand)) cards = view.dummy_hand;
     else if (s === me && Array.isArray(view.hand)) cards = view.hand;
     if (cards && !(s === me && ctl.handBelow)) kids.push(suitLines(cards, s === view.dummy ? dummyLegal : null));
-    kids.push(el("div", { class: "played" }, played.has(s) ? cardNode(played.get(s)) : el("span", { class: "slot" })));
+    // No trick slots in the auction: the table stays low, so the bidding box below fits.
+    if (!bidding) kids.push(el("div", { class: "played" }, played.has(s) ? cardNode(played.get(s)) : el("span", { class: "slot" })));
     return el("div", { class: `spot ${places[rel]}${acting ? " acting" : ""}` }, kids);
   });
   const centre = el("div", { class: "centre" });
-  if (view.phase === "auction" || !view.contract) centre.append(auctionTable(view, names));
+  if (bidding) centre.append(auctionTable(view, names));
   else {
     if (Array.isArray(view.last_trick) && view.last_trick.length) {
       centre.append(el("div", { class: "muted" }, "Last trick"),
@@ -316,7 +318,7 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
   }
   if (view.claim) centre.append(el("div", { class: "claim" }, `${seatName(view.claim.seat, names, me)} claims ${view.claim.tricks} of the remaining tricks`));
   const results = (view.results || []).map((r) => el("div", { class: "small" }, boardResultText(r)));
-  return el("div", { class: "felt bridge" },
+  return el("div", { class: `felt bridge${bidding ? " bidding" : ""}` },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),
     el("div", { class: "compass" }, spots, centre),
     results.length ? el("div", { class: "results" }, results) : null);
@@ -374,9 +376,10 @@ function bridgeControls(legal, view, myTurn, act) {
         type: "button", class: `action bid${callRed(a.call) ? " red" : ""}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call,
       }, callText(a.call)))));
     }
+    // Pass, double and redouble beside the seven levels (not above them): one row less.
     nodes.push(el("div", { class: "bidding-box" },
-      el("div", { class: "bid-row" }, specials.map((a) => el("button", { type: "button", class: `action call-${a.call}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call }, callText(a.call)))),
-      rows));
+      el("div", { class: "bid-specials" }, specials.map((a) => el("button", { type: "button", class: `action call-${a.call}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call }, callText(a.call)))),
+      el("div", { class: "bid-levels" }, rows)));
   }
   const claims = legal.filter((a) => a.type === "claim");
   if (claims.length) {

@@ -290,3 +290,25 @@ async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
     await reconnect(p)
     await p.wait("S.cur === null")
     assert [t for t in await toasts(p) if t.startswith("table gone")]
+
+
+async def laptop_screen(p: Page) -> None:
+    await p.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=1280,
+        height=900,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+
+
+async def test_the_whole_bidding_box_fits_a_1280_by_900_window(page: tuple[Page, Server]) -> None:
+    p, _ = page
+    await laptop_screen(p)
+    await create(p, "bridge", {})  # North deals board 1: the creator's call first
+    await p.wait("S.cur.legal && S.cur.legal.length > 0 && !S.cur.pending")
+    bottom, height, scrolled = await p.js(
+        "[document.querySelector('#actions [data-call=\"7NT\"]').getBoundingClientRect().bottom,"
+        " innerHeight, scrollY]"
+    )
+    assert scrolled == 0 and bottom <= height, (bottom, height)
