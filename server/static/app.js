@@ -86,6 +86,8 @@ function parseCard(text) {
   };
 }
 const isCard = (t) => parseCard(t) !== null;
+// "1 card", "2 cards": every count shown goes through here.
+const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const cardLabel = (t) => (isCard(t) ? parseCard(t).label : String(t));
 const sameCard = (a, b) => {
   const x = parseCard(a);
@@ -160,7 +162,7 @@ function eventLine(e, names, me) {
       return parts.join(" · ");
     }
     case "hand":
-      return seat === me ? `You are dealt ${(e.cards || []).length} cards` : (me === null ? `${seatName(seat, names, me)}: ${valueText(e.cards)}` : null);
+      return seat === me ? `You are dealt ${plural((e.cards || []).length, "card")}` : (me === null ? `${seatName(seat, names, me)}: ${valueText(e.cards)}` : null);
     case "deal_end": {
       const [a, b] = teams(names);
       const p = e.points || [0, 0];
@@ -721,7 +723,7 @@ function trickBoard(view, names, me, toAct) {
     const place = places ? places[rel] : `p${rel}`;
     const acting = (toAct || []).includes(s);
     const kids = [el("div", { class: "seat-label" }, seatName(s, seatNames, me),
-      el("span", { class: "muted" }, ` · ${view.hand_sizes[s]} cards`))];
+      el("span", { class: "muted" }, ` · ${plural(view.hand_sizes[s], "card")}`))];
     if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) {
       kids.push(el("div", { class: "cards small" }, sortHand(view.hands[s]).map((c) => cardNode(c, { class: "mini" }))));
     }
@@ -762,7 +764,7 @@ function renderGames(games) {
     el("button", { type: "button", class: "linkish",
       // Finished games may be seen with every card; games in play as a spectator only.
       onclick: () => openReplay(g.game_id, g.status === "finished" || g.status === "abandoned" ? "all" : "spectator") },
-      `#${g.game_id} ${g.game} · ${g.status} · ${g.actions} moves`),
+      `#${g.game_id} ${g.game} · ${g.status} · ${plural(g.actions, "move")}`),
     el("div", { class: "muted small" }, `${g.name} · ${g.created_at.replace("T", " ").slice(0, 19)}`,
       g.result && g.result.summary ? ` · ${gameSummary(g.game, g.result.summary, COMPASS)}` : ""))));
   if (!games.length) $("#games").replaceChildren(el("li", { class: "muted" }, "no stored games"));

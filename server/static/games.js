@@ -199,7 +199,7 @@ function bridgeNarrator(inTrick = 0) {
         count = 0;
         return `Board ${e.board} · dealer ${seatName(e.dealer, names, me)} · vulnerable: ${VULNERABLE[e.vulnerability] || e.vulnerability}`;
       case "hand":
-        return e.seat === me ? `You are dealt ${(e.cards || []).length} cards` : null;
+        return e.seat === me ? `You are dealt ${plural((e.cards || []).length, "card")}` : null;
       case "call":
         if (e.call === "P") return `${actor} ${verb("pass", you)}`;
         if (e.call === "X") return `${actor} ${verb("double", you)}`;
@@ -296,7 +296,7 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     if (view.declarer === s) tags.push(el("span", { class: "tag role" }, "declarer"));
     if (view.dummy === s && view.contract) tags.push(el("span", { class: "tag role" }, "dummy"));
     const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags,
-      el("span", { class: "muted" }, ` · ${(view.hand_sizes || [])[s]} cards`))];
+      el("span", { class: "muted" }, ` · ${plural((view.hand_sizes || [])[s], "card")}`))];
     let cards = null;
     if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) cards = view.hands[s];
     else if (s === view.dummy && Array.isArray(view.dummy_hand)) cards = view.dummy_hand;
@@ -332,7 +332,7 @@ function parText(p) {
   if (!p || !(p.contracts || []).length) return "Par 0: passed out";
   const score = p.score_ns >= 0 ? `+${p.score_ns}` : String(p.score_ns);
   return `Par NS ${score}: ` + p.contracts.map((c) =>
-    `${callText(c.contract)} by ${c.declarers.split("").join("/")} (${c.tricks} tricks)`).join("; ");
+    `${callText(c.contract)} by ${c.declarers.split("").join("/")} (${plural(c.tricks, "trick")})`).join("; ");
 }
 
 function ddTableNode(a, names) {
@@ -579,9 +579,9 @@ function tractorNarrator(view = null) {
       case "kitty":
         return you ? `You pick up the kitty: ${cardsText(e.cards)}` : null;
       case "buried":
-        return `${actor} ${verb("bury", you).replace("burys", "buries")} ${e.count} cards`;
+        return `${actor} ${verb("bury", you).replace("burys", "buries")} ${plural(e.count, "card")}`;
       case "throw_failed":
-        return `Throw failed: ${seatName(e.seat, names, me)} must play ${cardsText(e.forced)} (tried ${e.attempted} cards; ${e.penalty} points penalty)`;
+        return `Throw failed: ${seatName(e.seat, names, me)} must play ${cardsText(e.forced)} (tried ${plural(e.attempted, "card")}; ${plural(e.penalty, "point")} penalty)`;
       case "play": {
         const cards = (e.cards || []).map(String);
         const what = tractorShape(cards, st.trump);
@@ -596,9 +596,9 @@ function tractorNarrator(view = null) {
         const head = e.winner === me ? "You win" : `${seatName(e.winner, names, me)} wins`;
         const won = e.points || 0;
         if (!won) return `${head} the trick`;
-        if (!st.fixed) return `${head} the trick (${won} points; attackers ${e.attacker_points})`;
+        if (!st.fixed) return `${head} the trick (${plural(won, "point")}; attackers ${e.attacker_points})`;
         const attacking = typeof e.winner === "number" && typeof st.landlord === "number" && e.winner % 2 !== st.landlord % 2;
-        return attacking ? `${head} the trick (+${won} points, ${e.attacker_points} in all)` : `${head} the trick (${won} points saved)`;
+        return attacking ? `${head} the trick (+${plural(won, "point")}, ${e.attacker_points} in all)` : `${head} the trick (${plural(won, "point")} saved)`;
       }
       case "round_end": {
         const [a, b] = trTeams(names);
@@ -612,7 +612,7 @@ function tractorNarrator(view = null) {
         const up = e.levels_up || 0;
         let change = up ? `${upSide} go up ${up}` : `${upSide} take the table`;
         if (!e.attackers_win) change = `${upSide} keep the table and go up ${up}`;
-        return `Round ${e.round} over: attackers ${e.attacker_points} points${kitty}; ${change} → ${now}; kitty was ${cardsText(e.kitty)}`;
+        return `Round ${e.round} over: attackers ${plural(e.attacker_points, "point")}${kitty}; ${change} → ${now}; kitty was ${cardsText(e.kitty)}`;
       }
       case "friends_called":
         return `${actor} ${verb("call", you)} for friends: ${(e.calls || []).map(friendCallText).join(", ")}`;
@@ -679,7 +679,7 @@ function tractorSpot(view, s, names, me, toAct, place, ctl) {
   if (view.phase === "draw" && view.declarer === s) tags.push(el("span", { class: "tag role" }, "declarer"));
   if (view.phase === "draw" && view.drawer === s) tags.push(el("span", { class: "tag" }, "to draw"));
   if (view.takeback === s) tags.push(el("span", { class: "tag" }, "may take back"));
-  const bits = [`${(view.hand_sizes || [])[s] ?? 0} cards`];
+  const bits = [plural((view.hand_sizes || [])[s] ?? 0, "card")];
   if (!fixedTeams(view) && Array.isArray(view.levels)) bits.push(`level ${rankText(view.levels[s])}`);
   if (Array.isArray(view.seat_points) && view.seat_points.length) bits.push(`${view.seat_points[s]} pts`);
   const acting = (toAct || []).includes(s);
@@ -730,7 +730,7 @@ function tractorBoard(view, names, me, toAct, ctl = {}) {
   if (fixed && levels.length === 4) info.push(`Levels ${ta} ${rankText(levels[0])} · ${tb} ${rankText(levels[1])}`);
   else if (levels.length) info.push(`Levels: per seat (first past ${rankText(view.max_rank)} wins)`);
   if (phase === "draw") {
-    info.push(`${view.stock_left} cards to draw`);
+    info.push(`${plural(view.stock_left, "card")} to draw`);
   } else {
     info.push(el("strong", {}, `Attackers' points ${view.points ?? 0}`));
     const failed = view.failed_throws || [];
@@ -790,7 +790,7 @@ function tractorNote(view, legal) {
     const decl = has("declare") ? " You may declare trump." : "";
     return has("draw") ? `draw a card (or “Draw all”).${decl}` : `declare or pass.${decl}`;
   }
-  if (has("bury")) return `pick ${legal.find((a) => a.type === "bury").cards.length} cards to bury, then press “Bury”.`;
+  if (has("bury")) return `pick ${plural(legal.find((a) => a.type === "bury").cards.length, "card")} to bury, then press “Bury”.`;
   if (has("call")) return "call your friends: a suggested call, or pick cards and copies.";
   if (has("play")) {
     const trick = view.trick || [];
@@ -1010,17 +1010,17 @@ function rummyEventLine(e, names, me) {
     case "deal":
       return `Deal ${e.deal} · ${seatName(e.dealer, names, me)} deals · upcard ${cardLabel(String(e.upcard))}${e.wild_card ? ` · wild card ${cardLabel(String(e.wild_card))}` : ""}`;
     case "hand":
-      return you ? `You are dealt ${(e.cards || []).length} cards` : null;
+      return you ? `You are dealt ${plural((e.cards || []).length, "card")}` : null;
     case "draw":
       if (e.from === "discard") return `${actor} ${verb("take", you)} ${card} from the discard pile`;
       if ("card" in e) return `${actor} ${verb("draw", you)} ${card} from the stock`;
       return you ? null : `${actor} draws from the stock`; // the drawer's twin event has the card
     case "reshuffle":
-      return `The stock ran out: the discard pile is shuffled into a new stock (${e.cards} cards)`;
+      return `The stock ran out: the discard pile is shuffled into a new stock (${plural(e.cards, "card")})`;
     case "discard":
       return `${actor} ${verb("discard", you)} ${card}`;
     case "drop":
-      return `${actor} ${verb("drop", you)} out of the deal (${e.points} points)`;
+      return `${actor} ${verb("drop", you)} out of the deal (${plural(e.points, "point")})`;
     case "declare":
       return `${actor} ${verb("declare", you)}, discarding ${card}: ${groupsText(e.groups)}${e.valid ? "" : " — a wrong declaration!"}`;
     case "knock":
@@ -1115,7 +1115,7 @@ function rummySeat(view, s, names, me, toAct, rules, showHand) {
   let state = "";
   if ((view.eliminated || [])[s]) state = "out of the pool";
   else if ((view.out || [])[s]) state = "dropped";
-  const score = gin ? `${(view.points || [])[s] ?? 0} points` : `${(view.points || [])[s] ?? 0} points${(view.charges || [])[s] ? ` (+${view.charges[s]} this deal)` : ""}`;
+  const score = gin ? plural((view.points || [])[s] ?? 0, "point") : `${plural((view.points || [])[s] ?? 0, "point")}${(view.charges || [])[s] ? ` (+${view.charges[s]} this deal)` : ""}`;
   const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags),
     el("div", { class: "stack" }, score, state ? el("span", { class: "seat-state" }, state) : null)];
   let hand = null;
@@ -1126,12 +1126,12 @@ function rummySeat(view, s, names, me, toAct, rules, showHand) {
     const { node, arr } = rummyMeldsNode(given, hand, rules, null);
     kids.push(node, el("div", { class: "small" }, rules.indian ? `counted ${arr.counted}` : `deadwood ${arr.deadwood}`));
   } else if (s === me) {
-    kids.push(el("div", { class: "muted small" }, `${size} cards (your hand is below)`));
+    kids.push(el("div", { class: "muted small" }, `${plural(size, "card")} (your hand is below)`));
   } else {
     const known = (view.known || [])[s] || [];
     kids.push(el("div", { class: "cards small" }, Array.from({ length: Math.min(size, 14) - known.length }, () => el("span", { class: "card mini back" }, "▒")),
       known.map((c) => cardNode(c, { class: "mini known", title: "taken from the pile" }))));
-    kids.push(el("div", { class: "muted small" }, `${size} cards${known.length ? `, holds ${cardsText(known)} (taken from the pile)` : ""}`));
+    kids.push(el("div", { class: "muted small" }, `${plural(size, "card")}${known.length ? `, holds ${cardsText(known)} (taken from the pile)` : ""}`));
   }
   const acting = (toAct || []).includes(s);
   return el("div", { class: `pk-seat rm-seat${acting ? " acting" : ""}${state ? " folded" : ""}` }, kids);
@@ -1266,7 +1266,7 @@ function makeNarrator(game, inTrick = 0, view = null) {
 function gameActionLabel(game, a, view = {}) {
   if (game === "poker") return pokerLabel(a, {}).toLowerCase();
   if (game === "bridge" && a.type === "call") return callText(a.call);
-  if (game === "bridge" && a.type === "claim") return `claim ${a.tricks} more tricks`;
+  if (game === "bridge" && a.type === "claim") return `claim ${a.tricks} more ${a.tricks === 1 ? "trick" : "tricks"}`;
   if (game === "tractor" && a.type === "play") return `play ${tractorLabel(a, view || {})}`;
   if (game === "tractor") return tractorLabel(a, view || {}).replace(/^[A-Z]/, (x) => x.toLowerCase());
   if (game === "rummy") return rummyLabel(a, view || {}).replace(/^[A-Z]/, (x) => x.toLowerCase());

@@ -289,3 +289,65 @@ def test_tractor_plays_are_named_and_hands_sorted_in_trump_order(tmp_path: Path)
         ["Seat 1", "Seat 2"],
         ["North", "East", "South", "West"],
     ]
+
+
+# --- small words checked on the scripts' pure functions ------------------------------
+
+_EVAL = r"""
+const fs = require("fs");
+const vm = require("vm");
+const [games, app, input] = process.argv.slice(2);
+const ctx = { window: { addEventListener() {} }, localStorage: { getItem() { return null; } } };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(games, "utf8") + "\n" + fs.readFileSync(app, "utf8"), ctx);
+const out = JSON.parse(fs.readFileSync(input, "utf8")).map((e) => vm.runInContext(e, ctx));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
+    """The values of JS expressions evaluated with games.js and app.js loaded (no DOM)."""
+    (tmp_path / "eval.js").write_text(_EVAL)
+    (tmp_path / "exprs.json").write_text(json.dumps(expressions))
+    scripts = [str(STATIC / "games.js"), str(STATIC / "app.js")]
+    done = subprocess.run(
+        ["node", str(tmp_path / "eval.js"), *scripts, str(tmp_path / "exprs.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_a_count_of_one_is_singular(tmp_path: Path) -> None:
+    names = '["North", "East", "South", "West"]'
+    got = _eval_js(
+        tmp_path,
+        [
+            f'eventLine({{kind: "hand", seat: 0, cards: ["AS"]}}, {names}, 0)',
+            f'bridgeNarrator()({{kind: "hand", seat: 0, cards: ["AS"]}}, {names}, 0)',
+            f'rummyEventLine({{kind: "hand", seat: 1, cards: ["AS"]}}, {names}, 1)',
+            f'rummyEventLine({{kind: "reshuffle", cards: 1}}, {names}, 0)',
+            f'rummyEventLine({{kind: "drop", seat: 0, points: 1}}, {names}, 1)',
+            'parText({score_ns: 50, contracts: [{contract: "1N", declarers: "N", tricks: 1}]})',
+            'gameActionLabel("bridge", {type: "claim", tricks: 1})',
+            f'tractorNarrator()({{kind: "buried", seat: 0, count: 1}}, {names}, 1)',
+            'tractorNarrator()({kind: "trick", winner: 1, points: 1, attacker_points: 1},'
+            ' ["North", "East", "South", "West", "Fifth"], 0)',
+            "plural(2, 'card')",
+        ],
+    )
+    assert got == [
+        "You are dealt 1 card",
+        "You are dealt 1 card",
+        "You are dealt 1 card",
+        "The stock ran out: the discard pile is shuffled into a new stock (1 card)",
+        "North drops out of the deal (1 point)",
+        "Par NS +50: 1NT by N (1 trick)",
+        "claim 1 more trick",
+        "North buries 1 card",
+        "East wins the trick (1 point; attackers 1)",
+        "2 cards",
+    ]
