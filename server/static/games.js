@@ -1087,7 +1087,8 @@ function cardBack(label) {
   return el("span", { class: "card back" }, label || "");
 }
 
-function rummyMeldsNode(given, cards, rules, cardFor) {
+// The deadwood is counted on its group's label (`deadNote` adds to it), nowhere else.
+function rummyMeldsNode(given, cards, rules, cardFor, deadNote = "") {
   const arr = rummyArrangement(given, cards, rules);
   // Cards a meld uses as jokers come last (meldOrder) and are marked.
   const group = (label, cs, cls, wild = []) => el("div", { class: `rm-group ${cls}` }, el("span", { class: "tr-group-label" }, label),
@@ -1102,7 +1103,7 @@ function rummyMeldsNode(given, cards, rules, cardFor) {
   const runs = arr.melds.filter((m) => m.kind === "run").sort((a, b) => a.jokers - b.jokers);
   const sets = arr.melds.filter((m) => m.kind === "set");
   const nodes = [...runs, ...sets].map((m) => group(m.kind === "run" ? (m.jokers ? "run" : "pure run") : "set", meldOrder(m), "meld", m.wild));
-  if (arr.leftover.length) nodes.push(group(`deadwood · ${arr.deadwood}`, sortHand(arr.leftover), "dead"));
+  if (arr.leftover.length) nodes.push(group(`deadwood · ${arr.deadwood}${deadNote}`, sortHand(arr.leftover), "dead"));
   return { node: el("div", { class: "rm-hand" }, nodes), arr };
 }
 
@@ -1120,11 +1121,15 @@ function rummySeat(view, s, names, me, toAct, rules, showHand) {
     el("div", { class: "stack" }, score, state ? el("span", { class: "seat-state" }, state) : null)];
   let hand = null;
   let given = null;
-  if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) [hand, given] = [view.hands[s], (view.arrangements || [])[s]];
-  else if (s === me && showHand && Array.isArray(view.hand)) [hand, given] = [view.hand, view.arrangement];
+  // Your own hand is drawn below the table (showHand false), even once all are shown.
+  if (s === me && !showHand) hand = null;
+  else if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) [hand, given] = [view.hands[s], (view.arrangements || [])[s]];
+  else if (s === me && Array.isArray(view.hand)) [hand, given] = [view.hand, view.arrangement];
   if (hand) {
     const { node, arr } = rummyMeldsNode(given, hand, rules, null);
-    kids.push(node, el("div", { class: "small" }, rules.indian ? `counted ${arr.counted}` : `deadwood ${arr.deadwood}`));
+    kids.push(node);
+    if (rules.indian) kids.push(el("div", { class: "small" }, `counted ${arr.counted}`));
+    else if (!arr.leftover.length) kids.push(el("div", { class: "small" }, "gin: no deadwood"));
   } else if (s === me) {
     kids.push(el("div", { class: "muted small" }, `${plural(size, "card")} (your hand is below)`));
   } else {
@@ -1175,14 +1180,12 @@ function rummyBoard(view, names, me, toAct, ctl = {}) {
         below.length ? el("div", { class: "cards small rm-below", title: "below the top, newest first" }, below.map((c) => cardNode(c, { class: "mini" })), pile.length > 9 ? "…" : "") : null)));
   if (gin && phase === "layoff") {
     const melds = view.table || [];
+    const rest = [...(view.knocker_hand || [])];
+    for (const c of melds.flat()) { const i = rest.indexOf(c); if (i >= 0) rest.splice(i, 1); }
+    const dead = rest.length ? ` (${cardsText(sortHand(rest))})` : "";
     centre.append(el("div", { class: "rm-knock" },
-      el("div", {}, `${seatName(view.knocker, names, me)} knocked with ${view.knocker_deadwood} deadwood:`),
-      el("div", { class: "rm-hand" }, melds.map((m, i) => el("div", { class: "rm-group meld" }, el("span", { class: "tr-group-label" }, `meld ${i + 1}`), cardsRow(m, "")))),
-      view.knocker_hand ? (() => {
-        const rest = [...view.knocker_hand];
-        for (const c of melds.flat()) { const i = rest.indexOf(c); if (i >= 0) rest.splice(i, 1); }
-        return el("div", { class: "small" }, `deadwood ${cardsText(sortHand(rest))}`);
-      })() : null));
+      el("div", {}, `${seatName(view.knocker, names, me)} knocked with ${view.knocker_deadwood} deadwood${dead}:`),
+      el("div", { class: "rm-hand" }, melds.map((m, i) => el("div", { class: "rm-group meld" }, el("span", { class: "tr-group-label" }, `meld ${i + 1}`), cardsRow(m, ""))))));
   }
   const last = view.last_deal;
   if (last && (phase === "deal_over" || phase === "over")) centre.append(el("div", { class: "won" }, `Deal result: ${rummyDealResultText(last, names, view)}`));
@@ -1223,15 +1226,16 @@ function rummyHand(view, legal, myTurn, act) {
     if (a) return cardNode(c, { class: "legal", onclick: () => act(a), title: rummyLabel(a, view) });
     return cardNode(c, { class: anyCardAction ? "dim" : "", title: view.taken && sameCard(view.taken, c) && !rules.indian ? "just taken from the pile: it may not be thrown back" : undefined });
   };
-  const { node, arr } = rummyMeldsNode(view.arrangement, hand, rules, cardFor);
+  const beforeDiscard = !rules.indian && hand.length > 10 ? " (before your discard)" : "";
+  const { node, arr } = rummyMeldsNode(view.arrangement, hand, rules, cardFor, beforeDiscard);
   let summary;
   if (rules.indian) {
     const runs = arr.melds.filter((m) => m.kind === "run");
-    summary = `${arr.melds.length} meld${arr.melds.length === 1 ? "" : "s"} (${runs.length} run${runs.length === 1 ? "" : "s"}, ${runs.filter((m) => !m.jokers).length} pure) · deadwood ${arr.deadwood} · would be charged ${Math.min(arr.counted, 80)}${arr.valid ? " · ready to declare" : ""}`;
+    summary = `${plural(arr.melds.length, "meld")} (${plural(runs.length, "run")}, ${runs.filter((m) => !m.jokers).length} pure) · would be charged ${Math.min(arr.counted, 80)}${arr.valid ? " · ready to declare" : ""}`;
   } else {
-    summary = `deadwood ${arr.deadwood}${hand.length > 10 ? " (before your discard)" : ""}${arr.deadwood === 0 ? " · gin" : ""}`;
+    summary = arr.leftover.length ? "" : "gin: no deadwood";
   }
-  return [node, el("div", { class: "small muted rm-summary" }, summary)];
+  return summary ? [node, el("div", { class: "small muted rm-summary" }, summary)] : [node];
 }
 
 function rummyControls(legal, view, myTurn, act) {

@@ -178,6 +178,14 @@ async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, Server]) -> No
     log = await p.js("[...document.querySelectorAll('#log li')].map((l) => l.textContent)")
     assert any("from the stock" in line or "from the discard pile" in line for line in log)
     assert any(line.startswith("Deal over:") for line in log)
+    # Every hand is shown now: yours once (below the table), each deadwood count once.
+    assert await p.js("document.querySelectorAll('#board .pk-row.bottom .rm-hand').length") == 0
+    for where in ("#hand", "#board .pk-row.top"):
+        said = await p.js(
+            f"[...document.querySelectorAll('{where} *')].filter((n) => !n.children.length"
+            " && /deadwood/.test(n.textContent)).map((n) => n.textContent)"
+        )
+        assert len(said) <= 1, (where, said)
 
 
 TRACTOR_STEP = r"""(() => {
