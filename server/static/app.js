@@ -831,7 +831,7 @@ function renderReplay() {
   $("#rp-action").textContent = step.seq === 0
     ? "The deal"
     : isCardPlay(step.action || {})
-      ? `${seatName(step.seat, names, me)} plays ${cardLabel(step.action.card)}`
+      ? `${seatName(playedFrom(step), names, me)} plays ${cardLabel(step.action.card)}`
       : `${seatName(step.seat, names, me)}: ${gameActionLabel(r.game, step.action || {}, r.index > 0 ? r.steps[r.index - 1].view : {})}`;
   const before = r.index > 0 ? r.steps[r.index - 1].view : null;
   const narrate = makeNarrator(r.game, before && Array.isArray(before.trick) ? before.trick.length : 0, before);
@@ -844,6 +844,13 @@ function renderReplay() {
   const a = step.analysis || {};
   $("#rp-analysis").replaceChildren(...[a.play ? cardScoresNode(a.play, names) : null, a.board ? ddTableNode(a.board, names) : null].filter(Boolean));
   $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${gameSummary(r.game, resultText(r.result, names), names)}` : "";
+}
+
+// The hand a step's card came from: its play event says so. The step's seat is who
+// chose the card, which in bridge is declarer for dummy's cards too.
+function playedFrom(step) {
+  const e = (step.events || []).find((x) => x.kind === "play" && typeof x.seat === "number");
+  return e ? e.seat : step.seat;
 }
 
 function stepReplay(to) {
