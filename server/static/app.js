@@ -31,7 +31,7 @@ const S = {
   games: [],
   tables: new Map(), // lobby: table id -> TableInfo
   mySeats: [], // welcome.seats
-  cur: null, // {table, seat, seat_token, version, info, view, legal, toAct, status, log}
+  cur: null, // {table, seat, seat_token, version, info, view, legal, toAct, status, log, clock}
   replay: null, // {gameId, game, viewer, status, total, steps, result, index}
   tableRequests: new Map(), // request id -> {kind: "resume" | "leave", table}, until answered
 };
@@ -361,6 +361,8 @@ function onState(msg) {
   cur.status = msg.status;
   cur.toAct = msg.to_act || [];
   cur.legal = msg.legal || null;
+  // The turn clock as of this frame (older servers send none); counted down locally.
+  cur.clock = msg.clock ? { ...msg.clock, at: performance.now() } : null;
   cur.seat = msg.seat;
   cur.pending = false;
   persistCurrent();
@@ -443,8 +445,9 @@ function renderLobby() {
     if (t.status === "waiting") {
       buttons.push(el("button", { type: "button", onclick: () => send({ type: "start", table: t.table }) }, "Start with bots"));
     }
+    const clock = clockSummary(t);
     return el("tr", {},
-      el("td", {}, t.table), el("td", {}, t.name), el("td", {}, t.game),
+      el("td", {}, t.table), el("td", {}, t.name), el("td", {}, t.game, clock ? el("div", { class: "muted small" }, clock) : null),
       el("td", {}, el("span", { class: `badge ${t.status}` }, t.status), t.spectators ? ` 👁 ${t.spectators}` : ""),
       el("td", {}, el("div", { class: "seat-chips" }, seats)),
       el("td", {}, el("div", { class: "row-buttons" }, buttons)));
@@ -523,7 +526,8 @@ function renderTable() {
   const game = (info && info.game) || view.game || "";
   const names = tableNames(info, game, view);
   const me = cur.seat;
-  $("#table-title").textContent = `#${cur.table} ${info ? info.name : ""}`;
+  const clockInfo = info ? clockSummary(info) : "";
+  $("#table-title").replaceChildren(`#${cur.table} ${info ? info.name : ""}`, clockInfo ? el("small", { class: "muted" }, ` · ${clockInfo}`) : "");
   const status = cur.status || (info && info.status) || "…";
   $("#table-status").textContent = me === null ? `${status} · watching` : `${status} · you are ${seatName(me, names, null)}`;
   $("#table-status").className = `badge ${status}`;
@@ -541,8 +545,12 @@ function renderTable() {
       else if (!s.connected) bits.push(" ", el("span", { class: "tag away" }, "away"));
     } else bits.push(el("span", { class: "muted" }, "empty"));
     if (s.seat === me) bits.push(" ", el("span", { class: "tag you" }, "you"));
+    const banks = cur.clock && info.time_bank ? cur.clock.banks || [] : [];
+    if (s.kind === "human" && typeof banks[s.seat] === "number" && !(cur.clock.seats || []).includes(s.seat)) {
+      bits.push(" ", el("span", { class: "muted small" }, `bank ${clockFormat(banks[s.seat])}`));
+    }
     const acting = cur.toAct.includes(s.seat);
-    return el("li", { class: acting ? "acting" : "" }, ...bits);
+    return el("li", { class: acting ? "acting" : "", "data-seat": s.seat }, ...bits);
   }));
 
   // result
@@ -597,6 +605,7 @@ function renderTable() {
   $("#turn-note").textContent = note;
 
   renderAnalyses(cur, view, names);
+  drawClocks();
 
   // event log, newest last
   const narrate = makeNarrator(game, 0, cur.logView);
@@ -604,6 +613,53 @@ function renderTable() {
   const log = $("#log");
   log.replaceChildren(...lines.slice(-200).map((l) => el("li", {}, l)));
   log.scrollTop = log.scrollHeight;
+}
+
+// ---------------------------------------------------------------- turn clock
+
+// "30 s a turn + 120 s bank" for a table with a turn clock, else "".
+function clockSummary(info) {
+  if (!info.turn_seconds) return "";
+  return `${info.turn_seconds} s a turn${info.time_bank ? ` + ${info.time_bank} s bank` : ""}`;
+}
+
+// Seconds `seat` has left as of `now`: the turn time runs first, then the seat's bank.
+function clockLeft(clock, seat, now = performance.now()) {
+  const gone = Math.max(0, (now - clock.at) / 1000);
+  const turn0 = typeof clock.turn_left === "number" ? clock.turn_left : 0;
+  const bank0 = Array.isArray(clock.banks) && typeof clock.banks[seat] === "number" ? clock.banks[seat] : 0;
+  return { turn: Math.max(0, turn0 - gone), bank: Math.max(0, bank0 - Math.max(0, gone - turn0)) };
+}
+
+function clockFormat(seconds) {
+  const s = Math.ceil(Math.max(0, seconds));
+  const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  return `${h ? `${h}:${String(m).padStart(2, "0")}` : m}:${String(r).padStart(2, "0")}`;
+}
+
+// A countdown beside each seat on the clock (on the board and in the seat list),
+// drawn with the table and ticked by tickClocks without redrawing anything else.
+function drawClocks() {
+  for (const node of document.querySelectorAll("#table .clock")) node.remove();
+  const clock = S.cur && S.cur.clock;
+  if (!clock || !Array.isArray(clock.seats)) return;
+  for (const seat of clock.seats) {
+    for (const spot of document.querySelectorAll(`#board .seat-label[data-seat="${seat}"], #seats li[data-seat="${seat}"]`)) {
+      spot.append(el("span", { class: "clock", "data-seat": seat, title: "time left to act, then the time bank" }));
+    }
+  }
+  tickClocks();
+}
+
+function tickClocks() {
+  const clock = S.cur && S.cur.clock;
+  if (!clock) return;
+  for (const node of document.querySelectorAll("#table .clock")) {
+    const { turn, bank } = clockLeft(clock, Number(node.dataset.seat));
+    const onBank = turn <= 0;
+    node.textContent = onBank ? `bank ${clockFormat(bank)}` : clockFormat(turn);
+    node.className = `clock${onBank ? " bank" : ""}${(onBank ? bank : turn + bank) <= 10 ? " low" : ""}`;
+  }
 }
 
 // The newest ended board's double-dummy table under the board; older ones folded.
@@ -722,7 +778,7 @@ function trickBoard(view, names, me, toAct) {
     const rel = (s - bottom + n) % n;
     const place = places ? places[rel] : `p${rel}`;
     const acting = (toAct || []).includes(s);
-    const kids = [el("div", { class: "seat-label" }, seatName(s, seatNames, me),
+    const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, seatNames, me),
       el("span", { class: "muted" }, ` · ${plural(view.hand_sizes[s], "card")}`))];
     if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) {
       kids.push(el("div", { class: "cards small" }, sortHand(view.hands[s]).map((c) => cardNode(c, { class: "mini" }))));
@@ -888,6 +944,7 @@ function setup() {
       S.ws.close();
     }
   });
+  setInterval(tickClocks, 250);
   $("#create-spectate").addEventListener("change", () => {
     $("#create-seat").disabled = $("#create-spectate").checked;
   });
@@ -904,6 +961,15 @@ function setup() {
     const msg = { type: "create_table", game: $("#create-game").value, options, start: $("#create-start").checked };
     const name = $("#create-name").value.trim();
     if (name) msg.name = name;
+    // The inputs' min and max are the server's limits; the form checks them.
+    const turn = $("#create-turn").value;
+    const bank = $("#create-bank").value;
+    if (bank && !turn) {
+      showError("no turn clock", "a time bank needs a turn clock");
+      return;
+    }
+    if (turn) msg.turn_seconds = Number(turn);
+    if (bank) msg.time_bank = Number(bank);
     const watch = $("#create-spectate").checked;
     // create_table with start but no seat would seat us anyway (first free seat).
     if (watch) msg.start = false;

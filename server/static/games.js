@@ -108,7 +108,7 @@ function pokerSeat(view, s, names, me, toAct) {
   else if (inHand && !folded && !view.hand_over) cards = el("div", { class: "cards small" }, el("span", { class: "card mini back" }, "▒"), el("span", { class: "card mini back" }, "▒"));
   else cards = el("div", { class: "cards small" });
   const kids = [
-    el("div", { class: "seat-label" }, seatName(s, names, me), " ", marks),
+    el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", marks),
     el("div", { class: "stack" }, `stack ${stack}`, state ? el("span", { class: `seat-state ${state.replace(" ", "-")}` }, state) : null),
     cards,
   ];
@@ -295,7 +295,7 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     const tags = [];
     if (view.declarer === s) tags.push(el("span", { class: "tag role" }, "declarer"));
     if (view.dummy === s && view.contract) tags.push(el("span", { class: "tag role" }, "dummy"));
-    const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags,
+    const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", tags,
       el("span", { class: "muted" }, ` · ${plural((view.hand_sizes || [])[s], "card")}`))];
     let cards = null;
     if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) cards = view.hands[s];
@@ -683,7 +683,7 @@ function tractorSpot(view, s, names, me, toAct, place, ctl) {
   if (!fixedTeams(view) && Array.isArray(view.levels)) bits.push(`level ${rankText(view.levels[s])}`);
   if (Array.isArray(view.seat_points) && view.seat_points.length) bits.push(`${view.seat_points[s]} pts`);
   const acting = (toAct || []).includes(s);
-  const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags),
+  const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", tags),
     el("div", { class: "muted small seat-info" }, bits.join(" · "))];
   let hand = null;
   if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) hand = view.hands[s];
@@ -1117,7 +1117,7 @@ function rummySeat(view, s, names, me, toAct, rules, showHand) {
   if ((view.eliminated || [])[s]) state = "out of the pool";
   else if ((view.out || [])[s]) state = "dropped";
   const score = gin ? plural((view.points || [])[s] ?? 0, "point") : `${plural((view.points || [])[s] ?? 0, "point")}${(view.charges || [])[s] ? ` (+${view.charges[s]} this deal)` : ""}`;
-  const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags),
+  const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", tags),
     el("div", { class: "stack" }, score, state ? el("span", { class: "seat-state" }, state) : null)];
   let hand = null;
   let given = null;

@@ -345,3 +345,43 @@ async def test_a_bridge_replay_credits_dummys_cards_to_dummy(page: tuple[Page, S
         "[...document.querySelectorAll('#rp-board .seat-label')].map((l) => l.textContent)"
     )
     assert any(label.endswith("· 1 card") for label in labels), labels
+
+
+async def test_a_turn_clock_is_set_up_in_the_form_and_counts_down(
+    page: tuple[Page, Server],
+) -> None:
+    p, _ = page
+    # The form sends both fields (captured here, not sent: the server may not know them).
+    await p.js("""window.__sent = []; window.__send = S.ws.send.bind(S.ws);
+        S.ws.send = (t) => { const m = JSON.parse(t);
+          if (m.type === "create_table") window.__sent.push(m); else window.__send(t); };
+        document.querySelector('#create-game').value = 'whist';
+        document.querySelector('#create-turn').value = '30';
+        document.querySelector('#create-bank').value = '120';
+        document.querySelector('#create button[type=submit]').click(); 1""")
+    sent = await p.js("window.__sent")
+    assert [(m["turn_seconds"], m["time_bank"]) for m in sent] == [(30, 120)]
+    # A bank without a turn clock is refused before anything is sent.
+    await p.js("""document.querySelector('#create-turn').value = '';
+        document.querySelector('#create button[type=submit]').click(); 1""")
+    assert len(await p.js("window.__sent")) == 1
+    assert any(t.startswith("no turn clock") for t in await toasts(p))
+    await p.js("""document.querySelector('#create-bank').value = '';
+        S.ws.send = window.__send; 1""")
+    await create(p, "whist", {"deals": 1})
+    await p.wait("S.cur.legal && S.cur.legal.length > 0")  # North's turn; nothing moves
+    frame = (
+        "(clock) => handle({type: 'update', table: S.cur.table, version: S.cur.version,"
+        " status: S.cur.status, seat: S.cur.seat, view: S.cur.view, to_act: S.cur.toAct,"
+        " legal: S.cur.legal, events: [], clock})"
+    )
+    clocks = "[...document.querySelectorAll('#table .clock')].map((c) => c.textContent)"
+    await p.js(f"({frame})({{seats: [0], turn_left: 1.5, banks: [95, 120, 7, 120]}}); 1")
+    assert await p.js(
+        "document.querySelectorAll('#board .seat-label[data-seat=\"0\"] .clock').length"
+    )
+    assert await p.js(clocks) == ["0:02", "0:02"]  # on the table and in the seat list
+    shown = await p.wait(f"{clocks}.filter((t) => t.startsWith('bank ')).length === 2 && {clocks}")
+    assert shown[0] in ("bank 1:35", "bank 1:34"), shown
+    await p.js(f"({frame})(undefined); 1")  # a frame without a clock: nothing to count
+    assert await p.js(clocks) == []
