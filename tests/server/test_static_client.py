@@ -351,3 +351,11 @@ def test_a_count_of_one_is_singular(tmp_path: Path) -> None:
         "East wins the trick (1 point; attackers 1)",
         "2 cards",
     ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_scores_stored_as_floats_read_as_integers(tmp_path: Path) -> None:
+    # Results store scores as floats (-653.0 in the JSON); the page shows -653.
+    result = json.dumps({"scores": [-653.0, 653.0], "summary": "Seat 2 wins"})
+    got = _eval_js(tmp_path, [f"resultText(JSON.parse({json.dumps(result)}), ['N', 'E'])"])
+    assert got == ["Seat 2 wins (scores: N -653, E 653)"]
