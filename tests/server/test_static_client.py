@@ -42,6 +42,7 @@ async def test_the_page_its_script_and_its_styles_are_served(tmp_path: Path) -> 
             ("/", "text/html"),
             ("/app.js", "text/javascript"),
             ("/games.js", "text/javascript"),
+            ("/clock.js", "text/javascript"),
             ("/style.css", "text/css"),
         ):
             status, headers, body = await _get(server.port, path)
@@ -87,16 +88,17 @@ def test_the_client_loads_nothing_from_other_hosts() -> None:
         "/favicon.svg",
         "/style.css",
         "/games.js",
+        "/clock.js",
         "/app.js",
     ]
-    for name in ("games.js", "app.js", "style.css"):
+    for name in ("games.js", "clock.js", "app.js", "style.css"):
         text = (STATIC / name).read_text()
         assert not re.search(r"https?://", text), name
         assert "@import" not in text and "url(" not in text.replace("URLSearchParams(", "")
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("name", ["app.js", "games.js"])
+@pytest.mark.parametrize("name", ["app.js", "games.js", "clock.js"])
 def test_the_scripts_parse(name: str) -> None:
     # A syntax error would leave the page blank with no server-side symptom.
     done = subprocess.run(["node", "--check", str(STATIC / name)], capture_output=True, text=True)
@@ -359,3 +361,27 @@ def test_scores_stored_as_floats_read_as_integers(tmp_path: Path) -> None:
     result = json.dumps({"scores": [-653.0, 653.0], "summary": "Seat 2 wins"})
     got = _eval_js(tmp_path, [f"resultText(JSON.parse({json.dumps(result)}), ['N', 'E'])"])
     assert got == ["Seat 2 wins (scores: N -653, E 653)"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_turn_clock_runs_the_turn_then_the_bank(tmp_path: Path) -> None:
+    (tmp_path / "clock.js").write_text(
+        (STATIC / "clock.js").read_text()
+        + "\nconst c = {seats: [1], turn_left: 5, banks: [60, 30.5], at: 0};"
+        + "\nglobalThis.out = [[2000, 1], [5000, 1], [20000, 1], [40000, 1], [1000, 0]]"
+        + ".map(([t, s]) => clockLeft(c, s, t));"
+        + "\nglobalThis.out.push([3599.2, 36000, 0.01].map(clockFormat));"
+        + "\nprocess.stdout.write(JSON.stringify(globalThis.out));"
+    )
+    done = subprocess.run(
+        ["node", str(tmp_path / "clock.js")], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        {"turn": 3, "bank": 30.5},
+        {"turn": 0, "bank": 30.5},
+        {"turn": 0, "bank": 15.5},
+        {"turn": 0, "bank": 0},
+        {"turn": 4, "bank": 60},
+        ["1:00:00", "10:00:00", "0:01"],
+    ]
