@@ -175,13 +175,15 @@ class Server:
         page = STATIC / ("index.html" if path in ("/", "/index.html") else path.lstrip("/"))
         if page.parent != STATIC or not page.is_file():
             return connection.respond(http.HTTPStatus.NOT_FOUND, "not found\n")
-        kind = {"html": "text/html", "js": "text/javascript", "css": "text/css"}.get(
-            page.suffix.lstrip("."), "application/octet-stream"
-        )
+        kind = {
+            "html": "text/html; charset=utf-8",
+            "js": "text/javascript; charset=utf-8",
+            "css": "text/css; charset=utf-8",
+            "svg": "image/svg+xml",
+            "ico": "image/x-icon",
+        }.get(page.suffix.lstrip("."), "application/octet-stream")
         body = page.read_bytes()
-        headers = Headers(
-            [("Content-Type", f"{kind}; charset=utf-8"), ("Content-Length", str(len(body)))]
-        )
+        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
         return Response(200, "OK", headers, body)
 
     async def _handler(self, ws: ServerConnection) -> None:

@@ -31,8 +31,9 @@ const S = {
   games: [],
   tables: new Map(), // lobby: table id -> TableInfo
   mySeats: [], // welcome.seats
-  cur: null, // {table, seat, seat_token, version, info, view, legal, toAct, status, log}
+  cur: null, // {table, seat, seat_token, version, info, view, legal, toAct, status, log, clock}
   replay: null, // {gameId, game, viewer, status, total, steps, result, index}
+  tableRequests: new Map(), // request id -> {kind: "resume" | "leave", table}, until answered
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -85,6 +86,8 @@ function parseCard(text) {
   };
 }
 const isCard = (t) => parseCard(t) !== null;
+// "1 card", "2 cards": every count shown goes through here.
+const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const cardLabel = (t) => (isCard(t) ? parseCard(t).label : String(t));
 const sameCard = (a, b) => {
   const x = parseCard(a);
@@ -159,7 +162,7 @@ function eventLine(e, names, me) {
       return parts.join(" · ");
     }
     case "hand":
-      return seat === me ? `You are dealt ${(e.cards || []).length} cards` : (me === null ? `${seatName(seat, names, me)}: ${valueText(e.cards)}` : null);
+      return seat === me ? `You are dealt ${plural((e.cards || []).length, "card")}` : (me === null ? `${seatName(seat, names, me)}: ${valueText(e.cards)}` : null);
     case "deal_end": {
       const [a, b] = teams(names);
       const p = e.points || [0, 0];
@@ -258,6 +261,7 @@ function hello() {
 // ---------------------------------------------------------------- messages
 
 function handle(msg) {
+  if (msg.type !== "error" && msg.id !== undefined) S.tableRequests.delete(msg.id);
   switch (msg.type) {
     case "welcome":
       return onWelcome(msg);
@@ -316,9 +320,8 @@ function onWelcome(msg) {
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.
   const cur = load(STORE.current, null);
   if (cur && cur.table) {
-    if (!S.cur || S.cur.table !== cur.table) openTable(cur.table, cur.seat, cur.seat_token);
-    S.cur.resuming = true;
-    send({ type: "resume", table: cur.table, since: S.cur.view ? cur.version || 0 : 0, seat_token: cur.seat_token || undefined });
+    if (!S.cur || S.cur.table !== cur.table) openTable(cur.table, cur.seat, cur.seat_token, null, cur.status);
+    sendResume(cur.table, S.cur.view ? cur.version || 0 : 0, cur.seat_token);
   }
   renderLobby();
   followDeepLink();
@@ -347,7 +350,6 @@ function onJoined(msg) {
 function onState(msg) {
   if (!S.cur || S.cur.table !== msg.table) return;
   const cur = S.cur;
-  cur.resuming = false;
   if (msg.type === "update") {
     // The narrator starts from the position before the first logged event (tractor
     // names plays by the trump and landlord of that position).
@@ -359,6 +361,8 @@ function onState(msg) {
   cur.status = msg.status;
   cur.toAct = msg.to_act || [];
   cur.legal = msg.legal || null;
+  // The turn clock as of this frame (older servers send none); counted down locally.
+  cur.clock = msg.clock ? { ...msg.clock, at: performance.now() } : null;
   cur.seat = msg.seat;
   cur.pending = false;
   persistCurrent();
@@ -389,8 +393,15 @@ function onError(msg) {
     hello();
     return;
   }
-  if (S.cur && S.cur.resuming && (msg.code === "unknown_table" || msg.code === "bad_seat_token")) {
-    showError("table gone", `table ${S.cur.table}: ${text}`);
+  const asked = S.tableRequests.get(msg.id);
+  S.tableRequests.delete(msg.id);
+  if (asked && (msg.code === "unknown_table" || msg.code === "bad_seat_token")) {
+    // Leaving a table the server no longer has, or a table we have since moved away
+    // from, needs no word; nor one whose game had ended (the server drops finished
+    // tables after a while, and a restart does not bring them back).
+    const cur = S.cur && S.cur.table === asked.table ? S.cur : null;
+    if (asked.kind === "leave" || !cur) return;
+    if (!isOver(cur.status)) showError("table gone", `table ${cur.table}: ${text}`);
     closeTable();
     return;
   }
@@ -434,8 +445,9 @@ function renderLobby() {
     if (t.status === "waiting") {
       buttons.push(el("button", { type: "button", onclick: () => send({ type: "start", table: t.table }) }, "Start with bots"));
     }
+    const clock = clockSummary(t);
     return el("tr", {},
-      el("td", {}, t.table), el("td", {}, t.name), el("td", {}, t.game),
+      el("td", {}, t.table), el("td", {}, t.name), el("td", {}, t.game, clock ? el("div", { class: "muted small" }, clock) : null),
       el("td", {}, el("span", { class: `badge ${t.status}` }, t.status), t.spectators ? ` 👁 ${t.spectators}` : ""),
       el("td", {}, el("div", { class: "seat-chips" }, seats)),
       el("td", {}, el("div", { class: "row-buttons" }, buttons)));
@@ -445,10 +457,11 @@ function renderLobby() {
     `You also hold seats at: ${gone.map((s) => `#${s.table}`).join(", ")}`)] : []));
 }
 
-function openTable(table, seat, seatToken, info) {
+// `status`: the table's last known status (a reload knows it from the stored table).
+function openTable(table, seat, seatToken, info, status = "") {
   S.cur = {
     table, seat: seat ?? null, seat_token: seatToken ?? null, version: 0,
-    info: info || S.tables.get(table) || null, view: null, legal: null, toAct: [], status: "", log: [], pending: false,
+    info: info || S.tables.get(table) || null, view: null, legal: null, toAct: [], status, log: [], pending: false,
     analyses: {}, // board -> analysis message
   };
   persistCurrent();
@@ -460,12 +473,15 @@ function closeTable() {
   S.cur = null;
   save(STORE.current, null);
   renderTable();
-  showTab("lobby");
+  // Only the table's own tab gives way: a replay or the lobby on screen stays.
+  if (!$("#table").classList.contains("hidden")) showTab("lobby");
 }
+
+const isOver = (status) => status === "finished" || status === "abandoned";
 
 function persistCurrent() {
   const c = S.cur;
-  save(STORE.current, c ? { table: c.table, seat: c.seat, seat_token: c.seat_token, version: c.version } : null);
+  save(STORE.current, c ? { table: c.table, seat: c.seat, seat_token: c.seat_token, version: c.version, status: c.status } : null);
 }
 
 function joinTable(table, seat) {
@@ -481,8 +497,13 @@ function spectate(table) {
 function resumeTable(table) {
   const stored = load(STORE.seats, {})[table] || {};
   openTable(table, stored.seat ?? null, stored.seat_token ?? null);
-  S.cur.resuming = true;
-  send({ type: "resume", table, since: 0, seat_token: stored.seat_token || undefined });
+  sendResume(table, 0, stored.seat_token);
+}
+
+// A resume is answered by a snapshot, or by an error if the table is gone (onError).
+function sendResume(table, since, seatToken) {
+  const id = send({ type: "resume", table, since, seat_token: seatToken || undefined });
+  if (id !== null) S.tableRequests.set(id, { kind: "resume", table });
 }
 
 // ---------------------------------------------------------------- the table
@@ -505,7 +526,8 @@ function renderTable() {
   const game = (info && info.game) || view.game || "";
   const names = tableNames(info, game, view);
   const me = cur.seat;
-  $("#table-title").textContent = `#${cur.table} ${info ? info.name : ""}`;
+  const clockInfo = info ? clockSummary(info) : "";
+  $("#table-title").replaceChildren(`#${cur.table} ${info ? info.name : ""}`, clockInfo ? el("small", { class: "muted" }, ` · ${clockInfo}`) : "");
   const status = cur.status || (info && info.status) || "…";
   $("#table-status").textContent = me === null ? `${status} · watching` : `${status} · you are ${seatName(me, names, null)}`;
   $("#table-status").className = `badge ${status}`;
@@ -523,12 +545,16 @@ function renderTable() {
       else if (!s.connected) bits.push(" ", el("span", { class: "tag away" }, "away"));
     } else bits.push(el("span", { class: "muted" }, "empty"));
     if (s.seat === me) bits.push(" ", el("span", { class: "tag you" }, "you"));
+    const banks = cur.clock && info.time_bank ? cur.clock.banks || [] : [];
+    if (s.kind === "human" && typeof banks[s.seat] === "number" && !(cur.clock.seats || []).includes(s.seat)) {
+      bits.push(" ", el("span", { class: "muted small" }, `bank ${clockFormat(banks[s.seat])}`));
+    }
     const acting = cur.toAct.includes(s.seat);
-    return el("li", { class: acting ? "acting" : "" }, ...bits);
+    return el("li", { class: acting ? "acting" : "", "data-seat": s.seat }, ...bits);
   }));
 
   // result
-  const over = status === "finished" || status === "abandoned";
+  const over = isOver(status);
   const result = view.result || lastGameOver(cur.log);
   $("#result").classList.toggle("hidden", !over);
   if (over) {
@@ -579,6 +605,7 @@ function renderTable() {
   $("#turn-note").textContent = note;
 
   renderAnalyses(cur, view, names);
+  drawClocks();
 
   // event log, newest last
   const narrate = makeNarrator(game, 0, cur.logView);
@@ -704,8 +731,8 @@ function trickBoard(view, names, me, toAct) {
     const rel = (s - bottom + n) % n;
     const place = places ? places[rel] : `p${rel}`;
     const acting = (toAct || []).includes(s);
-    const kids = [el("div", { class: "seat-label" }, seatName(s, seatNames, me),
-      el("span", { class: "muted" }, ` · ${view.hand_sizes[s]} cards`))];
+    const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, seatNames, me),
+      el("span", { class: "muted" }, ` · ${plural(view.hand_sizes[s], "card")}`))];
     if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) {
       kids.push(el("div", { class: "cards small" }, sortHand(view.hands[s]).map((c) => cardNode(c, { class: "mini" }))));
     }
@@ -746,7 +773,7 @@ function renderGames(games) {
     el("button", { type: "button", class: "linkish",
       // Finished games may be seen with every card; games in play as a spectator only.
       onclick: () => openReplay(g.game_id, g.status === "finished" || g.status === "abandoned" ? "all" : "spectator") },
-      `#${g.game_id} ${g.game} · ${g.status} · ${g.actions} moves`),
+      `#${g.game_id} ${g.game} · ${g.status} · ${plural(g.actions, "move")}`),
     el("div", { class: "muted small" }, `${g.name} · ${g.created_at.replace("T", " ").slice(0, 19)}`,
       g.result && g.result.summary ? ` · ${gameSummary(g.game, g.result.summary, COMPASS)}` : ""))));
   if (!games.length) $("#games").replaceChildren(el("li", { class: "muted" }, "no stored games"));
@@ -813,7 +840,7 @@ function renderReplay() {
   $("#rp-action").textContent = step.seq === 0
     ? "The deal"
     : isCardPlay(step.action || {})
-      ? `${seatName(step.seat, names, me)} plays ${cardLabel(step.action.card)}`
+      ? `${seatName(playedFrom(step), names, me)} plays ${cardLabel(step.action.card)}`
       : `${seatName(step.seat, names, me)}: ${gameActionLabel(r.game, step.action || {}, r.index > 0 ? r.steps[r.index - 1].view : {})}`;
   const before = r.index > 0 ? r.steps[r.index - 1].view : null;
   const narrate = makeNarrator(r.game, before && Array.isArray(before.trick) ? before.trick.length : 0, before);
@@ -826,6 +853,13 @@ function renderReplay() {
   const a = step.analysis || {};
   $("#rp-analysis").replaceChildren(...[a.play ? cardScoresNode(a.play, names) : null, a.board ? ddTableNode(a.board, names) : null].filter(Boolean));
   $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${gameSummary(r.game, resultText(r.result, names), names)}` : "";
+}
+
+// The hand a step's card came from: its play event says so. The step's seat is who
+// chose the card, which in bridge is declarer for dummy's cards too.
+function playedFrom(step) {
+  const e = (step.events || []).find((x) => x.kind === "play" && typeof x.seat === "number");
+  return e ? e.seat : step.seat;
 }
 
 function stepReplay(to) {
@@ -863,6 +897,7 @@ function setup() {
       S.ws.close();
     }
   });
+  setInterval(tickClocks, 250);
   $("#create-spectate").addEventListener("change", () => {
     $("#create-seat").disabled = $("#create-spectate").checked;
   });
@@ -879,6 +914,15 @@ function setup() {
     const msg = { type: "create_table", game: $("#create-game").value, options, start: $("#create-start").checked };
     const name = $("#create-name").value.trim();
     if (name) msg.name = name;
+    // The inputs' min and max are the server's limits; the form checks them.
+    const turn = $("#create-turn").value;
+    const bank = $("#create-bank").value;
+    if (bank && !turn) {
+      showError("no turn clock", "a time bank needs a turn clock");
+      return;
+    }
+    if (turn) msg.turn_seconds = Number(turn);
+    if (bank) msg.time_bank = Number(bank);
     const watch = $("#create-spectate").checked;
     // create_table with start but no seat would seat us anyway (first free seat).
     if (watch) msg.start = false;
@@ -893,7 +937,8 @@ function setup() {
     if (!S.cur) return;
     const live = S.cur.status === "live" && S.cur.seat !== null;
     if (live && !confirm("Leave the game? A bot takes over your seat.")) return;
-    send({ type: "leave", table: S.cur.table });
+    const id = send({ type: "leave", table: S.cur.table });
+    if (id !== null) S.tableRequests.set(id, { kind: "leave", table: S.cur.table });
     closeTable();
   });
   $("#btn-games").addEventListener("click", requestGames);

@@ -108,7 +108,7 @@ function pokerSeat(view, s, names, me, toAct) {
   else if (inHand && !folded && !view.hand_over) cards = el("div", { class: "cards small" }, el("span", { class: "card mini back" }, "▒"), el("span", { class: "card mini back" }, "▒"));
   else cards = el("div", { class: "cards small" });
   const kids = [
-    el("div", { class: "seat-label" }, seatName(s, names, me), " ", marks),
+    el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", marks),
     el("div", { class: "stack" }, `stack ${stack}`, state ? el("span", { class: `seat-state ${state.replace(" ", "-")}` }, state) : null),
     cards,
   ];
@@ -199,7 +199,7 @@ function bridgeNarrator(inTrick = 0) {
         count = 0;
         return `Board ${e.board} · dealer ${seatName(e.dealer, names, me)} · vulnerable: ${VULNERABLE[e.vulnerability] || e.vulnerability}`;
       case "hand":
-        return e.seat === me ? `You are dealt ${(e.cards || []).length} cards` : null;
+        return e.seat === me ? `You are dealt ${plural((e.cards || []).length, "card")}` : null;
       case "call":
         if (e.call === "P") return `${actor} ${verb("pass", you)}`;
         if (e.call === "X") return `${actor} ${verb("double", you)}`;
@@ -272,6 +272,7 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
   const places = ["bottom", "left", "top", "right"];
   const played = new Map();
   (view.trick || []).forEach((c, i) => played.set((view.leader + i) % 4, c));
+  const bidding = view.phase === "auction" || !view.contract;
   const t = view.tricks || {};
   const info = [
     `Board ${view.board}${view.boards > 1 ? ` (${view.board_index}/${view.boards})` : ""}`,
@@ -294,18 +295,19 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     const tags = [];
     if (view.declarer === s) tags.push(el("span", { class: "tag role" }, "declarer"));
     if (view.dummy === s && view.contract) tags.push(el("span", { class: "tag role" }, "dummy"));
-    const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags,
-      el("span", { class: "muted" }, ` · ${(view.hand_sizes || [])[s]} cards`))];
+    const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", tags,
+      el("span", { class: "muted" }, ` · ${plural((view.hand_sizes || [])[s], "card")}`))];
     let cards = null;
     if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) cards = view.hands[s];
     else if (s === view.dummy && Array.isArray(view.dummy_hand)) cards = view.dummy_hand;
     else if (s === me && Array.isArray(view.hand)) cards = view.hand;
     if (cards && !(s === me && ctl.handBelow)) kids.push(suitLines(cards, s === view.dummy ? dummyLegal : null));
-    kids.push(el("div", { class: "played" }, played.has(s) ? cardNode(played.get(s)) : el("span", { class: "slot" })));
+    // No trick slots in the auction: the table stays low, so the bidding box below fits.
+    if (!bidding) kids.push(el("div", { class: "played" }, played.has(s) ? cardNode(played.get(s)) : el("span", { class: "slot" })));
     return el("div", { class: `spot ${places[rel]}${acting ? " acting" : ""}` }, kids);
   });
   const centre = el("div", { class: "centre" });
-  if (view.phase === "auction" || !view.contract) centre.append(auctionTable(view, names));
+  if (bidding) centre.append(auctionTable(view, names));
   else {
     if (Array.isArray(view.last_trick) && view.last_trick.length) {
       centre.append(el("div", { class: "muted" }, "Last trick"),
@@ -316,7 +318,7 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
   }
   if (view.claim) centre.append(el("div", { class: "claim" }, `${seatName(view.claim.seat, names, me)} claims ${view.claim.tricks} of the remaining tricks`));
   const results = (view.results || []).map((r) => el("div", { class: "small" }, boardResultText(r)));
-  return el("div", { class: "felt bridge" },
+  return el("div", { class: `felt bridge${bidding ? " bidding" : ""}` },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),
     el("div", { class: "compass" }, spots, centre),
     results.length ? el("div", { class: "results" }, results) : null);
@@ -330,7 +332,7 @@ function parText(p) {
   if (!p || !(p.contracts || []).length) return "Par 0: passed out";
   const score = p.score_ns >= 0 ? `+${p.score_ns}` : String(p.score_ns);
   return `Par NS ${score}: ` + p.contracts.map((c) =>
-    `${callText(c.contract)} by ${c.declarers.split("").join("/")} (${c.tricks} tricks)`).join("; ");
+    `${callText(c.contract)} by ${c.declarers.split("").join("/")} (${plural(c.tricks, "trick")})`).join("; ");
 }
 
 function ddTableNode(a, names) {
@@ -374,9 +376,10 @@ function bridgeControls(legal, view, myTurn, act) {
         type: "button", class: `action bid${callRed(a.call) ? " red" : ""}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call,
       }, callText(a.call)))));
     }
+    // Pass, double and redouble beside the seven levels (not above them): one row less.
     nodes.push(el("div", { class: "bidding-box" },
-      el("div", { class: "bid-row" }, specials.map((a) => el("button", { type: "button", class: `action call-${a.call}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call }, callText(a.call)))),
-      rows));
+      el("div", { class: "bid-specials" }, specials.map((a) => el("button", { type: "button", class: `action call-${a.call}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call }, callText(a.call)))),
+      el("div", { class: "bid-levels" }, rows)));
   }
   const claims = legal.filter((a) => a.type === "claim");
   if (claims.length) {
@@ -576,9 +579,9 @@ function tractorNarrator(view = null) {
       case "kitty":
         return you ? `You pick up the kitty: ${cardsText(e.cards)}` : null;
       case "buried":
-        return `${actor} ${verb("bury", you).replace("burys", "buries")} ${e.count} cards`;
+        return `${actor} ${verb("bury", you).replace("burys", "buries")} ${plural(e.count, "card")}`;
       case "throw_failed":
-        return `Throw failed: ${seatName(e.seat, names, me)} must play ${cardsText(e.forced)} (tried ${e.attempted} cards; ${e.penalty} points penalty)`;
+        return `Throw failed: ${seatName(e.seat, names, me)} must play ${cardsText(e.forced)} (tried ${plural(e.attempted, "card")}; ${plural(e.penalty, "point")} penalty)`;
       case "play": {
         const cards = (e.cards || []).map(String);
         const what = tractorShape(cards, st.trump);
@@ -593,9 +596,9 @@ function tractorNarrator(view = null) {
         const head = e.winner === me ? "You win" : `${seatName(e.winner, names, me)} wins`;
         const won = e.points || 0;
         if (!won) return `${head} the trick`;
-        if (!st.fixed) return `${head} the trick (${won} points; attackers ${e.attacker_points})`;
+        if (!st.fixed) return `${head} the trick (${plural(won, "point")}; attackers ${e.attacker_points})`;
         const attacking = typeof e.winner === "number" && typeof st.landlord === "number" && e.winner % 2 !== st.landlord % 2;
-        return attacking ? `${head} the trick (+${won} points, ${e.attacker_points} in all)` : `${head} the trick (${won} points saved)`;
+        return attacking ? `${head} the trick (+${plural(won, "point")}, ${e.attacker_points} in all)` : `${head} the trick (${plural(won, "point")} saved)`;
       }
       case "round_end": {
         const [a, b] = trTeams(names);
@@ -609,7 +612,7 @@ function tractorNarrator(view = null) {
         const up = e.levels_up || 0;
         let change = up ? `${upSide} go up ${up}` : `${upSide} take the table`;
         if (!e.attackers_win) change = `${upSide} keep the table and go up ${up}`;
-        return `Round ${e.round} over: attackers ${e.attacker_points} points${kitty}; ${change} → ${now}; kitty was ${cardsText(e.kitty)}`;
+        return `Round ${e.round} over: attackers ${plural(e.attacker_points, "point")}${kitty}; ${change} → ${now}; kitty was ${cardsText(e.kitty)}`;
       }
       case "friends_called":
         return `${actor} ${verb("call", you)} for friends: ${(e.calls || []).map(friendCallText).join(", ")}`;
@@ -676,11 +679,11 @@ function tractorSpot(view, s, names, me, toAct, place, ctl) {
   if (view.phase === "draw" && view.declarer === s) tags.push(el("span", { class: "tag role" }, "declarer"));
   if (view.phase === "draw" && view.drawer === s) tags.push(el("span", { class: "tag" }, "to draw"));
   if (view.takeback === s) tags.push(el("span", { class: "tag" }, "may take back"));
-  const bits = [`${(view.hand_sizes || [])[s] ?? 0} cards`];
+  const bits = [plural((view.hand_sizes || [])[s] ?? 0, "card")];
   if (!fixedTeams(view) && Array.isArray(view.levels)) bits.push(`level ${rankText(view.levels[s])}`);
   if (Array.isArray(view.seat_points) && view.seat_points.length) bits.push(`${view.seat_points[s]} pts`);
   const acting = (toAct || []).includes(s);
-  const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags),
+  const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", tags),
     el("div", { class: "muted small seat-info" }, bits.join(" · "))];
   let hand = null;
   if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) hand = view.hands[s];
@@ -727,7 +730,7 @@ function tractorBoard(view, names, me, toAct, ctl = {}) {
   if (fixed && levels.length === 4) info.push(`Levels ${ta} ${rankText(levels[0])} · ${tb} ${rankText(levels[1])}`);
   else if (levels.length) info.push(`Levels: per seat (first past ${rankText(view.max_rank)} wins)`);
   if (phase === "draw") {
-    info.push(`${view.stock_left} cards to draw`);
+    info.push(`${plural(view.stock_left, "card")} to draw`);
   } else {
     info.push(el("strong", {}, `Attackers' points ${view.points ?? 0}`));
     const failed = view.failed_throws || [];
@@ -787,7 +790,7 @@ function tractorNote(view, legal) {
     const decl = has("declare") ? " You may declare trump." : "";
     return has("draw") ? `draw a card (or “Draw all”).${decl}` : `declare or pass.${decl}`;
   }
-  if (has("bury")) return `pick ${legal.find((a) => a.type === "bury").cards.length} cards to bury, then press “Bury”.`;
+  if (has("bury")) return `pick ${plural(legal.find((a) => a.type === "bury").cards.length, "card")} to bury, then press “Bury”.`;
   if (has("call")) return "call your friends: a suggested call, or pick cards and copies.";
   if (has("play")) {
     const trick = view.trick || [];
@@ -1007,17 +1010,17 @@ function rummyEventLine(e, names, me) {
     case "deal":
       return `Deal ${e.deal} · ${seatName(e.dealer, names, me)} deals · upcard ${cardLabel(String(e.upcard))}${e.wild_card ? ` · wild card ${cardLabel(String(e.wild_card))}` : ""}`;
     case "hand":
-      return you ? `You are dealt ${(e.cards || []).length} cards` : null;
+      return you ? `You are dealt ${plural((e.cards || []).length, "card")}` : null;
     case "draw":
       if (e.from === "discard") return `${actor} ${verb("take", you)} ${card} from the discard pile`;
       if ("card" in e) return `${actor} ${verb("draw", you)} ${card} from the stock`;
       return you ? null : `${actor} draws from the stock`; // the drawer's twin event has the card
     case "reshuffle":
-      return `The stock ran out: the discard pile is shuffled into a new stock (${e.cards} cards)`;
+      return `The stock ran out: the discard pile is shuffled into a new stock (${plural(e.cards, "card")})`;
     case "discard":
       return `${actor} ${verb("discard", you)} ${card}`;
     case "drop":
-      return `${actor} ${verb("drop", you)} out of the deal (${e.points} points)`;
+      return `${actor} ${verb("drop", you)} out of the deal (${plural(e.points, "point")})`;
     case "declare":
       return `${actor} ${verb("declare", you)}, discarding ${card}: ${groupsText(e.groups)}${e.valid ? "" : " — a wrong declaration!"}`;
     case "knock":
@@ -1084,7 +1087,8 @@ function cardBack(label) {
   return el("span", { class: "card back" }, label || "");
 }
 
-function rummyMeldsNode(given, cards, rules, cardFor) {
+// The deadwood is counted on its group's label (`deadNote` adds to it), nowhere else.
+function rummyMeldsNode(given, cards, rules, cardFor, deadNote = "") {
   const arr = rummyArrangement(given, cards, rules);
   // Cards a meld uses as jokers come last (meldOrder) and are marked.
   const group = (label, cs, cls, wild = []) => el("div", { class: `rm-group ${cls}` }, el("span", { class: "tr-group-label" }, label),
@@ -1099,7 +1103,7 @@ function rummyMeldsNode(given, cards, rules, cardFor) {
   const runs = arr.melds.filter((m) => m.kind === "run").sort((a, b) => a.jokers - b.jokers);
   const sets = arr.melds.filter((m) => m.kind === "set");
   const nodes = [...runs, ...sets].map((m) => group(m.kind === "run" ? (m.jokers ? "run" : "pure run") : "set", meldOrder(m), "meld", m.wild));
-  if (arr.leftover.length) nodes.push(group(`deadwood · ${arr.deadwood}`, sortHand(arr.leftover), "dead"));
+  if (arr.leftover.length) nodes.push(group(`deadwood · ${arr.deadwood}${deadNote}`, sortHand(arr.leftover), "dead"));
   return { node: el("div", { class: "rm-hand" }, nodes), arr };
 }
 
@@ -1112,23 +1116,27 @@ function rummySeat(view, s, names, me, toAct, rules, showHand) {
   let state = "";
   if ((view.eliminated || [])[s]) state = "out of the pool";
   else if ((view.out || [])[s]) state = "dropped";
-  const score = gin ? `${(view.points || [])[s] ?? 0} points` : `${(view.points || [])[s] ?? 0} points${(view.charges || [])[s] ? ` (+${view.charges[s]} this deal)` : ""}`;
-  const kids = [el("div", { class: "seat-label" }, seatName(s, names, me), " ", tags),
+  const score = gin ? plural((view.points || [])[s] ?? 0, "point") : `${plural((view.points || [])[s] ?? 0, "point")}${(view.charges || [])[s] ? ` (+${view.charges[s]} this deal)` : ""}`;
+  const kids = [el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", tags),
     el("div", { class: "stack" }, score, state ? el("span", { class: "seat-state" }, state) : null)];
   let hand = null;
   let given = null;
-  if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) [hand, given] = [view.hands[s], (view.arrangements || [])[s]];
-  else if (s === me && showHand && Array.isArray(view.hand)) [hand, given] = [view.hand, view.arrangement];
+  // Your own hand is drawn below the table (showHand false), even once all are shown.
+  if (s === me && !showHand) hand = null;
+  else if (Array.isArray(view.hands) && Array.isArray(view.hands[s])) [hand, given] = [view.hands[s], (view.arrangements || [])[s]];
+  else if (s === me && Array.isArray(view.hand)) [hand, given] = [view.hand, view.arrangement];
   if (hand) {
     const { node, arr } = rummyMeldsNode(given, hand, rules, null);
-    kids.push(node, el("div", { class: "small" }, rules.indian ? `counted ${arr.counted}` : `deadwood ${arr.deadwood}`));
+    kids.push(node);
+    if (rules.indian) kids.push(el("div", { class: "small" }, `counted ${arr.counted}`));
+    else if (!arr.leftover.length) kids.push(el("div", { class: "small" }, "gin: no deadwood"));
   } else if (s === me) {
-    kids.push(el("div", { class: "muted small" }, `${size} cards (your hand is below)`));
+    kids.push(el("div", { class: "muted small" }, `${plural(size, "card")} (your hand is below)`));
   } else {
     const known = (view.known || [])[s] || [];
     kids.push(el("div", { class: "cards small" }, Array.from({ length: Math.min(size, 14) - known.length }, () => el("span", { class: "card mini back" }, "▒")),
       known.map((c) => cardNode(c, { class: "mini known", title: "taken from the pile" }))));
-    kids.push(el("div", { class: "muted small" }, `${size} cards${known.length ? `, holds ${cardsText(known)} (taken from the pile)` : ""}`));
+    kids.push(el("div", { class: "muted small" }, `${plural(size, "card")}${known.length ? `, holds ${cardsText(known)} (taken from the pile)` : ""}`));
   }
   const acting = (toAct || []).includes(s);
   return el("div", { class: `pk-seat rm-seat${acting ? " acting" : ""}${state ? " folded" : ""}` }, kids);
@@ -1172,14 +1180,12 @@ function rummyBoard(view, names, me, toAct, ctl = {}) {
         below.length ? el("div", { class: "cards small rm-below", title: "below the top, newest first" }, below.map((c) => cardNode(c, { class: "mini" })), pile.length > 9 ? "…" : "") : null)));
   if (gin && phase === "layoff") {
     const melds = view.table || [];
+    const rest = [...(view.knocker_hand || [])];
+    for (const c of melds.flat()) { const i = rest.indexOf(c); if (i >= 0) rest.splice(i, 1); }
+    const dead = rest.length ? ` (${cardsText(sortHand(rest))})` : "";
     centre.append(el("div", { class: "rm-knock" },
-      el("div", {}, `${seatName(view.knocker, names, me)} knocked with ${view.knocker_deadwood} deadwood:`),
-      el("div", { class: "rm-hand" }, melds.map((m, i) => el("div", { class: "rm-group meld" }, el("span", { class: "tr-group-label" }, `meld ${i + 1}`), cardsRow(m, "")))),
-      view.knocker_hand ? (() => {
-        const rest = [...view.knocker_hand];
-        for (const c of melds.flat()) { const i = rest.indexOf(c); if (i >= 0) rest.splice(i, 1); }
-        return el("div", { class: "small" }, `deadwood ${cardsText(sortHand(rest))}`);
-      })() : null));
+      el("div", {}, `${seatName(view.knocker, names, me)} knocked with ${view.knocker_deadwood} deadwood${dead}:`),
+      el("div", { class: "rm-hand" }, melds.map((m, i) => el("div", { class: "rm-group meld" }, el("span", { class: "tr-group-label" }, `meld ${i + 1}`), cardsRow(m, ""))))));
   }
   const last = view.last_deal;
   if (last && (phase === "deal_over" || phase === "over")) centre.append(el("div", { class: "won" }, `Deal result: ${rummyDealResultText(last, names, view)}`));
@@ -1220,15 +1226,16 @@ function rummyHand(view, legal, myTurn, act) {
     if (a) return cardNode(c, { class: "legal", onclick: () => act(a), title: rummyLabel(a, view) });
     return cardNode(c, { class: anyCardAction ? "dim" : "", title: view.taken && sameCard(view.taken, c) && !rules.indian ? "just taken from the pile: it may not be thrown back" : undefined });
   };
-  const { node, arr } = rummyMeldsNode(view.arrangement, hand, rules, cardFor);
+  const beforeDiscard = !rules.indian && hand.length > 10 ? " (before your discard)" : "";
+  const { node, arr } = rummyMeldsNode(view.arrangement, hand, rules, cardFor, beforeDiscard);
   let summary;
   if (rules.indian) {
     const runs = arr.melds.filter((m) => m.kind === "run");
-    summary = `${arr.melds.length} meld${arr.melds.length === 1 ? "" : "s"} (${runs.length} run${runs.length === 1 ? "" : "s"}, ${runs.filter((m) => !m.jokers).length} pure) · deadwood ${arr.deadwood} · would be charged ${Math.min(arr.counted, 80)}${arr.valid ? " · ready to declare" : ""}`;
+    summary = `${plural(arr.melds.length, "meld")} (${plural(runs.length, "run")}, ${runs.filter((m) => !m.jokers).length} pure) · would be charged ${Math.min(arr.counted, 80)}${arr.valid ? " · ready to declare" : ""}`;
   } else {
-    summary = `deadwood ${arr.deadwood}${hand.length > 10 ? " (before your discard)" : ""}${arr.deadwood === 0 ? " · gin" : ""}`;
+    summary = arr.leftover.length ? "" : "gin: no deadwood";
   }
-  return [node, el("div", { class: "small muted rm-summary" }, summary)];
+  return summary ? [node, el("div", { class: "small muted rm-summary" }, summary)] : [node];
 }
 
 function rummyControls(legal, view, myTurn, act) {
@@ -1263,7 +1270,7 @@ function makeNarrator(game, inTrick = 0, view = null) {
 function gameActionLabel(game, a, view = {}) {
   if (game === "poker") return pokerLabel(a, {}).toLowerCase();
   if (game === "bridge" && a.type === "call") return callText(a.call);
-  if (game === "bridge" && a.type === "claim") return `claim ${a.tricks} more tricks`;
+  if (game === "bridge" && a.type === "claim") return `claim ${a.tricks} more ${a.tricks === 1 ? "trick" : "tricks"}`;
   if (game === "tractor" && a.type === "play") return `play ${tractorLabel(a, view || {})}`;
   if (game === "tractor") return tractorLabel(a, view || {}).replace(/^[A-Z]/, (x) => x.toLowerCase());
   if (game === "rummy") return rummyLabel(a, view || {}).replace(/^[A-Z]/, (x) => x.toLowerCase());

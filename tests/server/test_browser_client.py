@@ -64,7 +64,7 @@ class Page:
 
 
 @pytest.fixture
-async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, int]]:
+async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, Server]]:
     settings = Settings(
         host="127.0.0.1",
         port=0,
@@ -111,7 +111,7 @@ async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, int]]:
                 "typeof S !== 'undefined' && S.connected"
                 " && document.querySelector('#create-game').options.length > 0"
             )
-            yield p, server.port
+            yield p, server
     finally:
         proc.kill()
         proc.wait()
@@ -167,7 +167,7 @@ RUMMY_STEP = r"""(() => {
 })()"""
 
 
-async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, int]) -> None:
+async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, Server]) -> None:
     p, _ = page
     await create(p, "rummy", {"variant": "gin", "target": 0})
     await p.wait("document.querySelector('#rm-stock') !== null")
@@ -178,6 +178,14 @@ async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, int]) -> None:
     log = await p.js("[...document.querySelectorAll('#log li')].map((l) => l.textContent)")
     assert any("from the stock" in line or "from the discard pile" in line for line in log)
     assert any(line.startswith("Deal over:") for line in log)
+    # Every hand is shown now: yours once (below the table), each deadwood count once.
+    assert await p.js("document.querySelectorAll('#board .pk-row.bottom .rm-hand').length") == 0
+    for where in ("#hand", "#board .pk-row.top"):
+        said = await p.js(
+            f"[...document.querySelectorAll('{where} *')].filter((n) => !n.children.length"
+            " && /deadwood/.test(n.textContent)).map((n) => n.textContent)"
+        )
+        assert len(said) <= 1, (where, said)
 
 
 TRACTOR_STEP = r"""(() => {
@@ -220,7 +228,7 @@ TRACTOR_STEP = r"""(() => {
 })()"""
 
 
-async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, int]) -> None:
+async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, Server]) -> None:
     p, _ = page
     await create(p, "tractor", {"rounds": 1, "takeback_allowed": True})
     done = await play_out(p, TRACTOR_STEP, limit=400)
@@ -238,3 +246,142 @@ async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, int]) -> 
     )
     await p.js("stepReplay(Math.floor(S.replay.steps.length * 0.7)); 1")
     assert await p.js("document.querySelectorAll('#rp-board .felt.tractor .tr-hand').length") == 4
+
+
+async def watch_bots_finish(p: Page, game: str, options: dict[str, Any]) -> int:
+    """Create a table of bots only, watch it to the end; its id."""
+    await p.js("document.querySelector('#create-spectate').checked = true; 1")
+    await create(p, game, options)
+    await p.wait("S.cur.status === 'finished'", timeout=60)
+    return int(await p.js("S.cur.table"))
+
+
+async def forget(server: Server, table: int) -> None:
+    """What the server does to a finished table after a while (or a restart to any)."""
+    await server.tables.pop(table).stop()
+
+
+async def reconnect(p: Page) -> None:
+    await p.js("S.connected = false; S.ws.close(); 1")
+    await p.wait("S.connected")
+
+
+async def toasts(p: Page) -> list[str]:
+    return await p.js("[...document.querySelectorAll('#errors .error')].map((e) => e.textContent)")
+
+
+async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
+    page: tuple[Page, Server],
+) -> None:
+    p, server = page
+    # Watching a replay while the server drops the finished table, then reconnecting:
+    # the client lets the table go quietly and the replay stays on screen.
+    table = await watch_bots_finish(p, "whist", {"deals": 1})
+    await p.js("document.querySelector('#result button').click(); 1")
+    await p.wait("!document.querySelector('#replays').classList.contains('hidden')")
+    await forget(server, table)
+    await reconnect(p)
+    await p.wait("S.cur === null")
+    assert await toasts(p) == []
+    assert await p.js("document.querySelector('#replays').classList.contains('hidden')") is False
+    # Leaving a finished table the server has dropped says nothing either.
+    table = await watch_bots_finish(p, "whist", {"deals": 1})
+    await forget(server, table)
+    await p.js("document.querySelector('#btn-leave').click(); 1")
+    await p.wait("S.tableRequests.size === 0")
+    assert await toasts(p) == []
+    # A game in play that vanished is news, though.
+    await p.js("document.querySelector('#create-spectate').checked = false; 1")
+    await create(p, "whist", {"deals": 1})
+    await p.wait("S.cur.status === 'live'")
+    await forget(server, int(await p.js("S.cur.table")))
+    await reconnect(p)
+    await p.wait("S.cur === null")
+    assert [t for t in await toasts(p) if t.startswith("table gone")]
+
+
+async def laptop_screen(p: Page) -> None:
+    await p.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=1280,
+        height=900,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+
+
+async def test_the_whole_bidding_box_fits_a_1280_by_900_window(page: tuple[Page, Server]) -> None:
+    p, _ = page
+    await laptop_screen(p)
+    await create(p, "bridge", {})  # North deals board 1: the creator's call first
+    await p.wait("S.cur.legal && S.cur.legal.length > 0 && !S.cur.pending")
+    bottom, height, scrolled = await p.js(
+        "[document.querySelector('#actions [data-call=\"7NT\"]').getBoundingClientRect().bottom,"
+        " innerHeight, scrollY]"
+    )
+    assert scrolled == 0 and bottom <= height, (bottom, height)
+
+
+async def test_a_bridge_replay_credits_dummys_cards_to_dummy(page: tuple[Page, Server]) -> None:
+    p, _ = page
+    table = await watch_bots_finish(p, "bridge", {"boards": 1})
+    await p.js(f"openReplay({table}, 'all'); 1")
+    await p.wait("S.replay && S.replay.steps.length && S.replay.steps.length === S.replay.total")
+    # Declarer chooses dummy's cards (the step's seat); the play event names dummy.
+    dummy_steps = await p.js(
+        "S.replay.steps.map((s, i) => [i, s])"
+        ".filter(([, s]) => s.action && s.action.type === 'play'"
+        " && s.events[0].kind === 'play' && s.events[0].seat !== s.seat)"
+        ".map(([i, s]) => [i, COMPASS[s.events[0].seat]])"
+    )
+    assert dummy_steps
+    for index, dummy in dummy_steps[:3]:
+        await p.js(f"stepReplay({index}); 1")
+        action = await p.js("document.querySelector('#rp-action').textContent")
+        assert action.startswith(f"{dummy} plays "), action
+    # The last trick's hands hold one card each.
+    await p.js("stepReplay(S.replay.steps.findIndex((s) => (s.view.hand_sizes || [])[0] === 1)); 1")
+    labels = await p.js(
+        "[...document.querySelectorAll('#rp-board .seat-label')].map((l) => l.textContent)"
+    )
+    assert any(label.endswith("· 1 card") for label in labels), labels
+
+
+async def test_a_turn_clock_is_set_up_in_the_form_and_counts_down(
+    page: tuple[Page, Server],
+) -> None:
+    p, _ = page
+    # The form sends both fields (captured here, not sent: the server may not know them).
+    await p.js("""window.__sent = []; window.__send = S.ws.send.bind(S.ws);
+        S.ws.send = (t) => { const m = JSON.parse(t);
+          if (m.type === "create_table") window.__sent.push(m); else window.__send(t); };
+        document.querySelector('#create-game').value = 'whist';
+        document.querySelector('#create-turn').value = '30';
+        document.querySelector('#create-bank').value = '120';
+        document.querySelector('#create button[type=submit]').click(); 1""")
+    sent = await p.js("window.__sent")
+    assert [(m["turn_seconds"], m["time_bank"]) for m in sent] == [(30, 120)]
+    # A bank without a turn clock is refused before anything is sent.
+    await p.js("""document.querySelector('#create-turn').value = '';
+        document.querySelector('#create button[type=submit]').click(); 1""")
+    assert len(await p.js("window.__sent")) == 1
+    assert any(t.startswith("no turn clock") for t in await toasts(p))
+    await p.js("""document.querySelector('#create-bank').value = '';
+        S.ws.send = window.__send; 1""")
+    await create(p, "whist", {"deals": 1})
+    await p.wait("S.cur.legal && S.cur.legal.length > 0")  # North's turn; nothing moves
+    frame = (
+        "(clock) => handle({type: 'update', table: S.cur.table, version: S.cur.version,"
+        " status: S.cur.status, seat: S.cur.seat, view: S.cur.view, to_act: S.cur.toAct,"
+        " legal: S.cur.legal, events: [], clock})"
+    )
+    clocks = "[...document.querySelectorAll('#table .clock')].map((c) => c.textContent)"
+    await p.js(f"({frame})({{seats: [0], turn_left: 1.5, banks: [95, 120, 7, 120]}}); 1")
+    assert await p.js(
+        "document.querySelectorAll('#board .seat-label[data-seat=\"0\"] .clock').length"
+    )
+    assert await p.js(clocks) == ["0:02", "0:02"]  # on the table and in the seat list
+    shown = await p.wait(f"{clocks}.filter((t) => t.startsWith('bank ')).length === 2 && {clocks}")
+    assert shown[0] in ("bank 1:35", "bank 1:34"), shown
+    await p.js(f"({frame})(undefined); 1")  # a frame without a clock: nothing to count
+    assert await p.js(clocks) == []

@@ -7,12 +7,16 @@ import json
 import re
 import shutil
 import subprocess
+import tomllib
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
 
 from server.app import STATIC, Server
 from server.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -38,6 +42,7 @@ async def test_the_page_its_script_and_its_styles_are_served(tmp_path: Path) -> 
             ("/", "text/html"),
             ("/app.js", "text/javascript"),
             ("/games.js", "text/javascript"),
+            ("/clock.js", "text/javascript"),
             ("/style.css", "text/css"),
         ):
             status, headers, body = await _get(server.port, path)
@@ -48,18 +53,52 @@ async def test_the_page_its_script_and_its_styles_are_served(tmp_path: Path) -> 
         await server.stop()
 
 
+async def test_the_favicon_is_served(tmp_path: Path) -> None:
+    # Browsers ask for one on every page load: a 404 there fills the server's log.
+    settings = Settings(
+        host="127.0.0.1", port=0, db_url=f"sqlite:///{tmp_path}/t.db", bot_workers=0
+    )
+    server = Server(settings)
+    await server.start()
+    try:
+        for path, kind in (("/favicon.svg", "image/svg+xml"), ("/favicon.ico", "image/x-icon")):
+            status, headers, body = await _get(server.port, path)
+            assert (status, headers["content-type"]) == (200, kind), path
+            assert body == (STATIC / path[1:]).read_bytes()
+    finally:
+        await server.stop()
+    assert (STATIC / "favicon.ico").read_bytes()[:4] == b"\0\0\1\0"  # an icon resource
+    assert '<link rel="icon" href="/favicon.svg"' in (STATIC / "index.html").read_text()
+
+
+def test_every_static_file_is_shipped_in_the_package() -> None:
+    # setuptools copies package data by these globs only: a file they miss is a 404
+    # for everyone running an installed (non-editable) server.
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["*"]
+    missing = [f.name for f in STATIC.iterdir() if not any(fnmatch(f.name, g) for g in globs)]
+    assert missing == []
+
+
 def test_the_client_loads_nothing_from_other_hosts() -> None:
     # No CDN, no web fonts: the page must work on a machine without internet access.
     html = (STATIC / "index.html").read_text()
-    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["/style.css", "/games.js", "/app.js"]
-    for name in ("games.js", "app.js", "style.css"):
+    assert re.findall(r'(?:src|href)="([^"]+)"', html) == [
+        "/favicon.svg",
+        "/style.css",
+        "/games.js",
+        "/clock.js",
+        "/app.js",
+    ]
+    for name in ("games.js", "clock.js", "app.js", "style.css"):
         text = (STATIC / name).read_text()
         assert not re.search(r"https?://", text), name
         assert "@import" not in text and "url(" not in text.replace("URLSearchParams(", "")
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("name", ["app.js", "games.js"])
+@pytest.mark.parametrize("name", ["app.js", "games.js", "clock.js"])
 def test_the_scripts_parse(name: str) -> None:
     # A syntax error would leave the page blank with no server-side symptom.
     done = subprocess.run(["node", "--check", str(STATIC / name)], capture_output=True, text=True)
@@ -251,4 +290,98 @@ def test_tractor_plays_are_named_and_hands_sorted_in_trump_order(tmp_path: Path)
         ["North", "East", "South", "West"],
         ["Seat 1", "Seat 2"],
         ["North", "East", "South", "West"],
+    ]
+
+
+# --- small words checked on the scripts' pure functions ------------------------------
+
+_EVAL = r"""
+const fs = require("fs");
+const vm = require("vm");
+const [games, app, input] = process.argv.slice(2);
+const ctx = { window: { addEventListener() {} }, localStorage: { getItem() { return null; } } };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(games, "utf8") + "\n" + fs.readFileSync(app, "utf8"), ctx);
+const out = JSON.parse(fs.readFileSync(input, "utf8")).map((e) => vm.runInContext(e, ctx));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
+    """The values of JS expressions evaluated with games.js and app.js loaded (no DOM)."""
+    (tmp_path / "eval.js").write_text(_EVAL)
+    (tmp_path / "exprs.json").write_text(json.dumps(expressions))
+    scripts = [str(STATIC / "games.js"), str(STATIC / "app.js")]
+    done = subprocess.run(
+        ["node", str(tmp_path / "eval.js"), *scripts, str(tmp_path / "exprs.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_a_count_of_one_is_singular(tmp_path: Path) -> None:
+    names = '["North", "East", "South", "West"]'
+    got = _eval_js(
+        tmp_path,
+        [
+            f'eventLine({{kind: "hand", seat: 0, cards: ["AS"]}}, {names}, 0)',
+            f'bridgeNarrator()({{kind: "hand", seat: 0, cards: ["AS"]}}, {names}, 0)',
+            f'rummyEventLine({{kind: "hand", seat: 1, cards: ["AS"]}}, {names}, 1)',
+            f'rummyEventLine({{kind: "reshuffle", cards: 1}}, {names}, 0)',
+            f'rummyEventLine({{kind: "drop", seat: 0, points: 1}}, {names}, 1)',
+            'parText({score_ns: 50, contracts: [{contract: "1N", declarers: "N", tricks: 1}]})',
+            'gameActionLabel("bridge", {type: "claim", tricks: 1})',
+            f'tractorNarrator()({{kind: "buried", seat: 0, count: 1}}, {names}, 1)',
+            'tractorNarrator()({kind: "trick", winner: 1, points: 1, attacker_points: 1},'
+            ' ["North", "East", "South", "West", "Fifth"], 0)',
+            "plural(2, 'card')",
+        ],
+    )
+    assert got == [
+        "You are dealt 1 card",
+        "You are dealt 1 card",
+        "You are dealt 1 card",
+        "The stock ran out: the discard pile is shuffled into a new stock (1 card)",
+        "North drops out of the deal (1 point)",
+        "Par NS +50: 1NT by N (1 trick)",
+        "claim 1 more trick",
+        "North buries 1 card",
+        "East wins the trick (1 point; attackers 1)",
+        "2 cards",
+    ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_scores_stored_as_floats_read_as_integers(tmp_path: Path) -> None:
+    # Results store scores as floats (-653.0 in the JSON); the page shows -653.
+    result = json.dumps({"scores": [-653.0, 653.0], "summary": "Seat 2 wins"})
+    got = _eval_js(tmp_path, [f"resultText(JSON.parse({json.dumps(result)}), ['N', 'E'])"])
+    assert got == ["Seat 2 wins (scores: N -653, E 653)"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_turn_clock_runs_the_turn_then_the_bank(tmp_path: Path) -> None:
+    (tmp_path / "clock.js").write_text(
+        (STATIC / "clock.js").read_text()
+        + "\nconst c = {seats: [1], turn_left: 5, banks: [60, 30.5], at: 0};"
+        + "\nglobalThis.out = [[2000, 1], [5000, 1], [20000, 1], [40000, 1], [1000, 0]]"
+        + ".map(([t, s]) => clockLeft(c, s, t));"
+        + "\nglobalThis.out.push([3599.2, 36000, 0.01].map(clockFormat));"
+        + "\nprocess.stdout.write(JSON.stringify(globalThis.out));"
+    )
+    done = subprocess.run(
+        ["node", str(tmp_path / "clock.js")], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        {"turn": 3, "bank": 30.5},
+        {"turn": 0, "bank": 30.5},
+        {"turn": 0, "bank": 15.5},
+        {"turn": 0, "bank": 0},
+        {"turn": 4, "bank": 60},
+        ["1:00:00", "10:00:00", "0:01"],
     ]
