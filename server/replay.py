@@ -20,7 +20,7 @@ from server.protocol import ErrorCode
 ViewerName = int | str
 # A replay page stays near this size however long the game: big frames stall the
 # client that reads them and the server's writer alike.
-PAGE_BYTES = 1 << 20
+PAGE_BYTES = 512 * 1024  # well under the 1 MiB a websockets client accepts by default
 
 
 def viewer_id(viewer: ViewerName, seats: int) -> int:

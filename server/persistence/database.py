@@ -35,7 +35,8 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=5000")
+    # Short: the writer retries with backoff, and a blocked write holds a thread.
+    cur.execute("PRAGMA busy_timeout=1000")
     cur.close()
 
 

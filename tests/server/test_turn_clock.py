@@ -62,3 +62,99 @@ async def test_acting_in_time_beats_the_clock(harness: Harness) -> None:
     stored = await harness.server.store.get_game(table)
     assert stored is not None
     assert all(not a.actor.startswith("timeout:") for a in stored.actions)
+
+
+async def _moved(t: object, version: int) -> bool:
+    for _ in range(200):
+        if t.version > version:  # type: ignore[attr-defined]
+            return True
+        await asyncio.sleep(0.01)
+    return False
+
+
+async def test_the_time_bank_runs_after_the_turn_time_and_is_spent_for_good(
+    harness: Harness,
+) -> None:
+    c = await harness.client("slowpoke")
+    created = await c.request(
+        {
+            "type": "create_table",
+            "game": "whist",
+            "seat": 2,
+            "start": True,
+            "turn_seconds": 30,
+            "time_bank": 20,
+        }
+    )
+    assert created["table"]["time_bank"] == 20
+    table = created["table"]["table"]
+    t = harness.server.tables[table]
+    await turn_of(harness, table, 2)
+    version = t.version
+    snap = await c.request({"type": "resume", "table": table, "since": version})
+    assert snap["clock"]["seats"] == [2] and snap["clock"]["banks"][2] == 20
+    await harness.clock.advance(45)  # 30 s of turn time, then 15 s of the bank
+    assert t.version == version, "the bank is still running"
+    await harness.clock.advance(5)
+    assert await _moved(t, version), "turn time and bank are both gone"
+    assert t.clock is not None and t.clock.banks[2] == 0
+    # The next turn has its turn time only.
+    await turn_of(harness, table, 2)
+    version = t.version
+    await harness.clock.advance(30)
+    assert await _moved(t, version)
+
+
+async def test_a_bank_partly_used_is_kept_across_turns_and_restarts(harness: Harness) -> None:
+    c = await harness.client("thinker")
+    created = await c.request(
+        {
+            "type": "create_table",
+            "game": "whist",
+            "seat": 2,
+            "start": True,
+            "turn_seconds": 10,
+            "time_bank": 60,
+        }
+    )
+    table = created["table"]["table"]
+    token = (await c.expect("joined", table=table))["seat_token"]
+    t = harness.server.tables[table]
+    await turn_of(harness, table, 2)
+    await harness.clock.advance(25)  # 15 s over the turn time
+    snap = await c.request(
+        {"type": "resume", "table": table, "since": t.version, "seat_token": token}
+    )
+    assert snap["clock"]["turn_left"] == 0 and snap["clock"]["banks"][2] == 45
+    reply = await c.request(
+        {
+            "type": "act",
+            "table": table,
+            "seat_token": token,
+            "version": snap["version"],
+            "action": snap["legal"][0],
+        }
+    )
+    assert reply["type"] == "ack"
+    await turn_of(harness, table, 2)
+    assert t.clock is not None and t.clock.banks[2] == 45
+    # The spent bank is stored: a restarted server rebuilds the clock with it.
+    for _ in range(100):
+        events = await harness.server.store.table_events(table)
+        if any(kind == "time_bank" for kind, _ in events):
+            break
+        await asyncio.sleep(0.01)
+    stored = await harness.server.store.get_game(table)
+    assert stored is not None
+    clock = await harness.server._restore_clock(stored, 4)
+    assert clock is not None and clock.banks == [60, 60, 45, 60]
+
+
+def test_a_bank_without_a_turn_clock_is_refused() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from server.protocol import client_adapter
+
+    with pytest.raises(ValidationError, match="time_bank needs turn_seconds"):
+        client_adapter.validate_python({"type": "create_table", "game": "whist", "time_bank": 30})
