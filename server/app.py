@@ -26,7 +26,7 @@ from server.analysis import Analyst, last_board_job
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
 from server.connection import Connection
-from server.frames import FrameError, parse_frame
+from server.frames import FrameError, parse_frame, request_id
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
 from server.protocol import CloseCode, ErrorCode
@@ -237,10 +237,10 @@ class Server:
         try:
             data = parse_frame(raw)
         except FrameError as exc:
+            conn.current_id = exc.request_id
             conn.error(exc.code, exc.message)
             return
-        rid = data.get("id")
-        conn.current_id = rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        conn.current_id = request_id(data)
         kind = data["type"]
         if kind not in p.CLIENT_TYPES:
             conn.error(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")

@@ -19,10 +19,22 @@ MAX_DEPTH = 32  # no message of the protocol nests deeper than a few levels
 
 @dataclass(frozen=True)
 class FrameError(Exception):
-    """A frame refused before dispatch; becomes an ``error`` reply."""
+    """A frame refused before dispatch; becomes an ``error`` reply (echoing the
+    request id when the frame was an object with a usable one)."""
 
     code: ErrorCode
     message: str
+    request_id: str | int | None = None
+
+
+def request_id(data: dict[str, Any]) -> str | int | None:
+    """The ``id`` a reply echoes: a string or an integer, else none."""
+    rid = data.get("id")
+    if isinstance(rid, bool) or not isinstance(rid, str | int):
+        return None
+    if isinstance(rid, str) and (len(rid) > 128 or not _valid_text(rid)):
+        return None
+    return rid
 
 
 def parse_frame(raw: str | bytes) -> dict[str, Any]:
@@ -37,9 +49,13 @@ def parse_frame(raw: str | bytes) -> dict[str, Any]:
         raise FrameError(ErrorCode.BAD_JSON, "frames must be JSON text") from None
     if not isinstance(data, dict):
         raise FrameError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a type")
-    _check_shape(data)
+    rid = request_id(data)
+    try:
+        _check_shape(data)
+    except FrameError as exc:
+        raise FrameError(exc.code, exc.message, rid) from None
     if not isinstance(data.get("type"), str):
-        raise FrameError(ErrorCode.BAD_MESSAGE, "a message's type is a string")
+        raise FrameError(ErrorCode.BAD_MESSAGE, "a message's type is a string", rid)
     return data
 
 
@@ -62,9 +78,15 @@ def _check_shape(data: Any) -> None:
 
 
 def _check_text(text: str) -> None:
+    if not _valid_text(text):
+        raise FrameError(
+            ErrorCode.BAD_MESSAGE, "strings must be valid Unicode (no lone surrogates)"
+        )
+
+
+def _valid_text(text: str) -> bool:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise FrameError(
-            ErrorCode.BAD_MESSAGE, "strings must be valid Unicode (no lone surrogates)"
-        ) from None
+        return False
+    return True
