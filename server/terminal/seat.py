@@ -328,6 +328,9 @@ class SeatClient:
         self.to_act = list(msg.get("to_act") or [])
         self.legal = msg.get("legal")
         self.menu = views.build_menu(self.legal or [], self.view)
+        events = msg.get("events", []) if msg["type"] == "update" else []
+        elapsed = time.monotonic() - self.clock_at
+        timed_out = not self.awaiting_ack and render.ran_out(self.clock, self.me, elapsed, events)
         clock = msg.get("clock")
         self.clock = clock if isinstance(clock, dict) else None
         self.clock_at = time.monotonic()
@@ -338,8 +341,12 @@ class SeatClient:
         self.narrator.game = views.game_of(self.view, self.narrator.game)
         if msg["type"] == "snapshot":
             self.narrator.sync(self.view)
+        if timed_out:
+            self.write("Your time ran out: a bot played for you.")
+            # The prompt still waiting answers the next turn: show its table and menu.
+            self.reshow = True
         if msg["type"] == "update":
-            for event in msg.get("events", []):
+            for event in events:
                 self.events_seen.append(event)
                 if event.get("kind") == "board_end" and isinstance(event.get("board"), int):
                     self.boards_ended.add(event["board"])
