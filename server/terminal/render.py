@@ -136,6 +136,11 @@ def seating_lines(info: dict[str, Any], me: int | None) -> list[str]:
     return lines
 
 
+def plural(n: Any, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``: every count in the terminal's words goes through here."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 # turn clocks
 
 

@@ -524,3 +524,29 @@ def test_a_move_made_for_a_seat_out_of_time_is_told_apart() -> None:
     assert not ran_out(clock, 1, 14.5, [{"kind": "play", "seat": 1, "card": "AS"}])  # untimed
     assert not ran_out(None, 0, 5, ours)
     assert not ran_out(clock, None, 5, ours)  # a spectator
+
+
+def test_counts_of_one_are_singular_in_tractor_and_rummy() -> None:
+    from server.terminal.rummy_text import melds_line, rummy_event
+    from server.terminal.tractor_text import TractorNarrator
+
+    names = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    narrator = TractorNarrator()
+    assert narrator.line({"kind": "buried", "seat": 1, "count": 1}, names, 0) == (
+        "Seat 2 buries 1 card"
+    )
+    failed = {"kind": "throw_failed", "seat": 1, "forced": ["3S"], "attempted": 1, "penalty": 1}
+    assert narrator.line(failed, names, 0) == (
+        "Throw failed: Seat 2 must play 3♠ (tried 1 card; 1 point penalty)"
+    )
+    assert rummy_event({"kind": "drop", "seat": 1, "points": 1}, names, 0) == (
+        "Seat 2 drops out of the deal (1 point)"
+    )
+    assert rummy_event({"kind": "reshuffle", "cards": 1}, names, 0) == (
+        "The stock ran out: the discard pile is shuffled into a new stock (1 card)"
+    )
+    gin = {"variant": "gin"}
+    assert melds_line(["2S", "3S", "4S", "AH"], gin) == "Melds: [2♠ 3♠ 4♠] · deadwood A♥ (1 point)"
+    assert melds_line(["2S", "3S", "4S", "AH", "2D"], gin) == (
+        "Melds: [2♠ 3♠ 4♠] · deadwood A♥ 2♦ (3 points)"
+    )
