@@ -301,6 +301,23 @@ async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
     assert [t for t in await toasts(p) if t.startswith("table gone")]
 
 
+async def test_each_game_is_drawn_by_its_own_layout(page: tuple[Page, Server]) -> None:
+    # Each game's layout is its own script: a table of each draws with it, and the
+    # controls under it answer the first move, with nothing logged as an error.
+    p, _ = page
+    await p.js("window.__errors = []; addEventListener('error', (e) => __errors.push(e.message))")
+    felts = {"poker": ".felt.poker", "bridge": ".felt.bridge", "tractor": ".felt.tractor"}
+    felts["rummy"] = ".felt.rummy"
+    for game, felt in felts.items():
+        await create(p, game, {})
+        await p.wait(f"document.querySelector('#board').querySelector({json.dumps(felt)}) !== null")
+        await p.wait("S.cur.legal && S.cur.legal.length > 0 && !S.cur.pending", 20)
+        assert await p.js("document.querySelectorAll('#actions button, #hand button').length")
+        assert await p.js("window.__errors") == []
+        await p.js("window.confirm = () => true; document.querySelector('#btn-leave').click(); 1")
+        await p.wait("S.cur === null")
+
+
 async def laptop_screen(p: Page) -> None:
     await p.call(
         "Emulation.setDeviceMetricsOverride",
