@@ -354,6 +354,8 @@ function onState(msg) {
     // The narrator starts from the position before the first logged event (tractor
     // names plays by the trump and landlord of that position).
     if (!cur.log.length && msg.events.length) cur.logView = cur.view;
+    // Not a server event: the log line saying why a move was made for us.
+    if (ranOutOfTime(cur, msg)) cur.log.push({ kind: "time_ran_out", seat: cur.seat });
     for (const e of msg.events) cur.log.push(e);
   }
   cur.view = msg.view;
@@ -609,7 +611,8 @@ function renderTable() {
 
   // event log, newest last
   const narrate = makeNarrator(game, 0, cur.logView);
-  const lines = cur.log.map((e) => narrate(e, names, me)).filter(Boolean);
+  const lines = cur.log.map((e) => (e.kind === "time_ran_out"
+    ? "Your time ran out: a bot played for you." : narrate(e, names, me))).filter(Boolean);
   const log = $("#log");
   log.replaceChildren(...lines.slice(-200).map((l) => el("li", {}, l)));
   log.scrollTop = log.scrollHeight;

@@ -18,6 +18,20 @@ function clockLeft(clock, seat, now = performance.now()) {
   return { turn: Math.max(0, turn0 - gone), bank: Math.max(0, bank0 - Math.max(0, gone - turn0)) };
 }
 
+// Whether the update `msg` is the server's stand-in move for the viewer's own seat: the
+// seat was on the clock with its time all but gone (as counted here), the viewer sent
+// nothing at that version, and the update moved the seat. Frames do not name who made a
+// move, and another seat's last-second move looks the same, so only one's own is told.
+function ranOutOfTime(cur, msg, now = performance.now()) {
+  const clock = cur.clock;
+  const me = cur.seat;
+  if (msg.type !== "update" || !clock || typeof me !== "number" || !(clock.seats || []).includes(me)) return false;
+  if (cur.actVersion === cur.version && cur.lastAction) return false;
+  const { turn, bank } = clockLeft(clock, me, now);
+  // The countdown here started when the frame arrived, so it runs a little behind.
+  return turn + bank < 2 && msg.events.some((e) => e.seat === me);
+}
+
 function clockFormat(seconds) {
   const s = Math.ceil(Math.max(0, seconds));
   const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from server.terminal.render import card_key, card_text, hand_line, who
+from server.terminal.render import card_key, card_text, hand_line, plural, who
 
 COMPASS = ("North", "East", "South", "West")
 SIDES = ("North/South", "East/West")
@@ -105,7 +105,7 @@ class BridgeNarrator:
                 f"vulnerable: {vul}"
             )
         if kind == "hand":
-            return f"You are dealt {len(event.get('cards') or [])} cards" if you else None
+            return f"You are dealt {plural(len(event.get('cards') or []), 'card')}" if you else None
         if kind == "call":
             call = str(event.get("call"))
             if call == "P":
@@ -287,13 +287,10 @@ def play_analysis_lines(a: dict[str, Any]) -> list[str]:
     if cost:
         best_cards = [card_text(c) for c in sorted(scores, key=card_key) if scores[c] == best]
         lines.append(
-            f"  {card_text(str(played))} cost {_tricks(cost)}: {best - cost} instead of {best} "
+            f"  {card_text(str(played))} cost {plural(cost, 'trick')}: "
+            f"{best - cost} instead of {best} "
             f"(best: {' '.join(best_cards)})"
         )
     else:
-        lines.append(f"  {card_text(str(played))} was a best play ({_tricks(best)})")
+        lines.append(f"  {card_text(str(played))} was a best play ({plural(best, 'trick')})")
     return lines
-
-
-def _tricks(n: Any) -> str:
-    return f"{n} trick" if n == 1 else f"{n} tricks"

@@ -8,6 +8,7 @@ the legal actions as a numbered menu); whist-shaped views (a ``trump``, a
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -135,12 +136,18 @@ def seating_lines(info: dict[str, Any], me: int | None) -> list[str]:
     return lines
 
 
+def plural(n: Any, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``: every count in the terminal's words goes through here."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 # turn clocks
 
 
 def seconds_text(seconds: float) -> str:
-    """``45s``, ``2m05s``, ``1h30m`` (whole seconds, rounded down)."""
-    s = max(0, int(seconds))
+    """``45s``, ``2m05s``, ``1h30m``: whole seconds rounded up, as countdowns do (a
+    turn with 0.9 s left is not shown as over)."""
+    s = max(0, math.ceil(round(seconds, 3)))  # round first: 37.0000001 is 37s
     if s >= 3600:
         return f"{s // 3600}h{s % 3600 // 60:02d}m"
     if s >= 60:
@@ -174,6 +181,22 @@ def clock_line(
             text += f" + bank {seconds_text(float(bank or 0) - over)}"
         parts.append(text)
     return "Clock: " + " · ".join(parts)
+
+
+def ran_out(
+    clock: dict[str, Any] | None, me: int | None, elapsed: float, events: list[dict[str, Any]]
+) -> bool:
+    """Whether an update's ``events`` are the server's stand-in move for seat ``me``:
+    the previous frame's ``clock`` (``elapsed`` seconds old) had the seat on it with
+    its time all but gone, and the events move the seat.  The caller knows it sent
+    no move itself.  Frames do not name who moved, so this is an inference."""
+    if not isinstance(clock, dict) or me is None or me not in (clock.get("seats") or []):
+        return False
+    banks = clock.get("banks")
+    bank = banks[me] if isinstance(banks, list) and 0 <= me < len(banks) else 0
+    left = float(clock.get("turn_left") or 0) + float(bank or 0) - elapsed
+    # The count here started when the frame arrived, so it runs a little behind.
+    return left < 2 and any(e.get("seat") == me for e in events)
 
 
 # events

@@ -15,7 +15,15 @@ from engine.cards import RANKS, CardParseError, card_ids, face_of, format_face, 
 from rules.rummy.melds import deadwood
 from rules.rummy.options import MeldRules, Variant, meld_rules_for
 from rules.rummy.scoring import best_of
-from server.terminal.render import MenuItem, card_key, card_text, hand_line, is_card, who
+from server.terminal.render import (
+    MenuItem,
+    card_key,
+    card_text,
+    hand_line,
+    is_card,
+    plural,
+    who,
+)
 
 _HOW = {
     "gin": "gin",
@@ -71,7 +79,7 @@ def melds_line(hand: Sequence[str], view: dict[str, Any]) -> str | None:
     arr = best_of(ids, rules)
     melds = " ".join(f"[{cards_text(_spell(m.cards))}]" for m in arr.melds)
     left = sorted(_spell(arr.leftover), key=card_key)
-    dead = f"deadwood {cards_text(left)} ({deadwood(arr.leftover, rules)} points)"
+    dead = f"deadwood {cards_text(left)} ({plural(deadwood(arr.leftover, rules), 'point')})"
     return f"Melds: {melds or 'none'} · {dead}" if left else f"Melds: {melds} · no deadwood"
 
 
@@ -102,7 +110,7 @@ def _seat_line(view: dict[str, Any], seat: int, names: Sequence[str], me: int | 
     """An opponent: cards held, cards known (taken from the pile), dropped/out."""
     sizes = view.get("hand_sizes") or []
     n = sizes[seat] if seat < len(sizes) else 0
-    row = f"  {who(seat, names, me)}: {n} cards"
+    row = f"  {who(seat, names, me)}: {plural(n, 'card')}"
     known = view.get("known") or []
     if seat < len(known) and known[seat]:
         row += f", holds {cards_text(known[seat])} (taken from the pile)"
@@ -131,7 +139,7 @@ def render_rummy(
     below = " ".join(card_text(str(c)) for c in reversed(pile[-9:-1]))
     more = " …" if len(pile) > 9 else ""
     lines.append(
-        f"Stock: {view.get('stock_size')} cards · discard pile: {top}"
+        f"Stock: {plural(view.get('stock_size'), 'card')} · discard pile: {top}"
         + (f"  (below: {below}{more})" if below else "")
     )
     for seat in range(len(view.get("hand_sizes") or [])):
@@ -168,7 +176,7 @@ def _knock_lines(view: dict[str, Any], names: Sequence[str], me: int | None) -> 
     return [
         f"{who(knocker, names, me)} knocked: melds {numbered}",
         f"  deadwood {cards_text(sorted(rest, key=card_key))} "
-        f"({view.get('knocker_deadwood')} points)",
+        f"({plural(view.get('knocker_deadwood'), 'point')})",
     ]
 
 
@@ -205,7 +213,7 @@ def rummy_event(event: dict[str, Any], names: Sequence[str], me: int | None) -> 
             line += f" · wild card {card_text(str(event['wild_card']))}"
         return line
     if kind == "hand":
-        return f"You are dealt {len(event.get('cards') or [])} cards" if you else None
+        return f"You are dealt {plural(len(event.get('cards') or []), 'card')}" if you else None
     card = card_text(str(event.get("card")))
     if kind == "draw":
         if event.get("from") == "discard":
@@ -217,12 +225,12 @@ def rummy_event(event: dict[str, Any], names: Sequence[str], me: int | None) -> 
     if kind == "reshuffle":
         return (
             "The stock ran out: the discard pile is shuffled into a new stock "
-            f"({event.get('cards')} cards)"
+            f"({plural(event.get('cards'), 'card')})"
         )
     if kind == "discard":
         return f"{actor} {verb('discard')} {card}"
     if kind == "drop":
-        return f"{actor} {verb('drop')} out of the deal ({event.get('points')} points)"
+        return f"{actor} {verb('drop')} out of the deal ({plural(event.get('points'), 'point')})"
     if kind == "declare":
         head = f"{actor} {verb('declare')}, discarding {card}: "
         tail = "" if event.get("valid") else " — a wrong declaration!"

@@ -26,7 +26,7 @@ from engine.cards import (
 )
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.structure import get_structure, suit_of_play
-from server.terminal.render import card_text, who
+from server.terminal.render import card_text, plural, who
 
 COMPASS = ("North", "East", "South", "West")
 # Natural suits in hand order (as render.hand_line): spades, hearts, clubs, diamonds.
@@ -217,7 +217,8 @@ def render_tractor(
     trump = _pending_trump(view)
     decls = view.get("declarations") or []
     if phase == "draw":
-        head += f" · {view.get('stock_left')} cards to draw"  # the kitty stays in the stock
+        # The kitty stays in the stock.
+        head += f" · {plural(view.get('stock_left'), 'card')} to draw"
         if view.get("drawer") is not None:
             head += f" · next to draw: {who(view['drawer'], names, me)}"
         lines = [head]
@@ -250,7 +251,9 @@ def render_tractor(
         lines.append(f"Kitty (buried, only you see it): {cards_text(kitty)}")
     if phase == "bury" and me is not None and view.get("landlord") == me:
         n = len(view.get("hand") or []) - min(view.get("hand_sizes") or [0])
-        lines.append(f"Bury {n} cards: pick one of the menu or type them (e.g. 3c 4c 4d ...)")
+        lines.append(
+            f"Bury {plural(n, 'card')}: pick one of the menu or type them (e.g. 3c 4c 4d ...)"
+        )
     for i, h in enumerate(view.get("hands") or []):
         lines.append(f"{who(i, names, me)}: {hand_text(h, trump)}")
     if to_act and phase != "draw":
@@ -367,12 +370,13 @@ class TractorNarrator:
         if kind == "kitty":
             return f"You pick up the kitty: {cards_text(event.get('cards'))}" if you else None
         if kind == "buried":
-            return f"{actor} {'bury' if you else 'buries'} {event.get('count')} cards"
+            return f"{actor} {'bury' if you else 'buries'} {plural(event.get('count'), 'card')}"
         if kind == "throw_failed":
             return (
                 f"Throw failed: {who(seat, names, me)} must play "
-                f"{cards_text(event.get('forced'))} (tried {event.get('attempted')} cards; "
-                f"{event.get('penalty')} points penalty)"
+                f"{cards_text(event.get('forced'))} "
+                f"(tried {plural(event.get('attempted'), 'card')}; "
+                f"{plural(event.get('penalty'), 'point')} penalty)"
             )
         if kind == "play":
             return self._play(event, actor, you)
@@ -430,15 +434,17 @@ class TractorNarrator:
         if not won:
             return f"{head} the trick"
         if not self.fixed:  # Finding Friends: sides are found during play
-            return f"{head} the trick ({won} points; attackers {event.get('attacker_points')})"
+            attackers = event.get("attacker_points")
+            return f"{head} the trick ({plural(won, 'point')}; attackers {attackers})"
         attacking = (
             isinstance(winner, int)
             and isinstance(self.landlord, int)
             and winner % 2 != self.landlord % 2
         )
         if attacking:
-            return f"{head} the trick (+{won} points, {event.get('attacker_points')} in all)"
-        return f"{head} the trick ({won} points saved)"
+            in_all = event.get("attacker_points")
+            return f"{head} the trick (+{plural(won, 'point')}, {in_all} in all)"
+        return f"{head} the trick ({plural(won, 'point')} saved)"
 
     def _round_end(self, event: dict[str, Any], names: Sequence[str], me: int | None) -> str:
         a, b = teams(names)
@@ -461,7 +467,8 @@ class TractorNarrator:
         if not event.get("attackers_win"):
             change = f"{up_side} keep the table and go up {up}"
         return (
-            f"Round {event.get('round')} over: attackers {event.get('attacker_points')} points"
+            f"Round {event.get('round')} over: "
+            f"attackers {plural(event.get('attacker_points'), 'point')}"
             f"{kitty}; {change} → {now}; kitty was {cards_text(event.get('kitty'))}"
         )
 

@@ -10,6 +10,7 @@ the browser is driven over the DevTools protocol (no playwright).
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import re
 import shutil
@@ -300,6 +301,23 @@ async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
     assert [t for t in await toasts(p) if t.startswith("table gone")]
 
 
+async def test_each_game_is_drawn_by_its_own_layout(page: tuple[Page, Server]) -> None:
+    # Each game's layout is its own script: a table of each draws with it, and the
+    # controls under it answer the first move, with nothing logged as an error.
+    p, _ = page
+    await p.js("window.__errors = []; addEventListener('error', (e) => __errors.push(e.message))")
+    felts = {"poker": ".felt.poker", "bridge": ".felt.bridge", "tractor": ".felt.tractor"}
+    felts["rummy"] = ".felt.rummy"
+    for game, felt in felts.items():
+        await create(p, game, {})
+        await p.wait(f"document.querySelector('#board').querySelector({json.dumps(felt)}) !== null")
+        await p.wait("S.cur.legal && S.cur.legal.length > 0 && !S.cur.pending", 20)
+        assert await p.js("document.querySelectorAll('#actions button, #hand button').length")
+        assert await p.js("window.__errors") == []
+        await p.js("window.confirm = () => true; document.querySelector('#btn-leave').click(); 1")
+        await p.wait("S.cur === null")
+
+
 async def laptop_screen(p: Page) -> None:
     await p.call(
         "Emulation.setDeviceMetricsOverride",
@@ -347,41 +365,39 @@ async def test_a_bridge_replay_credits_dummys_cards_to_dummy(page: tuple[Page, S
     assert any(label.endswith("· 1 card") for label in labels), labels
 
 
-async def test_a_turn_clock_is_set_up_in_the_form_and_counts_down(
-    page: tuple[Page, Server],
+async def screenshot(p: Page, path: Path) -> None:
+    shot = await p.call("Page.captureScreenshot", format="png")
+    path.write_bytes(base64.b64decode(shot["data"]))
+
+
+async def test_a_turn_clock_from_the_form_counts_down_and_runs_out(
+    page: tuple[Page, Server], tmp_path: Path
 ) -> None:
     p, _ = page
-    # The form sends both fields (captured here, not sent: the server may not know them).
-    await p.js("""window.__sent = []; window.__send = S.ws.send.bind(S.ws);
-        S.ws.send = (t) => { const m = JSON.parse(t);
-          if (m.type === "create_table") window.__sent.push(m); else window.__send(t); };
-        document.querySelector('#create-game').value = 'whist';
-        document.querySelector('#create-turn').value = '30';
-        document.querySelector('#create-bank').value = '120';
-        document.querySelector('#create button[type=submit]').click(); 1""")
-    sent = await p.js("window.__sent")
-    assert [(m["turn_seconds"], m["time_bank"]) for m in sent] == [(30, 120)]
     # A bank without a turn clock is refused before anything is sent.
-    await p.js("""document.querySelector('#create-turn').value = '';
+    await p.js("""document.querySelector('#create-bank').value = '1';
         document.querySelector('#create button[type=submit]').click(); 1""")
-    assert len(await p.js("window.__sent")) == 1
     assert any(t.startswith("no turn clock") for t in await toasts(p))
-    await p.js("""document.querySelector('#create-bank').value = '';
-        S.ws.send = window.__send; 1""")
+    assert await p.js("S.cur") is None
+    # A real table with a 1 s turn and a 1 s bank; North (ours) is first to play.
+    await p.js("document.querySelector('#create-turn').value = '1'; 1")
     await create(p, "whist", {"deals": 1})
-    await p.wait("S.cur.legal && S.cur.legal.length > 0")  # North's turn; nothing moves
-    frame = (
-        "(clock) => handle({type: 'update', table: S.cur.table, version: S.cur.version,"
-        " status: S.cur.status, seat: S.cur.seat, view: S.cur.view, to_act: S.cur.toAct,"
-        " legal: S.cur.legal, events: [], clock})"
-    )
     clocks = "[...document.querySelectorAll('#table .clock')].map((c) => c.textContent)"
-    await p.js(f"({frame})({{seats: [0], turn_left: 1.5, banks: [95, 120, 7, 120]}}); 1")
-    assert await p.js(
-        "document.querySelectorAll('#board .seat-label[data-seat=\"0\"] .clock').length"
-    )
-    assert await p.js(clocks) == ["0:02", "0:02"]  # on the table and in the seat list
-    shown = await p.wait(f"{clocks}.filter((t) => t.startsWith('bank ')).length === 2 && {clocks}")
-    assert shown[0] in ("bank 1:35", "bank 1:34"), shown
-    await p.js(f"({frame})(undefined); 1")  # a frame without a clock: nothing to count
-    assert await p.js(clocks) == []
+    on_seat = "document.querySelector('#board .seat-label[data-seat=\"0\"] .clock')"
+    shown = await p.wait(f"S.cur.legal && S.cur.legal.length && {on_seat} && {clocks}", 10)
+    assert len(shown) == 2 and shown[0] in ("0:01", "bank 0:01"), shown  # board and seat list
+    title = await p.js("document.querySelector('#table-title').textContent")
+    assert "1 s a turn + 1 s bank" in title, title
+    await screenshot(p, tmp_path / "clock-turn.png")
+    version = await p.js("S.cur.version")
+    shown = await p.wait(f"{clocks}.filter((t) => t === 'bank 0:01').length === 2 && {clocks}", 5)
+    await screenshot(p, tmp_path / "clock-bank.png")
+    # Nobody clicks: the server's stand-in plays North's card when turn and bank are gone.
+    await p.wait(f"S.cur.version > {version}", 10)
+    log = await p.js("[...document.querySelectorAll('#log li')].map((l) => l.textContent)")
+    said = log.index("Your time ran out: a bot played for you.")
+    assert log[said + 1].startswith("You play "), log
+    assert await p.js("document.querySelectorAll('#hand .card').length") == 12
+    await screenshot(p, tmp_path / "clock-out.png")
+    # Back to North: the bank is spent, only the turn's second is left.
+    await p.wait("S.cur.clock && S.cur.clock.seats.includes(0) && S.cur.clock.banks[0] === 0", 10)

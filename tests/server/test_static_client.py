@@ -17,6 +17,9 @@ from server.app import STATIC, Server
 from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
+# The page's scripts in the order index.html loads them (they share one global scope).
+SCRIPTS = re.findall(r'<script src="/([^"]+)"></script>', (STATIC / "index.html").read_text())
+GAME_SCRIPTS = [f"game-{g}.js" for g in ("poker", "bridge", "tractor", "rummy")]
 
 
 async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -40,9 +43,7 @@ async def test_the_page_its_script_and_its_styles_are_served(tmp_path: Path) -> 
     try:
         for path, kind in (
             ("/", "text/html"),
-            ("/app.js", "text/javascript"),
-            ("/games.js", "text/javascript"),
-            ("/clock.js", "text/javascript"),
+            *((f"/{name}", "text/javascript") for name in SCRIPTS),
             ("/style.css", "text/css"),
         ):
             status, headers, body = await _get(server.port, path)
@@ -88,17 +89,18 @@ def test_the_client_loads_nothing_from_other_hosts() -> None:
         "/favicon.svg",
         "/style.css",
         "/games.js",
+        *(f"/{name}" for name in GAME_SCRIPTS),
         "/clock.js",
         "/app.js",
     ]
-    for name in ("games.js", "clock.js", "app.js", "style.css"):
+    for name in (*SCRIPTS, "style.css"):
         text = (STATIC / name).read_text()
         assert not re.search(r"https?://", text), name
         assert "@import" not in text and "url(" not in text.replace("URLSearchParams(", "")
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("name", ["app.js", "games.js", "clock.js"])
+@pytest.mark.parametrize("name", ["app.js", "games.js", *GAME_SCRIPTS, "clock.js"])
 def test_the_scripts_parse(name: str) -> None:
     # A syntax error would leave the page blank with no server-side symptom.
     done = subprocess.run(["node", "--check", str(STATIC / name)], capture_output=True, text=True)
@@ -107,21 +109,22 @@ def test_the_scripts_parse(name: str) -> None:
 
 # --- the game layouts' words: the browser says what the terminal client says ----------
 #
-# games.js words tractor and rummy events and actions as server/terminal/tractor_text.py
+# game-tractor.js and game-rummy.js word events and actions as server/terminal/tractor_text.py
 # and rummy_text.py do.  These run the scripts' pure functions under Node (no browser, no network)
 # against the Python side on games played out with the rules.
 
 _HARNESS = r"""
 const fs = require("fs");
 const vm = require("vm");
-const [games, app, input] = process.argv.slice(2);
+const scripts = process.argv.slice(2, -1);
+const input = process.argv[process.argv.length - 1];
 const ctx = {
   window: { addEventListener() {} }, localStorage: { getItem() { return null; } }, console,
 };
 vm.createContext(ctx);
 const expose = "tractorNarrator, tractorLabel, rummyEventLine, rummyLabel, " +
   "rummyRules, tractorShape, tractorGroups, displayNames";
-vm.runInContext(fs.readFileSync(games, "utf8") + "\n" + fs.readFileSync(app, "utf8") +
+vm.runInContext(scripts.map((f) => fs.readFileSync(f, "utf8")).join("\n") +
   `\n;globalThis.__api = { ${expose} };`, ctx);
 const api = ctx.__api;
 const data = JSON.parse(fs.readFileSync(input, "utf8"));
@@ -151,8 +154,7 @@ def _run_js(tmp_path: Path, data: dict) -> dict:
         [
             "node",
             str(harness),
-            str(STATIC / "games.js"),
-            str(STATIC / "app.js"),
+            *(str(STATIC / name) for name in SCRIPTS),
             str(tmp_path / "input.json"),
         ],
         capture_output=True,
@@ -298,20 +300,21 @@ def test_tractor_plays_are_named_and_hands_sorted_in_trump_order(tmp_path: Path)
 _EVAL = r"""
 const fs = require("fs");
 const vm = require("vm");
-const [games, app, input] = process.argv.slice(2);
+const scripts = process.argv.slice(2, -1);
+const input = process.argv[process.argv.length - 1];
 const ctx = { window: { addEventListener() {} }, localStorage: { getItem() { return null; } } };
 vm.createContext(ctx);
-vm.runInContext(fs.readFileSync(games, "utf8") + "\n" + fs.readFileSync(app, "utf8"), ctx);
+vm.runInContext(scripts.map((f) => fs.readFileSync(f, "utf8")).join("\n"), ctx);
 const out = JSON.parse(fs.readFileSync(input, "utf8")).map((e) => vm.runInContext(e, ctx));
 process.stdout.write(JSON.stringify(out));
 """
 
 
 def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
-    """The values of JS expressions evaluated with games.js and app.js loaded (no DOM)."""
+    """The values of JS expressions evaluated with the page's scripts loaded (no DOM)."""
     (tmp_path / "eval.js").write_text(_EVAL)
     (tmp_path / "exprs.json").write_text(json.dumps(expressions))
-    scripts = [str(STATIC / "games.js"), str(STATIC / "app.js")]
+    scripts = [str(STATIC / name) for name in SCRIPTS]
     done = subprocess.run(
         ["node", str(tmp_path / "eval.js"), *scripts, str(tmp_path / "exprs.json")],
         capture_output=True,

@@ -595,7 +595,7 @@ async def test_turn_clock_flags_reach_create_table_and_the_clock_is_shown(
     assert len(tables) == 2
     first = screen.lines[tables[0] : tables[1]]
     assert not any(line.startswith("Clock:") for line in first)  # no clock in the frame
-    assert "Clock: North (you) 30s + bank 2m00s" in screen.lines[tables[1] : keys.seen[0]]
+    assert "Clock: North (you) 31s + bank 2m00s" in screen.lines[tables[1] : keys.seen[0]]
 
 
 async def test_clock_flags_are_checked_before_connecting(tmp_path: Path) -> None:
@@ -609,3 +609,39 @@ async def test_clock_flags_are_checked_before_connecting(tmp_path: Path) -> None
     for bad in (["--turn-seconds", "0"], ["--turn-seconds", "3601"], ["--time-bank", "x"]):
         with pytest.raises(SystemExit):
             _args(*bad)
+
+
+async def test_a_turn_clock_runs_out_against_a_real_server(server: Server, tmp_path: Path) -> None:
+    # A 1 s turn and a 1 s bank; nobody answers the first prompt, so the server's
+    # stand-in plays for us; the next turn's table and menu follow at once.
+    screen = Screen()
+    ran_out = "Your time ran out: a bot played for you."
+
+    async def read(prompt: str) -> str:
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            if ran_out in screen.lines:
+                later = screen.lines[screen.lines.index(ran_out) :]
+                if "Your legal moves:" in later:
+                    return "q"
+            await asyncio.sleep(0.05)
+        return "q"
+
+    args = _args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--state", str(tmp_path / "s.json"),
+        "--turn-seconds", "1", "--time-bank", "1",
+    )  # fmt: skip
+    assert await asyncio.wait_for(run_play(args, read, screen), 30) == 0, screen.text
+    lines = screen.lines
+    assert "Turn clock: 1s a move, plus a bank of 1s each." in lines
+    assert "Clock: North (you) 1s + bank 1s" in lines, screen.text
+    said = lines.index(ran_out)
+    assert re.fullmatch(r"You play (10|[2-9JQKA])[♣♦♥♠]", lines[said + 1]), screen.text
+    # Back to us with the bank spent: the table, its clock and the menu again.
+    after = lines[said:]
+    assert "Clock: North (you) 1s + bank 0s" in after, screen.text
+    assert after.index("Your legal moves:") > after.index("Clock: North (you) 1s + bank 0s")
+    table = json.loads((tmp_path / "s.json").read_text())["table"]
+    stored = await server.store.get_game(table)
+    assert stored is not None
+    assert next(a.actor for a in stored.actions if a.seat == 0).startswith("timeout:")

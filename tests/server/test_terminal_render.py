@@ -496,10 +496,13 @@ def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
     from server.terminal.render import clock_line
 
     clock = {"seats": [0], "turn_left": 12.4, "banks": [45, 30, 0, 0]}
-    assert clock_line(clock, NAMES, 0) == "Clock: North (you) 12s + bank 45s"
+    # Whole seconds rounded up, as a countdown: 0s only when the time is gone.
+    assert clock_line(clock, NAMES, 0) == "Clock: North (you) 13s + bank 45s"
     # Seconds after the frame: the turn's time runs out first, then the bank pays.
     assert clock_line(clock, NAMES, 0, elapsed=2.4) == "Clock: North (you) 10s + bank 45s"
     assert clock_line(clock, NAMES, 0, elapsed=20.4) == "Clock: North (you) 0s + bank 37s"
+    short = {"seats": [0], "turn_left": 0.998, "banks": [1, 1, 0, 0]}
+    assert clock_line(short, NAMES, 0) == "Clock: North (you) 1s + bank 1s"
     both = {"seats": [0, 1], "turn_left": 75, "banks": [0, 130, 0, 0]}
     assert clock_line(both, NAMES, 2) == "Clock: North 1m15s + bank 0s · East 1m15s + bank 2m10s"
     # No bank at the table: the turn's time only.
@@ -508,3 +511,42 @@ def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
     assert clock_line(plain, NAMES, 0, banked=True) == "Clock: West 30s + bank 0s"
     assert clock_line({"seats": [], "turn_left": 0, "banks": []}, NAMES, 0) is None
     assert clock_line(None, NAMES, 0) is None
+
+
+def test_a_move_made_for_a_seat_out_of_time_is_told_apart() -> None:
+    from server.terminal.render import ran_out
+
+    clock = {"seats": [0], "turn_left": 10.0, "banks": [5.0, 0, 0, 0]}
+    ours = [{"kind": "play", "seat": 0, "card": "AS"}]
+    assert ran_out(clock, 0, 14.5, ours)  # all but gone when the move came
+    assert not ran_out(clock, 0, 3, ours)  # plenty left: another client of ours moved
+    assert not ran_out(clock, 0, 14.5, [{"kind": "play", "seat": 1, "card": "AS"}])
+    assert not ran_out(clock, 1, 14.5, [{"kind": "play", "seat": 1, "card": "AS"}])  # untimed
+    assert not ran_out(None, 0, 5, ours)
+    assert not ran_out(clock, None, 5, ours)  # a spectator
+
+
+def test_counts_of_one_are_singular_in_tractor_and_rummy() -> None:
+    from server.terminal.rummy_text import melds_line, rummy_event
+    from server.terminal.tractor_text import TractorNarrator
+
+    names = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    narrator = TractorNarrator()
+    assert narrator.line({"kind": "buried", "seat": 1, "count": 1}, names, 0) == (
+        "Seat 2 buries 1 card"
+    )
+    failed = {"kind": "throw_failed", "seat": 1, "forced": ["3S"], "attempted": 1, "penalty": 1}
+    assert narrator.line(failed, names, 0) == (
+        "Throw failed: Seat 2 must play 3♠ (tried 1 card; 1 point penalty)"
+    )
+    assert rummy_event({"kind": "drop", "seat": 1, "points": 1}, names, 0) == (
+        "Seat 2 drops out of the deal (1 point)"
+    )
+    assert rummy_event({"kind": "reshuffle", "cards": 1}, names, 0) == (
+        "The stock ran out: the discard pile is shuffled into a new stock (1 card)"
+    )
+    gin = {"variant": "gin"}
+    assert melds_line(["2S", "3S", "4S", "AH"], gin) == "Melds: [2♠ 3♠ 4♠] · deadwood A♥ (1 point)"
+    assert melds_line(["2S", "3S", "4S", "AH", "2D"], gin) == (
+        "Melds: [2♠ 3♠ 4♠] · deadwood A♥ 2♦ (3 points)"
+    )
