@@ -13,6 +13,7 @@ import time
 import uuid
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.client import connect
 
@@ -65,6 +66,14 @@ async def connect_when_up(port: int, proc: subprocess.Popen[bytes]) -> Client:
         except OSError:
             await asyncio.sleep(0.05)
     raise AssertionError("server did not come up")
+
+
+async def next_turn(c: Client, table: int, timeout: float = 20) -> dict[str, Any]:
+    """The next update of ``table`` that asks ``c`` to act, or ends the game."""
+    while True:
+        msg = await c.expect("update", table=table, timeout=timeout)
+        if msg["legal"] or msg["status"] != "live":
+            return msg
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

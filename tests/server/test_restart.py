@@ -4,20 +4,20 @@ acknowledged action intact, resumes the table from its log, and the game goes on
 from __future__ import annotations
 
 import signal
-from typing import Any
 
 from engine.replay import LoggedAction, replay, state_hash
 from rules.registry import get_game
 from server.persistence.store import Store
-from tests.server.conftest import Client, act_first_legal, make_settings, start_harness
-from tests.server.serverproc import connect_when_up, free_port, new_tag, spawn, stop, survivors
-
-
-async def next_turn(c: Client, table: int) -> dict[str, Any]:
-    while True:
-        msg = await c.expect("update", table=table, timeout=20)
-        if msg["legal"] or msg["status"] != "live":
-            return msg
+from tests.server.conftest import act_first_legal, make_settings, start_harness
+from tests.server.serverproc import (
+    connect_when_up,
+    free_port,
+    new_tag,
+    next_turn,
+    spawn,
+    stop,
+    survivors,
+)
 
 
 async def test_sigkill_mid_game_then_restart_resumes_every_acknowledged_action(
@@ -128,3 +128,4 @@ async def test_graceful_restart_in_process_keeps_tables(db_url: str) -> None:
         assert snap["seat"] == 2 and len(snap["view"]["hand"]) == 12
     finally:
         await h2.server.stop()
+
