@@ -3,6 +3,7 @@ acknowledged action intact, resumes the table from its log, and the game goes on
 
 from __future__ import annotations
 
+import asyncio
 import signal
 
 from engine.replay import LoggedAction, replay, state_hash
@@ -129,3 +130,33 @@ async def test_graceful_restart_in_process_keeps_tables(db_url: str) -> None:
     finally:
         await h2.server.stop()
 
+
+async def test_a_game_whose_last_action_was_stored_but_not_its_end_finishes_on_restart(
+    sqlite_url: str,
+) -> None:
+    # The server can die after committing a game's last action and before marking the
+    # game finished: the log is complete but the game is still "live".
+    h = await start_harness(make_settings(sqlite_url))
+    c = await h.client("ann")
+    created = await c.request({"type": "create_table", "game": "whist", "start": True})
+    table = created["table"]["table"]
+    await c.expect("update", table=table, status="finished", timeout=10)
+    await h.server.store.set_status(table, "live")
+    await c.close()
+    await h.server.stop()
+
+    h2 = await start_harness(make_settings(sqlite_url))
+    try:
+        for _ in range(100):
+            if h2.server.tables[table].status == "finished":
+                break
+            await asyncio.sleep(0.01)
+        assert h2.server.tables[table].status == "finished"
+        stored = await h2.server.store.get_game(table)
+        assert stored is not None and stored.status == "finished" and len(stored.actions) == 52
+        game = get_game("whist")
+        log = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
+        final = replay(game, game.parse_config(stored.config), stored.seed, log)
+        assert stored.result == game.result(final).to_json()  # type: ignore[union-attr]
+    finally:
+        await h2.server.stop()
