@@ -17,6 +17,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from server.lifeline import set_parent_death_signal
 from tests.server.conftest import Client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,15 @@ def spawn(
     argv += ["--bot-delay", "0", "--bot-workers", str(workers), "--grace", "600"]
     argv += ["--log-level", "warning", *flags]
     env = {**os.environ, "PYTHONPATH": str(ROOT), TAG_VARIABLE: tag or new_tag()}
-    run = partial(subprocess.Popen, argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    # If the test run itself is killed, its servers go too (and their bot pools with them).
+    run = partial(
+        subprocess.Popen,
+        argv,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=set_parent_death_signal,
+    )
     if log is None:
         return run(stderr=subprocess.PIPE)
     with log.open("ab") as out:  # the child has its own copy
