@@ -58,6 +58,7 @@ class Server:
     async def start(self) -> None:
         self.store = await Store.open(self.settings.db_url)
         self.bots = BotRunner(self.settings.bot_workers, self.settings.bot_budget)
+        await self.bots.start()  # warm before resumed tables ask their bots to move
         await self._resume_tables()
         self._ws = await serve(
             self._handler,
@@ -93,7 +94,7 @@ class Server:
             await table.stop()
         for t in self._reapers:
             t.cancel()
-        self.bots.close()
+        await self.bots.close()
         await self.store.close()
 
     async def _resume_tables(self) -> None:

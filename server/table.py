@@ -116,6 +116,7 @@ class Table(TableMoves):
 
     async def _run(self) -> None:
         assert self.queue is not None
+        await self._finish_if_over()
         while True:
             job, fut = await self.queue.get()
             try:
@@ -126,6 +127,18 @@ class Table(TableMoves):
             else:
                 if not fut.done():
                     fut.set_result(result)
+
+    async def _finish_if_over(self) -> None:
+        """Mark a resumed game finished if its log already ends it (a database
+        written before the last action and the result were one transaction)."""
+        result = self.game.result(self.state) if self.status == "live" else None
+        if result is None:
+            return
+        await self.server.store.set_status(self.id, "finished", result.to_json())
+        self.status = "finished"
+        log.info("table %d: its log ends the game; recorded as finished", self.id)
+        self._broadcast_info()
+        self.server.table_finished(self)
 
     async def submit(self, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` inside the actor, after everything queued before it."""

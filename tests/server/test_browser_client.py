@@ -25,6 +25,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from server.app import Server
+from server.lifeline import set_parent_death_signal
 from server.settings import Settings
 
 CHROMIUM = next(
@@ -91,6 +92,7 @@ async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, Server]]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=set_parent_death_signal,  # not left running if the test run is killed
     )
     try:
         port = None

@@ -3,82 +3,29 @@ acknowledged action intact, resumes the table from its log, and the game goes on
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
-import socket
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-
-from websockets.asyncio.client import connect
 
 from engine.replay import LoggedAction, replay, state_hash
 from rules.registry import get_game
 from server.persistence.store import Store
-from tests.server.conftest import Client, act_first_legal, make_settings, start_harness
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def spawn(port: int, db_url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            db_url,
-            "--bot-delay",
-            "0",
-            "--bot-workers",
-            "1",
-            "--grace",
-            "600",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-
-
-async def connect_when_up(port: int, proc: subprocess.Popen[bytes]) -> Client:
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise AssertionError(proc.stderr.read().decode() if proc.stderr else "server died")
-        try:
-            return Client(await connect(f"ws://127.0.0.1:{port}/"))
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise AssertionError("server did not come up")
-
-
-async def next_turn(c: Client, table: int) -> dict[str, Any]:
-    while True:
-        msg = await c.expect("update", table=table, timeout=20)
-        if msg["legal"] or msg["status"] != "live":
-            return msg
+from tests.server.conftest import act_first_legal, make_settings, start_harness
+from tests.server.serverproc import (
+    connect_when_up,
+    free_port,
+    new_tag,
+    next_turn,
+    spawn,
+    stop,
+    survivors,
+)
 
 
 async def test_sigkill_mid_game_then_restart_resumes_every_acknowledged_action(
     db_url: str,
 ) -> None:
     port = free_port()
-    proc = spawn(port, db_url)
+    tag = new_tag()
+    proc = spawn(port, db_url, tag=tag)
     try:
         c = await connect_when_up(port, proc)
         await c.hello("survivor")
@@ -102,8 +49,9 @@ async def test_sigkill_mid_game_then_restart_resumes_every_acknowledged_action(
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        stop(proc)
+    # The bot pool (forkserver, worker, resource tracker) went with the server.
+    assert survivors(tag) == {}
 
     # Everything acknowledged is in the log of record.
     store = await Store.open(db_url)
@@ -114,7 +62,8 @@ async def test_sigkill_mid_game_then_restart_resumes_every_acknowledged_action(
         range(1, len(stored.actions) + 1)
     )
 
-    proc = spawn(port, db_url)
+    tag = new_tag()
+    proc = spawn(port, db_url, tag=tag)
     try:
         c = await connect_when_up(port, proc)
         welcome = await c.hello(token=token)
@@ -131,10 +80,12 @@ async def test_sigkill_mid_game_then_restart_resumes_every_acknowledged_action(
             await act_first_legal(c, table, seat_token, msg)
             msg = await next_turn(c, table)
         assert msg["status"] == "finished" and msg["version"] == 104
-    finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(20)
+    finally:
+        stop(proc)
     assert proc.returncode == 0, "SIGTERM is a graceful shutdown"
+    assert survivors(tag) == {}
 
     # The stored game replays to the same final state the server reached.
     store = await Store.open(db_url)
@@ -177,3 +128,36 @@ async def test_graceful_restart_in_process_keeps_tables(db_url: str) -> None:
         assert snap["seat"] == 2 and len(snap["view"]["hand"]) == 12
     finally:
         await h2.server.stop()
+
+
+async def test_a_game_whose_last_action_was_stored_but_not_its_end_finishes_on_restart(
+    sqlite_url: str,
+) -> None:
+    # The server can die after committing a game's last action and before marking the
+    # game finished: the log is complete but the game is still "live".
+    h = await start_harness(make_settings(sqlite_url))
+    c = await h.client("ann")
+    created = await c.request({"type": "create_table", "game": "whist", "start": True})
+    table = created["table"]["table"]
+    await c.expect("update", table=table, status="finished", timeout=10)
+    await h.server.store.set_status(table, "live")
+    await c.close()
+    await h.server.stop()
+
+    h2 = await start_harness(make_settings(sqlite_url))
+    try:
+        t = h2.server.tables[table]
+        await t.submit(nothing)  # the table's actor settles its state before any job
+        assert t.status == "finished"
+        stored = await h2.server.store.get_game(table)
+        assert stored is not None and stored.status == "finished" and len(stored.actions) == 52
+        game = get_game("whist")
+        log = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
+        final = replay(game, game.parse_config(stored.config), stored.seed, log)
+        assert stored.result == game.result(final).to_json()  # type: ignore[union-attr]
+    finally:
+        await h2.server.stop()
+
+
+async def nothing() -> None:
+    return None

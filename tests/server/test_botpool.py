@@ -1,0 +1,118 @@
+"""The bot pool: warm when the server starts, rebuilt once when a worker dies."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from engine.rng import Rng
+from rules.registry import get_game
+from server.app import Server
+from server.botpool import BotRunner
+from tests.server.conftest import make_settings
+
+
+def whist_turn(seed: int = 7) -> tuple[dict[str, Any], list[Any], int]:
+    """The view, legal actions and seat of the first turn of a whist deal."""
+    game = get_game("whist")
+    state = game.new(game.parse_config({}), seed)
+    seat = game.to_act(state)[0]
+    return dict(game.view(state, seat)), [dict(a) for a in game.legal(state, seat)], seat
+
+
+def children_of(pid: int) -> set[int]:
+    """Every live descendant of ``pid``."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != b"Z":
+                parents[int(entry)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {c for c, p in parents.items() if p in frontier} - found
+        found |= frontier
+    return found
+
+
+@pytest.fixture
+async def runner() -> AsyncIterator[BotRunner]:
+    r = BotRunner(workers=2, budget=10.0)
+    await r.start()
+    try:
+        yield r
+    finally:
+        await r.close()
+
+
+def kill(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+async def test_the_workers_run_and_are_warm_when_start_returns(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = Server(make_settings(sqlite_url, bot_workers=2))
+    await server.start()
+    try:
+        workers = server.bots.worker_pids()
+        assert len(workers) == 2 and set(workers) <= children_of(os.getpid())
+        view, legal, seat = whist_turn()
+        with caplog.at_level(logging.WARNING, "cardtable.bots"):
+            action = await server.bots.decide("whist", "heuristic", view, legal, seat, 1)
+        assert action in legal and not caplog.records
+    finally:
+        await server.stop()
+    # Stopping the server stops its workers.
+    assert not set(workers) & children_of(os.getpid())
+
+
+async def test_a_dead_worker_costs_stand_ins_and_one_new_pool(
+    runner: BotRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    view, legal, seat = whist_turn()
+    old_pool, old_workers = runner.pool, runner.worker_pids()
+    # Freeze the workers so that four decisions are in flight when one of them dies
+    # (a stopped process ignores every signal but SIGKILL: kill them all at the end).
+    for pid in old_workers:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        with caplog.at_level(logging.WARNING, "cardtable.bots"):
+            jobs = [
+                asyncio.create_task(runner.decide("whist", "heuristic", view, legal, seat, n))
+                for n in range(4)
+            ]
+            await asyncio.sleep(0.2)
+            kill(old_workers[:1])
+            actions = await asyncio.wait_for(asyncio.gather(*jobs), 5)
+    finally:
+        kill(old_workers)
+    # Each of those decisions got the stand-in (the same one a late bot gets).
+    stand_in = get_game("whist").stand_in
+    assert actions == [stand_in(legal, Rng(n)) for n in range(4)]
+    # The broken pool was replaced once, not once per failed decision.
+    assert runner.rebuilds == 1 and runner.pool is not old_pool
+    assert sum("replacing the bot pool" in r.getMessage() for r in caplog.records) == 1
+
+    # Later decisions run on the new pool's workers.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, "cardtable.bots"):
+        action = await runner.decide("whist", "heuristic", view, legal, seat, 9)
+    assert action in legal and not caplog.records
+    assert runner.rebuilds == 1
+    new_workers = runner.worker_pids()
+    assert new_workers and not set(new_workers) & set(old_workers)
