@@ -80,7 +80,7 @@ def headings(doc: Path) -> list[str]:
         ("../" + "shared" + "/DESIGN", True),
         ("the shared suite on 500 seeds", False),
         ("engine/tricks.py, shared with whist", False),
-        ("server/static/shared/app.js", False),
+        ("server/static/" + "shared" + "/app.js", False),
     ],
 )
 def test_the_outside_pattern_matches_path_forms_only(text: str, outside: bool) -> None:
