@@ -1,6 +1,7 @@
 """The local arena: bots play a game against each other, no server.
 
-Every game's bot-strength report uses it (DESIGN.md §3, Tournaments):
+Every game's bot-strength report uses it (docs/architecture.md, "Bots and the
+arena"):
 
 - **seeds**: game ``k`` of a run deals from seed ``seeds[k]``; bots get per-decision
   seeds derived from it, so a run is reproducible.

@@ -1,4 +1,4 @@
-"""The Game contract every game implements (DESIGN.md §2).
+"""The Game contract every game implements (docs/architecture.md, "The Game contract").
 
 A game is a deterministic state machine.  States are immutable values, so a
 rejected action cannot half-change one; every method is a pure function of its

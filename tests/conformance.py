@@ -1,7 +1,7 @@
 """The Game conformance suite every game reuses.
 
 ``check_game(game, config, seeds)`` plays random legal games to the end and checks
-the contract of DESIGN.md §2 on every step:
+the contract (docs/architecture.md, "The Game contract") on every step:
 
 - every game reaches a terminal state (``to_act`` empty, ``result`` set);
 - every action ``legal`` offers is accepted; a rejected action leaves the state as

@@ -1,7 +1,8 @@
 """The hand engine: blinds, betting rounds, streets and showdown.
 
 Pure functions from (hand, stacks) to (hand, stacks, events); the Game wraps them.
-Betting follows the no-limit rules in ``shared/rules/poker.md``:
+Betting follows the no-limit rules of docs/poker.md, "Table rules (no-limit
+hold'em)":
 
 - A bet or raise must add at least the largest bet/raise increment made so far this
   round, and at least the big blind (the minimum raise is the last full raise); a

@@ -1,6 +1,6 @@
 """Every maximal arrangement of natural cards, island by island.
 
-The algorithm (after the "islands" article in the rule reference):
+The algorithm (after the "islands" article docs/rummy.md, "The rules", names):
 
 1. *Islands.*  Cells of the 4×13 grid connect when side by side in a suit row
    (including the ace's places from the ace rule), and all non-zero cells of one

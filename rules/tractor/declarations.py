@@ -1,4 +1,4 @@
-"""Trump declarations during the draw (shared/rules/tractor.md, "Dealing and declaring").
+"""Trump declarations during the draw (docs/tractor.md, "Dealing and declaring").
 
 A declaration shows ``count`` copies of a card: a current-rank card of a suit
 declares that suit; a pair of identical rank cards overrides a single; a pair
@@ -26,7 +26,7 @@ def strength(face: int, count: int) -> int:
 def declaration_options(state: TractorState, seat: int) -> list[tuple[int, int]]:
     """(face, count) declarations ``seat`` may make now.
 
-    Rule (shared/rules/tractor.md, "Dealing and declaring"): a rank card of a
+    Rule (docs/tractor.md, "Dealing and declaring"): a rank card of a
     suit declares it; a pair of identical rank cards overrides a single; a
     joker pair (small < big) declares no trump and overrides suit pairs.  The
     current declarer may only reinforce its single into a pair of the same

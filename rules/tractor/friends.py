@@ -1,9 +1,9 @@
 """Finding Friends (找朋友): the landlord's friend calls and who they reveal.
 
-shared/rules/tractor.md lists "Finding Friends mode (landlord calls friend
-cards; 5+ players)" among the options and says nothing more; docs/tractor.md
-records the conventions chosen here (they follow rbtying/shengji, the
-reference's model server):
+The mode (five or more players; the landlord calls friend cards instead of
+having a fixed partner) has conventions that differ between servers;
+docs/tractor.md ("Finding Friends") records the ones chosen here (they follow
+rbtying/shengji, the most played open-source server):
 
 * after burying the kitty the landlord calls ``seats // 2 - 1`` cards, each
   as "the nth copy of a face" (n from 1 to the number of decks);

@@ -1,7 +1,7 @@
-"""Tractor table options: every house rule of the reference as an explicit option.
+"""Tractor table options: every house rule as an explicit option.
 
-Defaults follow the rule reference (shared/rules/tractor.md), which in turn
-takes rbtying/shengji's defaults where servers differ.  A bad option is
+Defaults are those of the rules as docs/tractor.md states them ("The rules",
+"Options"), which take rbtying/shengji's defaults where servers differ.  A bad option is
 rejected when the table is created: ``Game.parse_config`` turns the pydantic
 error into ``IllegalAction('bad_option', ...)`` naming the option.
 """
@@ -40,7 +40,7 @@ class ThrowFailureUnit(StrEnum):
 class TrickComparison(StrEnum):
     """How a conforming multi-unit play is compared with the current winner.
 
-    This is also the reference's "throw evaluation" option: a single unit
+    Some servers call this the "throw evaluation" option.  A single unit
     compares the same way under every choice.
     """
 
@@ -77,8 +77,9 @@ class TractorConfig(GameConfig):
     landlord calls friend cards instead of having a fixed partner.
     ``throw_failure_penalty``: points the throwing side loses per failed throw.
     ``takeback_allowed``: off by default because an accepted action is durable
-    the moment it is acknowledged (DESIGN §3); turning it on lets the last
-    player to act withdraw a play before the next player acts.
+    the moment it is acknowledged (docs/architecture.md, "The table
+    actor"); turning it on lets the last player to act withdraw a play
+    before the next player acts.
     ``allow_reinforce``: a declarer may strengthen their own single
     declaration into a pair of the same card.
     ``max_rank``: the level a side must pass to win the match (A by default).
@@ -149,16 +150,16 @@ class TractorConfig(GameConfig):
 def deal_sizes(seats: int, finding_friends: bool) -> tuple[int, int]:
     """(decks, kitty size) for a table.
 
-    The classic game: two decks, an 8-card kitty (shared/rules/tractor.md).
+    The classic game: two decks, an 8-card kitty (docs/tractor.md, "Players and cards").
     Finding Friends: the usual convention of half a deck per seat
     (``seats // 2`` decks) capped at three, because our units are singles,
-    pairs and tractors of pairs (the reference's pair is "two identical
-    cards"): with three decks a third copy is a single beside a pair, but
-    four copies of a face would be two pairs at one face, which the
-    structure rules do not express.  The kitty is the smallest one of at
-    least 5 cards that leaves equal hands: 5 seats 2 decks kitty 8 (20
-    each), 6 seats 3 decks kitty 6 (26 each), 7 seats kitty 8 (22 each),
-    8 seats kitty 10 (19 each).
+    pairs and tractors of pairs (a pair is the two copies of one face,
+    docs/tractor.md, "Units, leads and throws"): with three decks a third
+    copy is a single beside a pair, but four copies of a face would be two
+    pairs at one face, which the structure rules do not express.  The kitty
+    is the smallest one of at least 5 cards that leaves equal hands: 5 seats
+    2 decks kitty 8 (20 each), 6 seats 3 decks kitty 6 (26 each), 7 seats
+    kitty 8 (22 each), 8 seats kitty 10 (19 each).
     """
     if not finding_friends:
         return 2, 8

@@ -1,6 +1,6 @@
 """Points, the kitty bonus, the level change table and the next landlord.
 
-shared/rules/tractor.md, "Points, kitty, scoring": 5s count 5, 10s and Ks count
+docs/tractor.md, "Points, kitty, scoring": 5s count 5, 10s and Ks count
 10 (200 points in two decks); only points won by the attacking team count.
 """
 
@@ -71,9 +71,9 @@ class LevelChange:
 def level_change(attacker_points: int, decks: int = 2) -> LevelChange:
     """The level table, for ``decks`` decks (two in the classic game).
 
-    Two decks (the reference's table): p = 0 (or less, after penalties):
-    landlords +3; 5-35: +2; 40-75: +1; 80-115: attackers become landlords,
-    +0; 120-155: +1; 160-195: +2; each further 40: +1.  With more decks
+    Two decks (docs/tractor.md, "Points, kitty, scoring"): p = 0 (or less,
+    after penalties): landlords +3; 5-35: +2; 40-75: +1; 80-115: attackers
+    become landlords, +0; 120-155: +1; 160-195: +2; each further 40: +1.  With more decks
     (Finding Friends) the 40-point step scales with the points in play,
     20 per deck (a fifth of each deck's 100), so the thresholds keep the
     same share of the total: three decks (300 points) step by 60.
@@ -97,12 +97,14 @@ def next_landlord(landlord: int, attackers_win: bool, seats: int = 4) -> int:
 def next_landlord_friends(
     landlord: int, side: Iterable[int], attackers_win: bool, seats: int
 ) -> int:
-    """Finding Friends' next landlord: the reference's rule with the final sides.
+    """Finding Friends' next landlord: the classic rule with the final sides.
 
-    "If the landlords held, the landlord's partner; otherwise the next
-    attacker after the landlord": the first member of the landlord's side
-    after the landlord in seat order (the landlord again if nobody joined),
-    else the first seat after the landlord that is not on the side.  With
+    The classic rule (docs/tractor.md, "Points, kitty, scoring") passes the
+    landlord seat to the landlord's partner when the landlords held, else to
+    the first attacker after the landlord.  Here that is the first member of
+    the landlord's side after the landlord in seat order (the landlord again
+    if nobody joined), else the first seat after the landlord that is not on
+    the side.  With
     fixed partnerships at four seats this is exactly the classic rule.
     """
     members = set(side)

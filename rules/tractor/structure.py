@@ -1,6 +1,6 @@
 """Lead decomposition (getStructure) and follow validation (sameStructure).
 
-Vocabulary (shared/rules/tractor.md, "Units, leads and throws"): a *single*; a
+Vocabulary (docs/tractor.md, "Units, leads and throws"): a *single*; a
 *pair* = both copies of one face; a *tractor* = two or more pairs with
 consecutive Φ in one effective suit.  A lead's *template* is its greedy
 decomposition: longest tractors first, then pairs, then singles.
@@ -311,7 +311,7 @@ def check_follow(
     """Raise :class:`IllegalAction` unless ``play`` is a legal follow.
 
     ``hand`` is the follower's whole hand before playing (it contains
-    ``play``).  Rules (shared/rules/tractor.md, "Following"): as many cards as
+    ``play``).  Rules (docs/tractor.md, "Following"): as many cards as
     the lead; as many cards of the led effective suit as the hand allows; and
     when the hand has more cards of that suit than the lead, the play must
     satisfy the strongest element of the lead's degradation chain that the

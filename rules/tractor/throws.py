@@ -1,6 +1,6 @@
 """Throws: whether a multi-unit lead stands, and what a failed one plays.
 
-shared/rules/tractor.md, "Units, leads and throws": a throw stands only if no
+docs/tractor.md, "Units, leads and throws": a throw stands only if no
 single unit of it can be beaten by another player's cards in that effective
 suit (partners included; trumping in does not count): a higher pair beats a
 pair unit, a higher single beats a single unit, a tractor of the same length

@@ -1,6 +1,6 @@
 """Who wins a trick.
 
-shared/rules/tractor.md, "Winning a trick": only plays wholly in the led suit
+docs/tractor.md, "Winning a trick": only plays wholly in the led suit
 or wholly trump that conform to the lead's template can win; trump beats the
 led suit; between conforming plays of one effective suit the challenger must
 beat the *current winner*, not only the leader.  Three comparisons (option

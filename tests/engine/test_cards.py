@@ -1,4 +1,4 @@
-"""The one card encoding and its parser (DESIGN.md §2, "Cards")."""
+"""The one card encoding and its parser (docs/architecture.md, "Cards")."""
 
 import pytest
 

@@ -1,6 +1,6 @@
 """The solver's Python face: parsing, conventions, par, report, threads, build errors.
 
-bridge.md, "Double-dummy solver": the table of 5 strains x 4 declarers, par,
+docs/dds.md (its opening): the table of 5 strains x 4 declarers, par,
 the score of every legal card; issue 6 §2: a clear error message if no C
 compiler is present, several solves in threads.
 """

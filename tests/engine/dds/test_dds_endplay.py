@@ -1,7 +1,7 @@
 """The compiled solver against endplay (Bo Haglund's DDS), the trusted peer.
 
-bridge.md, "Trusted peer for differential tests": "our answers must be equal on
-every deal tried". Issue 6 §3: the full 5 x 4 table on random deals, and
+docs/dds.md, "Tests": endplay (DDS) is the trusted peer, and our answers must
+equal its answers on every deal tried. Issue 6 §3: the full 5 x 4 table on random deals, and
 random mid-play positions with the score of every legal card.
 """
 

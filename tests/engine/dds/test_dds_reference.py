@@ -1,10 +1,10 @@
 """The compiled solver against plain minimax on small endings.
 
-bridge.md, "Double-dummy solver": "with all four hands known, how many tricks
-can the side on lead take with best play by both sides, in a given strain,
-from a given position (full deal or any point mid-trick)? Also: the score of
-every legal card". Issue 6 §3: equal to the pure-Python reference on >= 2,000
-random endings of 1-5 cards per hand, all strains, all leaders, mid-trick too.
+docs/dds.md (its opening): with all four hands known and best play by both
+sides, how many tricks the side to move takes from any position (full deal,
+ending or mid-trick), and the score of every legal card. Issue 6 §3: equal to
+the pure-Python reference on >= 2,000 random endings of 1-5 cards per hand,
+all strains, all leaders, mid-trick too.
 """
 
 from __future__ import annotations

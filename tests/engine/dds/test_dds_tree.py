@@ -1,10 +1,9 @@
 """Solution-tree files: written, read back, and consistent with the solver.
 
-bridge.md, "Double-dummy solver": "Optional output of the solution tree: a
-primary header (cards per player, which side is "good guys", ...), a secondary
-header (the four hands), and a body of cells in depth-first order, one per
-trick (round number, leader, winner, four cards, and a pointer to the
-identical position when it was reached before)."
+docs/dds.md, "Solution-tree files": a primary header (cards per player, the
+"good guys" side, ...), a secondary header (the four hands), and a body of
+cells in depth-first order, one per trick (round, leader, winner, four cards,
+and a pointer to the identical position when it was reached before).
 """
 
 from __future__ import annotations

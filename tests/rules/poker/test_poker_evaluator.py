@@ -1,4 +1,4 @@
-"""The hand evaluator against the rule text (shared/rules/poker.md, "Hand ranking").
+"""The hand evaluator against the rule text (docs/poker.md, "Hand ranking").
 
 Every five-card hand is checked against a naive evaluator written here from the
 rules alone; seven- and six-card hands against the best-five-of-k definition; a
@@ -235,7 +235,7 @@ def _peer_spelling(face: int) -> str:
 
 
 def test_cactus_kev_card_words():
-    # The rule text's layout xxxbbbbb bbbbbbbb cdhsrrrr xxpppppp: king of diamonds
+    # The layout xxxbbbbb bbbbbbbb cdhsrrrr xxpppppp (docs/poker.md, "Five cards"): king of diamonds
     # has rank bit K, suit bit d, rank 11 and prime 37.
     assert card_word(parse_face("KD")) == 0b00001000_00000000_01001011_00100101
     assert card_word(parse_face("5D")) == 0b00000000_00001000_01000011_00000111

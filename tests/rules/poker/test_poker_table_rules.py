@@ -1,5 +1,5 @@
 """No-limit hold'em table rules, each test citing the rule it checks
-(shared/rules/poker.md, "Table: no-limit Texas hold'em"; docs/poker.md)."""
+(docs/poker.md, "Table rules (no-limit hold'em)" and "No-limit hold'em table")."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ For each preset, 10,000 random 13- and 14-card hands from two decks, half of
 them from a shoe with the two printed jokers (and, for indian, a wild rank on
 half of those): ``best`` reaches the brute force's optimum, ``best`` is one of
 ``combos``, and every optimal maximal arrangement the brute force finds is one
-of ``combos`` (rules/rummy.md: "every maximal arrangement ... and the best
-arrangement under the preset's objective").
+of ``combos`` (docs/rummy.md, "What the generator returns": every maximal
+arrangement, and the best one under the preset's objective).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Hand-made cases for the rummy combo generator, read from the rule reference
-(rules/rummy.md) and the islands article it builds on."""
+"""Hand-made cases for the rummy combo generator, read from docs/rummy.md ("The
+rules") and the islands article it names."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def melds_of(text: str, rules: MeldRules) -> list[list[str]]:
 
 
 def test_two_decks_keep_copies_apart() -> None:
-    """"duplicates are distinct physical cards": spelled twice = copies 0 and 1."""
+    """Two copies of a face are two physical cards: spelled twice = copies 0 and 1."""
     hand = to_hand("AS AS 2S")
     assert sorted(hand.cards) == sorted([3 * 13 + 12, 54 + 3 * 13 + 12, 3 * 13])
     assert hand.counts[3 * 13 + 12] == 2
@@ -63,7 +63,7 @@ def test_islands_of_the_articles_hand_a() -> None:
 
 
 def test_all_cards_of_a_rank_connect_even_apart() -> None:
-    """"all non-zero cells of one rank column connect": 7C and 7S with nothing between."""
+    """Every non-empty cell of one rank is linked: 7C and 7S with nothing between."""
     hand = to_hand("7C 7S 8S")
     assert island_ranks(hand.counts[:52], rules_geometry(GIN)) == [(5, 6)]
 
@@ -119,13 +119,13 @@ def test_islands_combine_as_a_product() -> None:
     ],
 )
 def test_run_ace_rule(cards: str, ace: AceRule, ok: bool) -> None:
-    """"Run: ≥3 consecutive ranks in one suit. Ace: low only | low or high | wrap"."""
+    """A run is 3+ consecutive ranks of one suit; the ace is low only, low or high, or wraps."""
     rules = GIN.replace(ace=ace)
     assert meld_ok(Kind.RUN, faces(cards), 0, rules) is ok
 
 
 def test_sets_need_distinct_suits() -> None:
-    """"two identical cards never share a set; two disjoint sets of one rank are fine"."""
+    """Two identical cards never share a set; one rank may make two separate sets."""
     assert not combos("7H 7H 7S", GIN)[0].melds
     got = melds_of("7H 7H 7S 7S 7D 7D", GIN)
     assert got == [["set 7D 7H 7S", "set 7D 7H 7S"]]
@@ -157,7 +157,7 @@ def test_a_copy_with_a_wild_rank_does_not_keep_stale_cached_values() -> None:
 
 
 def test_wild_card_in_its_natural_place_keeps_a_run_pure() -> None:
-    """"a wild in its natural place keeps a run pure"."""
+    """A wild card standing as itself in a run keeps the run pure."""
     rules = INDIAN.with_wild(5)  # sevens are wild
     # the only pure run is 5H 6H 7H, with the wild 7H as itself
     got = best("5H 6H 7H 9C 9D 9S 2S 3S SJ KC KD KS KH", rules)
@@ -170,7 +170,7 @@ def test_wild_card_in_its_natural_place_keeps_a_run_pure() -> None:
 
 
 def test_indian_declaration_needs_two_runs_one_pure() -> None:
-    """"declare when all 13 cards ... are grouped with ≥2 runs of which ≥1 pure"."""
+    """Indian: declare with all 13 cards in melds, at least 2 runs, at least 1 pure."""
     ok = best("2H 3H 4H 7S 8S SJ 5C 5D 5H KC KD KH AH", INDIAN)
     assert declaration_ok(ok, INDIAN) and counted_points(ok, INDIAN) == 0
     no_pure = best("2H 4H SJ 7S 9S BJ 5C 5D 5H KC KD KH AC", INDIAN)
@@ -178,14 +178,14 @@ def test_indian_declaration_needs_two_runs_one_pure() -> None:
 
 
 def test_fourteen_cards_declare_with_one_card_to_discard() -> None:
-    """"(after drawing, 14 with the discard)": one card may stay out."""
+    """Indian, 14 cards after drawing: one card (the discard) may stay out."""
     got = best("2H 3H 4H 7S 8S 9S 5C 5D 5H KC KD KH KS 9C", INDIAN)
     assert declaration_ok(got, INDIAN) and len(got.leftover) == 1
 
 
 def test_indian_points_and_cap() -> None:
-    """"A,K,Q,J = 10, others face value, jokers 0", "capped at 80", and "if a
-    player lacks the required runs every card counts"."""
+    """Indian points: A, K, Q, J 10, other cards their face value, jokers 0; at most
+    80; every card counts for a player without the required runs."""
     without_runs = best("2C 9D 4H KS KD KH QC JS AD 5S 7C 8H SJ", INDIAN)
     assert counted_points(without_runs, INDIAN) == 2 + 9 + 4 + 30 + 10 + 10 + 10 + 5 + 7 + 8
     assert points_charged(without_runs, INDIAN) == 80
@@ -245,7 +245,7 @@ def ids(text: str) -> list[int]:
 
 
 def test_read_meld_prefers_a_pure_reading_of_a_wild_card() -> None:
-    """"a wild in its natural place keeps a run pure": 5H 6H 7H with sevens wild."""
+    """A wild card as itself keeps a run pure: 5H 6H 7H with sevens wild."""
     rules = INDIAN.with_wild(5)
     meld = read_meld(ids("5H 6H 7H"), rules)
     assert meld is not None and meld.kind is Kind.RUN and meld.pure

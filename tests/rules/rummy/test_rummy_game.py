@@ -1,5 +1,5 @@
-"""The rummy Game's rules, case by case, citing the rule reference (shared/rules/rummy.md)
-and the house rules documented in docs/rummy.md ("The Game")."""
+"""The rummy Game's rules, case by case, citing docs/rummy.md ("The rules") and
+the house rules it documents ("The Game")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Gin deadwood against OpenSpiel's gin_rummy (a trusted peer, test-only).
 
-rules/rummy.md: "OpenSpiel's gin_rummy (meld detection, deadwood ...) for gin".
+docs/rummy.md, "Tests": OpenSpiel's gin_rummy is the trusted peer for gin deadwood.
 OpenSpiel numbers cards suit-major in the order spades, clubs, diamonds, hearts
 with ranks A..K; ours are clubs, diamonds, hearts, spades with ranks 2..A.
 """

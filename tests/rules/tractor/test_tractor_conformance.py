@@ -1,4 +1,4 @@
-"""The Game conformance suite on Tractor (DESIGN.md §2, tests/conformance.py).
+"""The Game conformance suite on Tractor (docs/architecture.md, "The conformance suite").
 
 Random legal play from 500 seeds, one round each (option ``rounds=1``; a full
 match is ~30 rounds of ~200 actions), across the house-rule options: every

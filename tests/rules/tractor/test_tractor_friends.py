@@ -1,10 +1,9 @@
 """Finding Friends (5-8 seats): deal sizes, friend calls, reveals, dynamic sides,
 scoring, level changes, next landlord, views and the bot's call.
 
-shared/rules/tractor.md only lists "Finding Friends mode (landlord calls friend
-cards; 5+ players)" among the options; the conventions these tests check are
-the ones docs/tractor.md ("Finding Friends") records, and each test cites the
-reference where it speaks (points, the level table, the next landlord rule).
+The conventions these tests check are the ones docs/tractor.md ("Finding
+Friends") records; where the classic rules apply (points, the level table, the
+next landlord rule) a test cites docs/tractor.md, "Points, kitty, scoring".
 """
 
 from __future__ import annotations
@@ -274,7 +273,7 @@ def test_a_friend_s_points_won_before_the_reveal_count_for_the_landlords() -> No
 @pytest.mark.parametrize(
     ("points", "decks", "attackers_win", "levels"),
     [
-        # The reference's two-deck table ...
+        # The classic two-deck table (docs/tractor.md, "Points, kitty, scoring") ...
         (0, 2, False, 3), (35, 2, False, 2), (75, 2, False, 1), (80, 2, True, 0),
         (155, 2, True, 1), (160, 2, True, 2), (200, 2, True, 3),
         # ... scaled to three decks: 20 points per deck per step (60).

@@ -1,6 +1,6 @@
 """The Tractor Game: draw and live declarations, kitty, throws, tricks, scoring, match.
 
-Each test cites the rule text of shared/rules/tractor.md it checks.
+Each test states the rule of docs/tractor.md ("The rules", "The Game") it checks.
 """
 
 from __future__ import annotations
@@ -92,9 +92,9 @@ def event(events: list[Event], kind: str) -> dict[str, Any]:
 
 
 def test_registered_and_every_seat_that_can_declare_is_to_act() -> None:
-    """"Cards are drawn one at a time in turn; during the draw a player may declare
-    trump by showing a CR card of a suit" -- so the drawer and any seat holding
-    a rank card act at once."""
+    """Dealing and declaring: while the cards are drawn one at a time, a player
+    may declare by showing a current-rank card -- so the drawer and any seat
+    holding a rank card act at once."""
     assert isinstance(get_game("tractor"), TractorGame)
     s = drawing(["3C", "2H", "4C", "5C"], STOCK)
     assert GAME.to_act(s) == (0, 1)
@@ -157,7 +157,7 @@ def test_declaration_overrides(first: str, second: str, ok: bool) -> None:
 
 
 def test_reinforce_turns_a_single_into_a_pair_that_suit_pairs_cannot_override() -> None:
-    """(opt) reinforce: the declarer may strengthen its own single into a pair."""
+    """Option ``allow_reinforce``: the declarer may strengthen its own single into a pair."""
     hands = ["3C", "2H 2H", "4C", "2S 2S"]
     s = drawing(hands, STOCK)
     s, _ = act(s, 1, "declare", "2H")
@@ -175,8 +175,9 @@ def test_reinforce_turns_a_single_into_a_pair_that_suit_pairs_cannot_override() 
 
 
 def test_the_last_declaration_fixes_trump_and_the_first_declarer_becomes_landlord() -> None:
-    """"The last declaration at the end of the draw fixes trump. First round: the
-    winning declarer becomes landlord." The landlord picks up the kitty privately."""
+    """Dealing and declaring: the declaration standing when the draw ends fixes
+    trumps, and in the first round its maker becomes the landlord. The landlord
+    picks up the kitty privately."""
     stock = "9C 5D KD 3S 4S 6S 7S 8S 9S"  # one card to draw, then an 8-card kitty
     s = drawing(["2H", "3C", "2S 2S", "4C"], stock)
     s, _ = act(s, 0, "declare", "2H")
@@ -223,7 +224,8 @@ def test_later_rounds_keep_the_landlord_and_declare_the_suit_only() -> None:
 
 
 def test_no_declaration_reveals_the_kitty_to_fix_trump_by_default() -> None:
-    """"If nobody declares, (opt) the kitty is revealed to fix trump (default)"."""
+    """Dealing and declaring: if nobody declares, by default (option
+    ``no_declaration``) the kitty is turned up to fix trumps."""
     s = drawing(["3C", "4C", "5C", "6C"], "9C 5D KD 2S 4S 6S 7S 8S 9S")
     s, ev = act(s, 0, "draw")
     assert event(ev, "kitty_revealed")["cards"] == ["5D", "KD", "2S", "4S", "6S", "7S", "8S", "9S"]
@@ -244,7 +246,7 @@ def test_kitty_trump_suit(kitty: str, suit: int) -> None:
 
 
 def test_no_declaration_redeal_policy_shuffles_again() -> None:
-    """(opt) "or the hand is redealt"."""
+    """Option ``no_declaration = redeal``: the cards are dealt again."""
     s = drawing(["3C", "4C", "5C", "6C"], "9C 5D KD 2S 4S 6S 7S 8S 9S",
                 cfg=config(no_declaration="redeal"))
     s2, ev = act(s, 0, "draw")
@@ -258,8 +260,8 @@ def test_no_declaration_redeal_policy_shuffles_again() -> None:
 
 
 def test_landlord_buries_eight_cards_seen_by_the_landlord_alone() -> None:
-    """"The declarer (landlord) team picks up the 8-card kitty, buries 8 cards";
-    the buried cards stay hidden from everyone else until the round ends."""
+    """Points, kitty, scoring: the landlord picks up the 8-card kitty and buries
+    8 cards; the buried cards stay hidden from everyone else until the round ends."""
     s = drawing(["2C", "4C", "5C", "6C"], "9C 5D KD 2S 4S 6S 7S 8S 9S")
     s, _ = act(s, 0, "declare", "2C")
     s, _ = act(s, 0, "draw")
@@ -311,8 +313,9 @@ def test_a_throw_that_cannot_be_beaten_stands() -> None:
 
 
 def test_a_failed_throw_plays_the_forced_unit_and_says_so() -> None:
-    """"A failed throw plays only the unit that can be beaten ... the rest returns
-    to hand" -- partners included; the broadcast names the forced unit."""
+    """Units, leads and throws: a failed throw plays only a beatable unit and the
+    rest goes back to the hand -- partners included; the broadcast names the
+    forced unit."""
     s = playing(["QS QS AS 3D", "4D 5D 6D 7D", "KS KS 8D 9D", "TD JD QD KD"])
     s, ev = act(s, 0, "play", "QS QS AS")
     failed = event(ev, "throw_failed")
@@ -326,7 +329,7 @@ def test_a_failed_throw_plays_the_forced_unit_and_says_so() -> None:
 @pytest.mark.parametrize(("choice", "forced"), [("smallest", ["JS"]),
                                                 ("first_found", ["QS", "QS"])])
 def test_throw_failure_unit_option(choice: str, forced: list[str]) -> None:
-    """(opt) "which one -- first found vs smallest"."""
+    """Option ``throw_failure_unit``: the first beatable unit found, or the smallest."""
     s = playing(["QS QS JS 3D", "KS KS 4D 5D", "6D 7D 8D 9D", "TD JD QD KD"],
                 cfg=config(throw_failure_unit=choice))
     _, ev = act(s, 0, "play", "QS QS JS")
@@ -334,8 +337,8 @@ def test_throw_failure_unit_option(choice: str, forced: list[str]) -> None:
 
 
 def test_follow_rules_are_enforced() -> None:
-    """"Follow the led effective suit with as many cards as you have in it"; pairs
-    draw pairs."""
+    """Following: as many cards of the led effective suit as the hand holds, up to
+    the lead's size; pairs call for pairs."""
     s = playing(["KS KS 3D 4D", "QS QS 5S 5D", "6D 7D 8D 9D", "TD JD QD KD"])
     s, _ = act(s, 0, "play", "KS KS")
     for bad, code in [("QS 5D", "must_follow_suit"), ("QS 5S", "must_match_structure"),
@@ -347,7 +350,7 @@ def test_follow_rules_are_enforced() -> None:
 
 
 def test_the_challenger_must_beat_the_current_winner() -> None:
-    """"the challenger must beat the current winner (not only the leader)"."""
+    """Winning a trick: each play must beat the play winning so far, not only the lead."""
     s = playing(["5S 3D", "9S 4D", "7S 5D", "QS 6D"])
     s, _ = act(s, 0, "play", "5S")
     s, _ = act(s, 1, "play", "9S")
@@ -360,7 +363,7 @@ def test_the_challenger_must_beat_the_current_winner() -> None:
 
 
 def test_trumping_in_wins_and_landlord_tricks_do_not_count() -> None:
-    """"Trump beats the led suit"; "Only points won by the attacking team count"."""
+    """Trumps beat the led suit; only the points the attackers take count."""
     s = playing(["KS 3D", "5S 4D", "3H 5D", "AS 6D"])
     s, _ = act(s, 0, "play", "KS")
     s, _ = act(s, 1, "play", "5S")
@@ -410,7 +413,7 @@ KITTY_15 = "KD 5S 2S 3S 4S 6S 7S 8S"
 def test_kitty_multiplier_at_the_last_trick(
     lead: str, follows: list[str], option: str, multiplier: int
 ) -> None:
-    """"If the attackers win the last trick, the kitty's points are added multiplied"."""
+    """When the attackers win the last trick the kitty's points are added, multiplied."""
     _s, end = last_trick(lead, follows, kitty=KITTY_15, cfg=config(kitty_multiplier=option))
     assert end["kitty_points"] == 15 and end["kitty_multiplier"] == multiplier
     assert end["kitty_bonus"] == 15 * multiplier
@@ -453,7 +456,7 @@ def test_level_change_and_next_landlord(
 
 
 def test_failed_throw_penalty_goes_to_the_other_side() -> None:
-    """"(opt) penalty of 10 points per failed throw"."""
+    """Option ``throw_failure_penalty`` (10 by default) per failed throw."""
     for penalty in (0, 10, 30):
         s = playing(["QS QS AS 3D", "4D 5D 6D 7D", "KS KS 8D 8D", "TD JD QD KD"],
                     cfg=config(throw_failure_penalty=penalty))
@@ -468,7 +471,7 @@ def test_failed_throw_penalty_goes_to_the_other_side() -> None:
 
 
 def test_match_ends_when_a_side_passes_the_max_rank() -> None:
-    """"a match that runs round after round until a team passes A"."""
+    """The match runs round after round until a side passes ``max_rank`` (A)."""
     s, _end = last_trick("AC", ["3C", "4D", "7C"], winner_attacks=False,
                         levels=(12, 10, 12, 10))
     assert s.phase is Phase.OVER and s.winner == 0 and GAME.to_act(s) == ()

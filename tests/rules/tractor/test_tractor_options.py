@@ -1,4 +1,4 @@
-"""Table options (shared/rules/tractor.md, "Options to expose (with defaults)")."""
+"""Table options (docs/tractor.md, "Options")."""
 
 from __future__ import annotations
 

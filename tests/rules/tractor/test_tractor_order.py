@@ -1,4 +1,4 @@
-"""Trump partition, order and Φ (shared/rules/tractor.md, "Trumps and order")."""
+"""Trump partition, order and Φ (docs/tractor.md, "Trumps and order")."""
 
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ def test_trump_partition(trump: Trump, card: str, is_t: bool) -> None:
 
 
 def test_order_inside_trump() -> None:
-    """"big joker > small joker > CR card of suit S_m > CR cards of the other suits
-    (equal to each other) > S_m cards A..2 with CR skipped."""
+    """Big joker, small joker, the trump suit's CR card, the other CR cards (equal),
+    then the trump suit from A down to 2 without the current rank."""
     trump = Trump(RANK["7"], S)
     ladder = ["BJ", "SJ", "7S", "7H", "AS", "KS", "8S", "6S", "2S"]
     values = [phi(f(c), trump) for c in ladder]
@@ -58,7 +58,7 @@ def test_order_inside_trump() -> None:
 
 
 def test_rank_displacement_makes_ten_and_queen_adjacent_at_cr_jack() -> None:
-    """"Rank displacement: at CR = J, 10 and Q are adjacent.\""""
+    """With the current rank taken out of its suit, 10 and Q are neighbours at CR = J."""
     trump = Trump(RANK["J"], H)
     assert adjacent(f("TS"), f("QS"), trump)
     assert adjacent(f("TH"), f("QH"), trump)  # in the trump suit too
@@ -66,7 +66,7 @@ def test_rank_displacement_makes_ten_and_queen_adjacent_at_cr_jack() -> None:
 
 
 def test_tractor_chain_runs_through_the_top_of_trump() -> None:
-    """"S_m A → off-suit CR cards → S_m CR card → small joker → big joker.\""""
+    """The chain at the top of trumps: trump A, off-suit CR, trump CR, SJ, BJ."""
     trump = Trump(RANK["2"], D)
     assert adjacent(f("AD"), f("2C"), trump)
     assert adjacent(f("AD"), f("2S"), trump)
@@ -76,7 +76,7 @@ def test_tractor_chain_runs_through_the_top_of_trump() -> None:
 
 
 def test_off_suit_rank_cards_are_not_consecutive_with_each_other() -> None:
-    """"different off-suit CR pairs are not consecutive with each other.\""""
+    """Two different off-suit CR faces are never neighbours of each other."""
     trump = Trump(RANK["2"], D)
     assert not adjacent(f("2C"), f("2H"), trump)
     assert not adjacent(f("2H"), f("2C"), trump)

@@ -1,8 +1,8 @@
 """Property tests: the production follow checker against the paper's search.
 
-Rule under test (shared/rules/tractor.md, "Following"): "The legality question
-is: does the play match the template at least as well as the best match the
-hand could have produced?"  The production checker answers it without the
+Rule under test (docs/tractor.md, "Following"): the play must match the
+template at least as well as the best play the hand could have made.  The
+production checker answers it without the
 paper's n! search; the references in ``paper_reference`` answer it with
 Algorithms 2-4 (and, where two off-suit CR faces share a Φ value, with the
 §3.2 criterion searched card by card -- see ``test_phi_ties_follow_the_formal_criterion``

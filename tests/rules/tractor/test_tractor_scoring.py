@@ -1,4 +1,5 @@
-"""Points, kitty multiplier, level table, next landlord ("Points, kitty, scoring")."""
+"""Points, kitty multiplier, level table, next landlord
+(docs/tractor.md, "Points, kitty, scoring")."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from tests.rules.tractor.tractor_cases import ids
 
 
 def test_two_decks_hold_200_points() -> None:
-    """"5s count 5, 10s and Ks count 10: 200 points in two decks.\""""
+    """Fives are worth 5, tens and kings 10: 200 points in two decks."""
     assert points(deck(2, jokers=True)) == 200
     assert points(ids("5S TH KD AS BJ 2C")) == 25
 
@@ -46,8 +47,8 @@ def test_two_decks_hold_200_points() -> None:
     ],
 )
 def test_level_change_table(p: int, change: LevelChange) -> None:
-    """"p = 0 → landlords +3; 5–35 → +2; 40–75 → +1; 80–115 → attackers become
-    landlords, +0; 120–155 → +1; 160–195 → +2; each further 40 → +1.\""""
+    """The level table: 0 → landlords +3; 5–35 → +2; 40–75 → +1; 80–115 → the
+    attackers take over, +0; 120–155 → +1; 160–195 → +2; every further 40 → +1."""
     assert level_change(p) == change
 
 
@@ -63,8 +64,8 @@ def test_level_change_table(p: int, change: LevelChange) -> None:
     ],
 )
 def test_kitty_multiplier_options(lead: Template, option: KittyMultiplier, factor: int) -> None:
-    """"(opt: 2 × size of the largest unit in the last trick (default) | 2^that size |
-    2 × cards)\""""
+    """Option ``kitty_multiplier``: twice the largest unit of the last trick (default),
+    2 to the power of that size, or twice the cards."""
     assert kitty_multiplier(lead, option) == factor
 
 
@@ -74,8 +75,8 @@ def test_kitty_bonus_multiplies_the_kitty_points() -> None:
 
 
 def test_next_landlord() -> None:
-    """"if the landlords held, the landlord's partner; otherwise the next attacker
-    after the landlord.\""""
+    """The landlord's partner if the landlords held, else the first attacker after
+    the landlord."""
     assert next_landlord(1, attackers_win=False) == 3
     assert next_landlord(3, attackers_win=False) == 1
     assert next_landlord(1, attackers_win=True) == 2
@@ -83,7 +84,7 @@ def test_next_landlord() -> None:
 
 
 def test_failed_throw_penalty_goes_to_the_other_side() -> None:
-    """"(opt) penalty of 10 points per failed throw.\""""
+    """Option ``throw_failure_penalty``: 10 points per failed throw by default."""
     assert penalised(60, failed_throws_by_attackers=1, failed_throws_by_landlords=0,
                      penalty=10) == 50
     assert penalised(60, failed_throws_by_attackers=0, failed_throws_by_landlords=2,

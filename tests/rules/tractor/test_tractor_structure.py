@@ -1,4 +1,4 @@
-"""Lead decomposition and follow rules, table-driven from shared/rules/tractor.md."""
+"""Lead decomposition and follow rules, table-driven from docs/tractor.md ("The rules")."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_get_structure(trump: Trump, lead: str, template: Template, rule: str) -
 
 
 def test_a_lead_must_lie_in_one_effective_suit() -> None:
-    """"A lead must lie in one effective suit (all trump, or all one natural suit).\""""
+    """A lead must lie in one effective suit: all trumps, or all one side suit."""
     with pytest.raises(IllegalAction) as e:
         check_lead(ids("AS KD"), CR2_HEARTS)
     assert e.value.code == "mixed_suits"

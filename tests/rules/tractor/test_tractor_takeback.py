@@ -1,5 +1,4 @@
-"""Takebacks (option ``takeback_allowed``; shared/rules/tractor.md lists
-"takeback allowed" among the options to expose).
+"""Takebacks (option ``takeback_allowed``; docs/tractor.md, "Options").
 
 The rule as docs/tractor.md ("Takebacks") defines it: after a play that does
 not complete its trick (and is not a failed throw), the player who made it may

@@ -1,4 +1,4 @@
-"""Throws ("Units, leads and throws"): validity against the other hands."""
+"""Throws (docs/tractor.md, "Units, leads and throws"): validity against the other hands."""
 
 from __future__ import annotations
 
@@ -26,14 +26,14 @@ def test_a_single_unit_is_not_a_throw() -> None:
 
 
 def test_throw_stands_when_no_unit_can_be_beaten() -> None:
-    """"It stands only if no single unit of it can be beaten by another player's cards
-    in that effective suit (partners included; trumping in does not count)\""""
+    """A throw stands unless another player (partner included) could beat one of
+    its units with cards of the same effective suit; trumping does not count."""
     lead, others = deal("AS AS KS", "QS QS 3H 3H", "BJ BJ", "JS")
     assert resolve_throw(lead, others, CR2_HEARTS).stands
 
 
 def test_a_higher_pair_beats_a_pair_unit() -> None:
-    """"a higher pair beats a pair unit" -- the failed throw plays only that unit."""
+    """A higher pair beats a pair unit -- the failed throw plays only that unit."""
     lead, others = deal("QS QS AS", "3D", "KS KS", "4C")
     out = resolve_throw(lead, others, CR2_HEARTS)
     assert not out.stands
@@ -49,7 +49,7 @@ def test_a_higher_single_beats_a_single_unit() -> None:
 
 
 def test_a_tractor_is_beaten_only_by_a_higher_tractor_of_the_same_length() -> None:
-    """"a tractor of the same length starting higher beats a tractor unit\""""
+    """A tractor unit is beaten by a tractor of the same length that starts higher."""
     lead, others = deal("9S 9S 8S 8S AS", "TS TS QS QS")
     assert resolve_throw(lead, others, CR2_HEARTS).stands  # two pairs, not a tractor
     lead, others = deal("9S 9S 8S 8S AS", "TS TS JS JS")
@@ -66,7 +66,7 @@ def test_equal_rank_cards_do_not_beat_a_throw_unit() -> None:
 
 
 def test_failure_unit_option() -> None:
-    """"(opt: which one — first found vs smallest)\""""
+    """Option ``throw_failure_unit``: the first beatable unit found, or the smallest."""
     lead, others = deal("9S 9S 8S 8S KS QS", "TS TS JS JS AS")
     smallest = resolve_throw(lead, others, CR2_HEARTS, ThrowFailureUnit.SMALLEST)
     first = resolve_throw(lead, others, CR2_HEARTS, ThrowFailureUnit.FIRST_FOUND)

@@ -1,4 +1,4 @@
-"""Trick winner ("Winning a trick") under the three comparison options."""
+"""Trick winner (docs/tractor.md, "Winning a trick") under the three comparison options."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def winner(*plays: str, comparison: TrickComparison = ALL) -> int:
 
 
 def test_ties_go_to_who_played_first() -> None:
-    """"a later equal card does not beat an earlier one\""""
+    """Of two equal cards in a trick, the one played first stays ahead."""
     assert winner("AS", "KS", "AS", "3S") == 0
     assert winner("3D", "2S", "2C", "4D") == 1  # off-suit CR cards are equal trumps
 
@@ -33,13 +33,13 @@ def test_trump_beats_the_led_suit_and_a_discard_never_wins() -> None:
 
 
 def test_the_challenger_must_beat_the_current_winner() -> None:
-    """"the challenger must beat the current winner (not only the leader)\""""
+    """Each play must beat the play winning so far, not only the lead."""
     assert winner("KS KS", "3H 3H", "AS AS", "4H 4H") == 3
     assert winner("KS KS", "4H 4H", "AS AS", "3H 3H") == 1
 
 
 def test_a_non_conforming_play_can_never_win() -> None:
-    """"A play that is not structurally conforming can never win the trick.\""""
+    """A play that does not conform to the lead's template can never win the trick."""
     assert winner("KS KS", "3H 4H", "5S 6S", "7S 8S") == 0
     assert winner("KS KS QS QS", "3H 3H 5H 5H", "4S 5S 6S 7S", "8S 8S 9S 9S") == 0
     assert winner("KS KS QS QS", "3H 3H 4H 4H", "4S 5S 6S 7S", "8S 8S 9S 9S") == 1
@@ -60,15 +60,15 @@ def test_a_non_conforming_play_can_never_win() -> None:
     ],
 )
 def test_comparison_options(challenger: str, comparison: TrickComparison, wins: bool) -> None:
-    """Default "every unit matched highest-to-highest must be strictly higher";
-    "(opt) compare only the highest card; (opt) compare the largest units first,
-    first difference decides.\""""
+    """By default every unit, matched highest to highest, must be strictly higher;
+    the options compare only the highest card, or the largest units first with
+    the first difference deciding."""
     got = winner("QS JS JS", "9H 5H 5H", challenger, comparison=comparison)
     assert got == (2 if wins else 1)
 
 
 def test_all_units_tries_every_matching_of_the_challenger() -> None:
-    """"trying every way the challenger's cards can be matched to the template":
+    """Every way of fitting the challenger's cards to the template is tried:
     TH TH 4H 4H beats 3H 3H + 9H 8H only as pair 4H4H + singles TH TH."""
     assert winner("QS JS 9S 9S", "3H 3H 9H 8H", "TH TH 4H 4H") == 2
     assert winner("QS JS 9S 9S", "3H 3H 9H 8H", "7H 7H 4H 4H") == 1
