@@ -15,7 +15,13 @@ from engine.dds.api import (
 from engine.dds.deal import Deal, DealError, Seat, Strain, make_deal, parse_pbn
 from engine.dds.par import Par, ParContract, Vulnerability, contract_score, par
 from engine.dds.report import format_table, report
-from engine.dds.tree import SolutionTree, TreeTooLarge, build_tree, read_tree, write_tree
+from engine.dds.tree import (
+    SolutionTree,
+    TreeTooLarge,
+    build_tree,
+    tree_from_bytes,
+    tree_to_bytes,
+)
 
 __all__ = [
     "DEFAULT_TT_BYTES",
@@ -39,9 +45,9 @@ __all__ = [
     "make_deal",
     "par",
     "parse_pbn",
-    "read_tree",
     "report",
     "solve",
     "solve_position",
-    "write_tree",
+    "tree_from_bytes",
+    "tree_to_bytes",
 ]
