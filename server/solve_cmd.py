@@ -18,17 +18,17 @@ from engine.dds import (
     DealError,
     Solver,
     TreeTooLarge,
-    Vulnerability,
     build_tree,
     dd_table,
-    par,
     parse_pbn,
     tree_from_bytes,
     tree_to_bytes,
 )
 from engine.dds.deal import SEAT_LETTERS, parse_seat, parse_strain
-from engine.dds.report import format_table
 from engine.dds.tree import DEFAULT_MAX_CARDS, SolutionTree, format_line
+from rules.bridge.analysis import format_table
+from rules.bridge.boards import Vulnerability
+from rules.bridge.par import par
 
 
 def add_solve_parser(sub: Any) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.dds import dd_table, par
+from engine.dds import dd_table
+from rules.bridge.par import par
 from server.cli import main
 
 DEAL = "N:AKQ2.J54.T9.8765 JT98.AKQ.876.432 7654.T98.AKQ.AKQ 3.7632.J5432.JT9"
