@@ -1,6 +1,6 @@
 """Solution trees: consistent with the solver, and their file form read back.
 
-docs/dds.md, "Solution-tree files": a primary header (cards per player, the
+docs/dds.md, "Solution trees (`engine/dds/tree.py`)": a primary header (cards per player, the
 "good guys" side, ...), a secondary header (the four hands), and a body of
 cells in depth-first order, one per trick (round, leader, winner, four cards,
 and a pointer to the identical position when it was reached before).
