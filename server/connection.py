@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.connection")
 MAX_VIOLATIONS = 20
+# One encoder for every frame: ``json.dumps`` with options builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """The text of an outbound frame (compact JSON)."""
+    return _ENCODER.encode(msg)
 
 
 class Connection:
@@ -55,7 +62,7 @@ class Connection:
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue a frame; a client too slow to drain its queue is disconnected."""
-        self.send_text(json.dumps(msg, separators=(",", ":")))
+        self.send_text(encode(msg))
 
     def send_text(self, text: str) -> None:
         """Queue a frame already encoded (one encoding shared by many viewers)."""
