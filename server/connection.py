@@ -56,6 +56,8 @@ class Connection:
         self._flush_soon = False  # a flush is scheduled for the end of this turn
         self._backed_up = False  # the writer task owns the pending frames
         self._wake = asyncio.Event()
+        # Kept: asking asyncio for the running loop costs a getpid() call per frame.
+        self._loop = asyncio.get_running_loop()
         self._writer: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
 
@@ -83,7 +85,7 @@ class Connection:
         self.pending.append(text)
         if not self._flush_soon and not self._backed_up:
             self._flush_soon = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self._loop.call_soon(self._flush)
 
     def reply(self, msg: dict[str, Any]) -> None:
         """Send the answer to the request being handled (echoing its ``id``)."""
