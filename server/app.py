@@ -316,8 +316,13 @@ class Server:
                 conn.reply({"type": "table", "table": t.info()})
             case p.Act(table=tid, seat_token=seat_token, version=version, action=action):
                 t = self._table(tid)
-                v = await t.submit(lambda: t.act(conn, seat_token, version, action))
-                conn.reply({"type": "ack", "table": tid, "version": v})
+
+                async def act_and_ack() -> None:
+                    v = await t.act(conn, seat_token, version, action)
+                    # Still in the actor: the ack leaves in the same write as the update.
+                    conn.reply({"type": "ack", "table": tid, "version": v})
+
+                await t.submit(act_and_ack)
             case p.Resume(table=tid, since=since, seat_token=token):
                 t = self._table(tid)
                 await t.submit(lambda: t.resume(conn, since, token))

@@ -1,6 +1,7 @@
 """Outbound frames: those sent in one turn of the event loop leave in one transport
-write, in order; a backed-up client still gets every frame, in order, through the
-writer task that waits for its socket to drain."""
+write, in order (an action's update and its ack among them); a backed-up client
+still gets every frame, in order, through the writer task that waits for its
+socket to drain."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 from typing import Any
 
 from server.connection import Connection
-from tests.server.conftest import Client, Harness
+from tests.server.conftest import Client, Harness, act_first_legal, sit_and_start
 
 
 async def server_side(harness: Harness, name: str) -> tuple[Client, Connection]:
@@ -27,15 +28,20 @@ class CountingTransport:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.writes = 0
+        self.written: list[bytes] = []  # what each write carried
         self.backed_up = False
 
+    @property
+    def writes(self) -> int:
+        return len(self.written)
+
     def write(self, data: bytes) -> None:
-        self.writes += 1
+        self.written.append(bytes(data))
         self.inner.write(data)
 
     def writelines(self, chunks: Any) -> None:
-        self.writes += 1
+        chunks = list(chunks)
+        self.written.append(b"".join(chunks))
         self.inner.writelines(chunks)
 
     def get_write_buffer_size(self) -> int:
@@ -72,3 +78,15 @@ async def test_a_backed_up_client_gets_every_frame_in_order(harness: Harness) ->
     conn.send({"type": "pong", "n": 5})
     assert [m["n"] for m in await receive(client, 2)] == [4, 5]
     assert counting.writes == before + 1
+
+
+async def test_an_action_s_update_and_ack_leave_in_one_write(harness: Harness) -> None:
+    client, conn = await server_side(harness, "cid")
+    table, token, msg = await sit_and_start(client)
+    while not msg["legal"]:
+        msg = await client.expect("update", table=table)
+    counting = CountingTransport(conn.ws.transport)
+    conn.ws.transport = counting  # type: ignore[assignment]
+    version = await act_first_legal(client, table, token, msg)
+    carried = next(w for w in counting.written if b'"type":"ack"' in w)
+    assert b'{"type":"update","table":%d,"version":%d,' % (table, version) in carried
