@@ -129,9 +129,11 @@ class Connection:
                 await self._wake.wait()
                 self._wake.clear()
                 while self.pending:
-                    frames, self.pending = self.pending, []
-                    for text in frames:
-                        await self.ws.send(text)
+                    # One at a time: a frame stays counted against the bound until
+                    # the socket has taken it.
+                    await self.ws.send(self.pending[0])
+                    if self.pending:  # not cleared by a close meanwhile
+                        del self.pending[0]
                 self._backed_up = False
         except ConnectionClosed:
             pass
