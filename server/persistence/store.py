@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionma
 
 from server.persistence.database import make_engine, upgrade
 from server.persistence.models import ActionRow, GameRow, Player, SeatRow, TableEvent
-from server.persistence.writer import StorageError, Writer
+from server.persistence.writer import Insert, StorageError, Writer
 
 ACTIONS = ActionRow.metadata.tables["actions"]
 
@@ -212,15 +212,8 @@ class Store:
             "actor": actor,
         }
         finish = _status_op(game_id, status, result) if status is not None else None
-
-        async def op(c: AsyncConnection) -> None:
-            # Core insert: the ORM's bulk path costs more than the commit itself.
-            await c.execute(insert(ACTIONS), [row])
-            if finish is not None:
-                await finish(c)
-
         try:
-            await self.writer.run(op)
+            await self.writer.run(Insert(ACTIONS, row, then=finish))
         except IntegrityError:
             # A retry after a connection lost during COMMIT finds its own row:
             # that is success, not a conflict.

@@ -3,11 +3,14 @@
 Writes queue up while a transaction is being committed and go together in the
 next one (group commit), so many tables each wait for their own durable commit
 without one transaction per action, and the process never has two writers
-competing for SQLite's one write lock.  A batch that fails on a transient error
-(a lock held by another process, a dropped connection) is retried with backoff
-within a bounded time; a batch that fails otherwise is split so that only the
-write at fault fails.  Every caller learns the outcome of its own write: a
-commit that did not happen is never reported as done, nor swallowed.
+competing for SQLite's one write lock.  Consecutive row inserts into one table
+(the action log's appends) go to the driver as one executemany, so a busy
+server pays the per-statement cost once per batch, not once per action.  A
+batch that fails on a transient error (a lock held by another process, a
+dropped connection) is retried with backoff within a bounded time; a batch that
+fails otherwise is split so that only the write at fault fails.  Every caller
+learns the outcome of its own write: a commit that did not happen is never
+reported as done, nor swallowed.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sqlalchemy import Table, insert
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -30,9 +34,20 @@ class StorageError(Exception):
     """A write that was not committed (after retries): nothing of it is stored."""
 
 
+@dataclass(frozen=True)
+class Insert:
+    """A write that inserts one row into ``table``, then runs ``then`` (if any) in
+    the same transaction; its result is None.  Consecutive inserts into one table
+    in a batch are sent as one statement."""
+
+    table: Table
+    row: dict[str, Any]
+    then: Op | None = None
+
+
 @dataclass
 class _Pending:
-    op: Op
+    op: Op | Insert
     future: asyncio.Future[Any]
 
 
@@ -61,7 +76,7 @@ class Writer:
         self._wakeup: asyncio.Event | None = None
         self.closed = False
 
-    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]] | Insert) -> T:
         """Commit ``op`` (in a transaction shared with other writes); its result
         once committed, else :class:`StorageError` (or the op's own error)."""
         if self.closed:
@@ -120,7 +135,32 @@ class Writer:
 
     async def _commit(self, batch: list[_Pending]) -> list[Any]:
         async with self.engine.begin() as conn:
-            return [await item.op(conn) for item in batch]
+            results: list[Any] = []
+            i = 0
+            while i < len(batch):
+                op = batch[i].op
+                if not isinstance(op, Insert):
+                    results.append(await op(conn))
+                    i += 1
+                    continue
+                run = _insert_run(batch, i)
+                await conn.execute(insert(op.table), [item.row for item in run])
+                for item in run:
+                    results.append(await item.then(conn) if item.then is not None else None)
+                i += len(run)
+            return results
+
+
+def _insert_run(batch: list[_Pending], start: int) -> list[Insert]:
+    """The inserts into one table that follow each other in ``batch`` from ``start``."""
+    first = batch[start].op
+    assert isinstance(first, Insert)
+    run = [first]
+    for item in batch[start + 1 :]:
+        if not isinstance(item.op, Insert) or item.op.table is not first.table:
+            break
+        run.append(item.op)
+    return run
 
 
 def _fail(item: _Pending, exc: BaseException) -> None:
