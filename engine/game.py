@@ -10,7 +10,7 @@ its own typed values and hands back a canonical form from :meth:`Game.validate`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -49,6 +49,41 @@ class Result:
         return {"scores": list(self.scores), "ranks": list(self.ranks), "summary": self.summary}
 
 
+@dataclass(frozen=True)
+class EndedBoard:
+    """A board (one deal of a session) that an action ended: its number, the
+    version of that action at its table (None: not known, as after a restart),
+    and what the game's analysis of it needs (JSON-ready, the game's own)."""
+
+    board: int
+    version: int | None
+    facts: Mapping[str, Any]
+
+
+class GameAnalysis(ABC, Generic[S]):
+    """The optional analysis a game offers of its ended boards and of the actions
+    of a replay (bridge: double dummy).  Pure but CPU-heavy: a server runs
+    ``board`` and the replay analyser off its event loop."""
+
+    @abstractmethod
+    def ended_boards(self, events: Sequence[Event], version: int | None) -> list[EndedBoard]:
+        """The boards the events of one action (made ``version``) ended."""
+
+    @abstractmethod
+    def last_ended_board(self, state: S) -> EndedBoard | None:
+        """The newest board ``state`` has ended (for a table resumed after a restart)."""
+
+    @abstractmethod
+    def board(self, ended: EndedBoard) -> JSON:
+        """The analysis of an ended board: the protocol's ``analysis`` fields."""
+
+    @abstractmethod
+    def action_analyser(self) -> Callable[[S, Action], JSON | None]:
+        """For one replay: a function of an action and the state it was decided
+        in, giving that action's analysis (None: nothing to say about it).  It may
+        keep what the positions of one replay share (a solver's tables)."""
+
+
 class Game(ABC, Generic[S, C]):
     """One game's rules.  Subclasses are stateless; all state lives in ``S``."""
 
@@ -61,6 +96,8 @@ class Game(ABC, Generic[S, C]):
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})
+    # The analysis of ended boards and replayed actions, for games that have one.
+    analysis: ClassVar[GameAnalysis[Any] | None] = None
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""

@@ -1,9 +1,10 @@
-"""Solver work for users, off the event loop: the double-dummy table of every
-bridge board that ends at a live table, and replays with every card's score.
+"""Analysis work for users, off the event loop: a game's analysis of each board
+that ends at a live table (``Game.analysis``; bridge's double-dummy table takes
+10-40 s with today's solver), and replays with every action's analysis.
 
-A full table takes 10-40 s with today's solver, so it runs on a worker thread
-(the C core releases the GIL, so threads run in parallel) and never inside a
-table actor.  At most ``workers`` searches run at once; more wait their turn.
+It runs on worker threads (the solver's C core releases the GIL, so threads run
+in parallel) and never inside a table actor.  At most ``workers`` jobs run at
+once; more wait their turn.
 """
 
 from __future__ import annotations
@@ -11,63 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from engine.events import Event
-
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class BoardJob:
-    """A board that ended: what its analysis needs and where it ended."""
-
-    board: int
-    deal: str
-    dealer: int
-    vulnerability: str
-    version: int | None  # the table version whose action ended the board (None: unknown)
-
-
-def board_jobs(game: str, events: Sequence[Event], version: int | None) -> list[BoardJob]:
-    """The boards ``events`` (of one action) ended, for games that have an analysis."""
-    if game != "bridge":
-        return []
-    return [
-        BoardJob(
-            board=int(e.data["board"]),
-            deal=str(e.data["deal"]),
-            dealer=int(e.data["dealer"]),
-            vulnerability=str(e.data["vulnerability"]),
-            version=version,
-        )
-        for e in events
-        if e.kind == "board_end" and e.data.get("deal")
-    ]
-
-
-def last_board_job(game: str, state: Any) -> BoardJob | None:
-    """The newest board ``state`` has ended (for a table resumed after a restart)."""
-    if game != "bridge" or not getattr(state, "results", None):
-        return None
-    r = state.results[-1]
-    return BoardJob(r.board, r.deal, r.dealer, r.vulnerability.value, None)
-
-
-def compute_board(job: BoardJob) -> dict[str, Any]:
-    """The ``analysis`` fields of a board (runs on a worker thread)."""
-    from rules.bridge.analysis import board_analysis
-
-    return {
-        "board": job.board,
-        "version": job.version,
-        "deal": job.deal,
-        "dealer": job.dealer,
-        "vulnerability": job.vulnerability,
-        **board_analysis(job.deal, job.vulnerability, job.dealer),
-    }
 
 
 class Analyst:

@@ -1,4 +1,4 @@
-"""The server: websocket endpoint, sessions, lobby, table actors, resume on startup."""
+"""The server: websocket endpoint, sessions, request dispatch, resume on startup."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 import logging
 import secrets
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,17 +21,21 @@ from engine.errors import IllegalAction
 from engine.replay import LoggedAction, replay
 from rules.registry import available, get_game
 from server import protocol as p
-from server.analysis import Analyst, last_board_job
+from server import requests as rq
+from server.analysis import Analyst
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
-from server.connection import Connection, encode
+from server.connection import Connection, Reply
 from server.frames import FrameError, parse_frame, request_id
+from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
-from server.protocol import CloseCode, ErrorCode
+from server.protocol import CloseCode, ErrorCode, TableError
 from server.replay import build_replay, check_replay
+from server.seats import Seat
 from server.settings import Settings
-from server.table import Seat, Table, TableError
+from server.table import Table
+from server.table_context import TableContext
 from server.turnclock import TurnClock
 
 log = logging.getLogger("cardtable.server")
@@ -43,15 +46,15 @@ class Server:
     def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.tables: dict[int, Table] = {}
+        self.lobby = Lobby(self.clock, settings.max_waiting_tables)
         self.connections: set[Connection] = set()
         self.store: Store
         self.bots: BotRunner
+        self.ctx: TableContext[Table]
         self.analyst = Analyst(settings.analysis_workers)
         # Replays re-apply whole logs: threads, so no request stalls the others.
         self.readers = Analyst(2)
         self._ws: WsServer | None = None
-        self._reapers: set[asyncio.Task[None]] = set()
 
     # lifecycle
 
@@ -59,6 +62,15 @@ class Server:
         self.store = await Store.open(self.settings.db_url)
         self.bots = BotRunner(self.settings.bot_workers, self.settings.bot_budget)
         await self.bots.start()  # warm before resumed tables ask their bots to move
+        self.ctx = TableContext(
+            settings=self.settings,
+            clock=self.clock,
+            store=self.store,
+            bots=self.bots,
+            analyst=self.analyst,
+            on_change=self.lobby.changed,
+            on_finished=self.lobby.finished,
+        )
         await self._resume_tables()
         self._ws = await serve(
             self._handler,
@@ -87,13 +99,7 @@ class Server:
             await asyncio.sleep(0.05)
             self._ws.close()
             await self._ws.wait_closed()
-        for table in list(self.tables.values()):
-            if table.queue is not None:
-                # Drain what was already accepted into the actor before stopping it.
-                await table.submit(_noop)
-            await table.stop()
-        for t in self._reapers:
-            t.cancel()
+        await self.lobby.stop()
         await self.bots.close()
         await self.store.close()
 
@@ -104,16 +110,17 @@ class Server:
             except Exception:
                 log.exception("could not resume game %d; left as it is in the database", stored.id)
                 continue
-            self.tables[table.id] = table
+            self.lobby.add(table)
             table.start_actor()
             for seat in table.seats:
                 table.start_grace(seat)
             table.schedule_moves()
             # Analyses live in memory only: recompute the newest ended board's (the
             # one players were looking at); every board's is in the replay analysis.
-            job = last_board_job(table.game.name, table.state)
-            if job is not None:
-                table.analyse(job)
+            hook = table.game.analysis
+            ended = hook.last_ended_board(table.state) if hook is not None else None
+            if ended is not None:
+                table.analyse(ended)
             log.info(
                 "resumed table %d (%s) at version %d", table.id, stored.game_type, table.version
             )
@@ -138,7 +145,7 @@ class Server:
             for r in stored.seats
         ]
         return Table(
-            server=self,
+            ctx=self.ctx,
             id=stored.id,
             name=stored.name,
             game=game,
@@ -188,170 +195,111 @@ class Server:
         return Response(200, "OK", headers, body)
 
     async def _handler(self, ws: ServerConnection) -> None:
-        conn = Connection(self, ws)
+        conn = Connection(ws, self.settings, self.clock, self.handle)
         self.connections.add(conn)
         try:
             await conn.run()
         finally:
             self.connections.discard(conn)
+            self.lobby.unwatch(conn)
             for table in list(conn.tables):
-                if table.queue is not None and table.task is not None and not table.task.done():
-                    try:
-                        await table.submit(partial(table.disconnected, conn))
-                    except TableError:
-                        table.viewers.pop(conn, None)
-
-    # lobby notifications
-
-    def lobby_changed(self, table: Table, text: str | None = None) -> None:
-        """Tell lobby watchers not at ``table`` that it changed (``text``: the
-        ``table`` frame, if already encoded)."""
-        watchers = [c for c in self.connections if c.watch_lobby and c not in table.viewers]
-        if not watchers:
-            return
-        text = text or encode({"type": "table", "table": table.info()})
-        for conn in watchers:
-            conn.send_text(text)
-
-    def table_finished(self, table: Table, keep: float = 300) -> None:
-        """Keep a finished table around briefly (late viewers see the result)."""
-
-        async def reap() -> None:
-            await self.clock.sleep(keep)
-            if self.tables.get(table.id) is table:
-                del self.tables[table.id]
-                await table.stop()
-
-        task = asyncio.create_task(reap())
-        self._reapers.add(task)
-        task.add_done_callback(self._reapers.discard)
+                await table.detach(conn)
 
     # messages
 
     async def handle(self, conn: Connection, raw: str | bytes) -> None:
-        """Answer one client message; replies echo its id only while it is handled
-        (a notice sent later, such as ``rate_limited``, names no request)."""
-        try:
-            await self._handle(conn, raw)
-        finally:
-            conn.current_id = None
-
-    async def _handle(self, conn: Connection, raw: str | bytes) -> None:
-        conn.current_id = None
+        """Answer one client message: what answers it echoes its id (a notice
+        sent later, such as ``rate_limited``, names no request)."""
         conn.violations += 1  # reset below once the message proves well-formed
         try:
             data = parse_frame(raw)
         except FrameError as exc:
-            conn.current_id = exc.request_id
-            conn.error(exc.code, exc.message)
+            Reply(conn, exc.request_id).error(exc.code, exc.message)
             return
-        conn.current_id = request_id(data)
+        reply = Reply(conn, request_id(data))
         kind = data["type"]
-        if kind not in p.CLIENT_TYPES:
-            conn.error(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
+        if kind not in rq.CLIENT_TYPES:
+            reply.error(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
             return
         try:
-            msg = p.client_adapter.validate_python(data)
+            msg = rq.client_adapter.validate_python(data)
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(x) for x in err["loc"][1:]) or "message"
-            conn.error(ErrorCode.BAD_MESSAGE, f"{where}: {err['msg']}")
+            reply.error(ErrorCode.BAD_MESSAGE, f"{where}: {err['msg']}")
             return
         conn.violations = 0
         try:
-            await self._dispatch(conn, msg)
+            await self._dispatch(reply, msg)
         except TableError as exc:
-            conn.error(exc.code, exc.message, exc.reason)
+            reply.error(exc.code, exc.message, exc.reason)
         except IllegalAction as exc:
             code = ErrorCode(exc.code) if exc.code in ErrorCode._value2member_map_ else None
-            conn.error(code or ErrorCode.ILLEGAL_ACTION, exc.message, exc.code)
+            reply.error(code or ErrorCode.ILLEGAL_ACTION, exc.message, exc.code)
         except StorageError as exc:
             log.warning("request %s not stored: %s", kind, exc)
-            conn.error(
+            reply.error(
                 ErrorCode.STORAGE_UNAVAILABLE,
                 "the database did not store the request, so it was not applied; try again",
             )
         except Exception:
             log.exception("internal error handling %s", kind)
-            conn.error(ErrorCode.INTERNAL_ERROR, "internal error; the request was not applied")
+            reply.error(ErrorCode.INTERNAL_ERROR, "internal error; the request was not applied")
 
-    def _table(self, table_id: int) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
-        return table
-
-    async def _dispatch(self, conn: Connection, msg: Any) -> None:
-        if isinstance(msg, p.Hello):
-            await self._hello(conn, msg)
+    async def _dispatch(self, reply: Reply, msg: Any) -> None:
+        if isinstance(msg, rq.Hello):
+            await self._hello(reply, msg)
             return
-        if isinstance(msg, p.Ping):
-            conn.reply({"type": "pong"})
+        if isinstance(msg, rq.Ping):
+            reply.send(p.pong())
             return
-        conn.require_session()
+        reply.conn.require_session()
         match msg:
-            case p.ListTables():
-                conn.watch_lobby = True
-                infos = [t.info() for t in self.tables.values() if t.status in ("waiting", "live")]
-                conn.reply({"type": "tables", "tables": infos})
-            case p.CreateTable():
-                await self._create_table(conn, msg)
-            case p.Join(table=tid, seat=seat):
-                t = self._table(tid)
-                await t.submit(lambda: t.join(conn, seat))
-            case p.Leave(table=tid):
-                t = self._table(tid)
-                await t.submit(lambda: t.leave(conn))
-            case p.Spectate(table=tid):
-                t = self._table(tid)
-                await t.submit(lambda: t.spectate(conn))
-            case p.AddBot(table=tid, seat=seat, bot=bot):
-                t = self._table(tid)
-                await t.submit(lambda: t.add_bot(conn, seat, bot))
-            case p.RemoveBot(table=tid, seat=seat):
-                t = self._table(tid)
-                await t.submit(lambda: t.remove_bot(conn, seat))
-            case p.Start(table=tid):
-                t = self._table(tid)
-                await t.submit(lambda: t.start_by(conn))
-                conn.reply({"type": "table", "table": t.info()})
-            case p.Act(table=tid, seat_token=seat_token, version=version, action=action):
-                t = self._table(tid)
-
-                async def act_and_ack() -> None:
-                    v = await t.act(conn, seat_token, version, action)
-                    # Still in the actor: the ack leaves in the same write as the update.
-                    conn.reply({"type": "ack", "table": tid, "version": v})
-
-                await t.submit(act_and_ack)
-            case p.Resume(table=tid, since=since, seat_token=token):
-                t = self._table(tid)
-                await t.submit(lambda: t.resume(conn, since, token))
-            case p.Replay():
-                await self._replay(conn, msg)
-            case p.ListGames(limit=limit, status=status):
+            case rq.ListTables():
+                self.lobby.watch(reply.conn)
+                reply.send(p.tables(self.lobby.listing()))
+            case rq.CreateTable():
+                await self._create_table(reply, msg)
+            case rq.Join(table=tid, seat=seat):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.join(reply, seat))
+            case rq.Leave(table=tid):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.leave(reply))
+            case rq.Spectate(table=tid):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.spectate(reply))
+            case rq.AddBot(table=tid, seat=seat, bot=bot):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.add_bot(reply, seat, bot))
+            case rq.RemoveBot(table=tid, seat=seat):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.remove_bot(reply, seat))
+            case rq.Start(table=tid):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.start_by(reply))
+            case rq.Act(table=tid, seat_token=seat_token, version=version, action=action):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.act(reply, seat_token, version, action))
+            case rq.Resume(table=tid, since=since, seat_token=token):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.resume(reply, since, token))
+            case rq.Replay():
+                await self._replay(reply, msg)
+            case rq.ListGames(limit=limit, status=status):
                 rows = await self.store.list_games(limit, status)
-                conn.reply(
-                    {
-                        "type": "games",
-                        "games": [
-                            {
-                                "game_id": g.id,
-                                "game": g.game_type,
-                                "name": g.name,
-                                "status": g.status,
-                                "actions": n,
-                                "created_at": g.created_at.isoformat(),
-                                "result": g.result,
-                            }
-                            for g, n in rows
-                        ],
-                    }
-                )
+                summaries = [
+                    p.game_summary(
+                        g.id, g.game_type, g.name, g.status, n, g.created_at.isoformat(), g.result
+                    )
+                    for g, n in rows
+                ]
+                reply.send(p.games(summaries))
 
-    async def _hello(self, conn: Connection, msg: p.Hello) -> None:
+    async def _hello(self, reply: Reply, msg: rq.Hello) -> None:
+        conn = reply.conn
         if msg.protocol not in p.SUPPORTED_VERSIONS:
-            conn.error(
+            reply.error(
                 ErrorCode.UNSUPPORTED_VERSION,
                 f"protocol {msg.protocol} is not supported; this server speaks "
                 f"{', '.join(map(str, p.SUPPORTED_VERSIONS))}",
@@ -375,35 +323,12 @@ class Server:
             name = (msg.name or "").strip() or f"guest-{secrets.token_hex(2)}"
             pid = await self.store.create_player(name, token)
         conn.player_id, conn.name, conn.token = pid, name, token
-        seats = [
-            {"table": t.id, "seat": s.index}
-            for t in self.tables.values()
-            for s in t.seats
-            if s.kind == "human" and s.player_id == pid and t.status in ("waiting", "live")
-        ]
-        conn.reply(
-            {
-                "type": "welcome",
-                "protocol": p.PROTOCOL_VERSION,
-                "token": token,
-                "player": pid,
-                "name": name,
-                "resumed": resumed,
-                "games": available(),
-                "seats": seats,
-            }
-        )
+        reply.send(p.welcome(token, pid, name, resumed, available(), self.lobby.seats_of(pid)))
 
-    async def _create_table(self, conn: Connection, msg: p.CreateTable) -> None:
+    async def _create_table(self, reply: Reply, msg: rq.CreateTable) -> None:
+        conn = reply.conn
         pid = conn.require_session()
-        waiting = sum(
-            1 for t in self.tables.values() if t.creator == pid and t.status == "waiting"
-        )
-        if waiting >= self.settings.max_waiting_tables:
-            raise TableError(
-                ErrorCode.TOO_MANY_TABLES,
-                f"you already have {waiting} tables waiting to start; start or leave one",
-            )
+        self.lobby.check_waiting_cap(pid)
         game = get_game(msg.game)
         config = game.parse_config(msg.options)
         seed = secrets.randbits(62)
@@ -420,7 +345,7 @@ class Server:
             game.name, game.config_json(config), seed, name, count, table_options
         )
         table = Table(
-            server=self,
+            ctx=self.ctx,
             id=game_id,
             name=name,
             game=game,
@@ -432,36 +357,31 @@ class Server:
             time_bank=msg.time_bank,
             creator=pid,
         )
-        self.tables[game_id] = table
+        self.lobby.add(table)
         table.start_actor()
-        conn.reply({"type": "table_created", "table": table.info()})
-        self.lobby_changed(table)
-        saved_id = conn.current_id
-        conn.current_id = None  # only table_created answers the request id
-        try:
-            if msg.seat is not None:
-                await table.submit(lambda: table.join(conn, msg.seat))
-            elif msg.start:
-                await table.submit(lambda: table.spectate(conn))
-            if msg.start and table.status == "waiting":
-                await table.submit(table.start)
-        finally:
-            conn.current_id = saved_id
+        reply.send(p.table_created(table.info()))
+        self.lobby.changed(table)
+        then = Reply(conn)  # only table_created answers the request id
+        if msg.seat is not None:
+            await table.submit(lambda: table.join(then, msg.seat))
+        elif msg.start:
+            await table.submit(lambda: table.spectate(then))
+        if msg.start and table.status == "waiting":
+            await table.submit(table.start)
 
-    async def _replay(self, conn: Connection, msg: p.Replay) -> None:
+    async def _replay(self, reply: Reply, msg: rq.Replay) -> None:
         stored = await self.store.get_game(msg.game_id)
         if stored is None:
             raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
         check_replay(stored, msg.viewer, analysis=msg.analysis)  # refuse at once
         limit = min(msg.limit, p.ANALYSIS_STEPS) if msg.analysis else msg.limit
-        rid = conn.current_id
         # Re-applying a long log (and any double-dummy search) takes seconds: a
         # worker thread builds and encodes the page; the event loop only sends it.
         runner = self.analyst if msg.analysis else self.readers
         text = await runner.run(
-            _encoded_replay, stored, msg.viewer, msg.start, limit, msg.analysis, rid
+            _encoded_replay, stored, msg.viewer, msg.start, limit, msg.analysis, reply.id
         )
-        conn.send_text(text)
+        reply.conn.send_text(text)
 
 
 def _encoded_replay(
@@ -471,10 +391,6 @@ def _encoded_replay(
     if rid is not None:
         data["id"] = rid
     return json.dumps(data, separators=(",", ":"))
-
-
-async def _noop() -> None:
-    return None
 
 
 def with_port(settings: Settings, port: int) -> Settings:

@@ -325,7 +325,7 @@ def _score(value: float, sign: str = "") -> str:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from server.protocol import json_schema
+    from server.schema import json_schema
 
     text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
     if args.check:

@@ -13,18 +13,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from server.protocol import CloseCode, ErrorCode
+from server import protocol as p
+from server.clock import Clock
+from server.protocol import CloseCode, ErrorCode, TableError
 from server.ratelimit import TokenBucket
-
-if TYPE_CHECKING:
-    from server.app import Server
-    from server.table import Table
+from server.settings import Settings
 
 log = logging.getLogger("cardtable.connection")
 MAX_VIOLATIONS = 20
@@ -37,19 +38,29 @@ def encode(msg: dict[str, Any]) -> str:
     return _ENCODER.encode(msg)
 
 
+class Attachment(Protocol):
+    """A table a connection is at, as far as the connection is concerned."""
+
+    async def detach(self, conn: Connection) -> None:
+        """The connection ended: let the table know (its seat's grace period starts)."""
+
+
+Handler = Callable[["Connection", str | bytes], Awaitable[None]]
+
+
 class Connection:
-    def __init__(self, server: Server, ws: ServerConnection) -> None:
-        s = server.settings
-        self.server = server
+    def __init__(
+        self, ws: ServerConnection, settings: Settings, clock: Clock, handle: Handler
+    ) -> None:
         self.ws = ws
+        self.idle_timeout = settings.idle_timeout
+        self._handle = handle  # answers one inbound message
         self.player_id: int | None = None
         self.name = ""
         self.token: str | None = None
-        self.tables: set[Table] = set()
-        self.watch_lobby = False
-        self.current_id: Any = None
-        self.bucket = TokenBucket(s.rate, s.burst, server.clock, s.flood_limit)
-        self.out_limit = s.outbound_queue
+        self.tables: set[Attachment] = set()
+        self.bucket = TokenBucket(settings.rate, settings.burst, clock, settings.flood_limit)
+        self.out_limit = settings.outbound_queue
         self.pending: list[str] = []  # frames not yet handed to the transport
         self.closing = False
         self.violations = 0  # malformed messages in a row
@@ -62,8 +73,6 @@ class Connection:
         self._closer: asyncio.Task[None] | None = None
 
     def require_session(self) -> int:
-        from server.table import TableError
-
         if self.player_id is None:
             raise TableError(ErrorCode.HELLO_REQUIRED, "send hello first")
         return self.player_id
@@ -86,18 +95,6 @@ class Connection:
         if not self._flush_soon and not self._backed_up:
             self._flush_soon = True
             self._loop.call_soon(self._flush)
-
-    def reply(self, msg: dict[str, Any]) -> None:
-        """Send the answer to the request being handled (echoing its ``id``)."""
-        if self.current_id is not None:
-            msg = {**msg, "id": self.current_id}
-        self.send(msg)
-
-    def error(self, code: ErrorCode, message: str, reason: str | None = None) -> None:
-        msg: dict[str, Any] = {"type": "error", "code": code.value, "message": message}
-        if reason is not None:
-            msg["reason"] = reason
-        self.reply(msg)
 
     def _flush(self) -> None:
         """Write every pending frame with one transport write, unless the socket
@@ -168,11 +165,10 @@ class Connection:
 
     async def run(self) -> None:
         self._writer = asyncio.create_task(self._write())
-        s = self.server.settings
         try:
             while not self.closing:
                 try:
-                    raw = await asyncio.wait_for(self.ws.recv(), s.idle_timeout)
+                    raw = await asyncio.wait_for(self.ws.recv(), self.idle_timeout)
                 except TimeoutError:
                     self.close(CloseCode.IDLE_TIMEOUT, "idle timeout")
                     break
@@ -181,9 +177,10 @@ class Connection:
                         self.close(CloseCode.FLOOD, "message flood")
                         break
                     if self.bucket.debt == 1:  # one notice per burst of refusals
-                        self.error(ErrorCode.RATE_LIMITED, "too many messages; slow down")
+                        # A push, not a reply: it answers no request in particular.
+                        self.send(p.error(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
                     continue
-                await self.server.handle(self, raw)
+                await self._handle(self, raw)
                 if self.violations >= MAX_VIOLATIONS:
                     self.close(CloseCode.PROTOCOL_ERROR, "too many malformed messages")
         except ConnectionClosed:
@@ -194,3 +191,20 @@ class Connection:
                 await self._closer
             elif self._writer is not None:
                 self._writer.cancel()
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """Where the answer to one request goes: its connection, echoing its ``id``.
+
+    Each request handled gets its own, so frames sent later (pushes, or the
+    frames of other requests) never carry an id that is not theirs."""
+
+    conn: Connection
+    id: str | int | None = None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.conn.send(msg if self.id is None else {**msg, "id": self.id})
+
+    def error(self, code: ErrorCode, message: str, reason: str | None = None) -> None:
+        self.send(p.error(code, message, reason))

@@ -1,9 +1,14 @@
 """The wire protocol: JSON text frames, one envelope ``{"type": ..., "id": ...}``.
 
-Every message is a pydantic model here; docs/protocol.md documents them and
-``cardtable schema`` exports their JSON Schema (docs/protocol.schema.json, kept
-equal to this module by a test).  ``id`` is an optional client request id that
-the reply (or error) to that request echoes.
+Here: the envelope, the error and close codes, and every server -> client
+message twice: its pydantic model (the documented schema) and the plain builder
+function every sender uses, so what is sent is what the schema describes (a
+test validates each builder's output against its model; no validation runs
+on the hot path).  Client -> server messages are in server/requests.py.
+docs/protocol.md documents them and ``cardtable schema`` exports their JSON
+Schema (docs/protocol.schema.json, kept equal to the models by a test).  ``id``
+is an optional client request id that the reply (or error) to that request
+echoes.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
@@ -21,6 +26,7 @@ RequestId = Annotated[str | int | None, Field(default=None, description="echoed 
 # Ids and versions are 64-bit in the database; larger numbers are refused as
 # malformed instead of overflowing a driver.
 Id = Annotated[int, Field(ge=0, le=2**63 - 1)]
+JSON = dict[str, Any]
 
 
 class ErrorCode(StrEnum):
@@ -82,183 +88,6 @@ class CloseCode(IntEnum):
 class Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: RequestId = None
-
-
-# client -> server
-
-
-class Hello(Message):
-    """First message of a connection; ``token`` resumes an earlier session."""
-
-    type: Literal["hello"]
-    protocol: int = PROTOCOL_VERSION
-    token: str | None = None
-    name: str | None = Field(default=None, max_length=32)
-
-
-class ListTables(Message):
-    """Ask for the live table list; the connection then receives every update."""
-
-    type: Literal["list_tables"]
-
-
-class CreateTable(Message):
-    """Create a table of ``game`` with ``options``; ``seat`` joins it at once and
-    ``start`` starts it at once, filling empty seats with bots (without ``seat``
-    the creator watches the bots play as a spectator)."""
-
-    type: Literal["create_table"]
-    game: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    name: str | None = Field(default=None, max_length=64)
-    seat: int | None = None
-    start: bool = False
-    turn_seconds: float | None = Field(
-        default=None,
-        gt=0,
-        le=3600,
-        description="turn clock: a human who has not acted this long after the table "
-        "reached their turn draws on their time bank, then has a bot move played for "
-        "them (logged)",
-    )
-    time_bank: float | None = Field(
-        default=None,
-        gt=0,
-        le=36000,
-        description="seconds each seat may overrun its turns over the whole game "
-        "(with turn_seconds only)",
-    )
-
-    @model_validator(mode="after")
-    def _bank_needs_clock(self) -> CreateTable:
-        if self.time_bank is not None and self.turn_seconds is None:
-            raise ValueError("time_bank needs turn_seconds")
-        return self
-
-
-class Join(Message):
-    """Sit at ``seat`` (or the first free seat)."""
-
-    type: Literal["join"]
-    table: Id
-    seat: int | None = None
-
-
-class Leave(Message):
-    """Leave the table (a seat before the start; after it a bot takes over)."""
-
-    type: Literal["leave"]
-    table: Id
-
-
-class Spectate(Message):
-    type: Literal["spectate"]
-    table: Id
-
-
-class AddBot(Message):
-    type: Literal["add_bot"]
-    table: Id
-    seat: int | None = None
-    bot: str | None = None
-
-
-class RemoveBot(Message):
-    type: Literal["remove_bot"]
-    table: Id
-    seat: int
-
-
-class Start(Message):
-    """Start the game; empty seats are filled with the game's default bot."""
-
-    type: Literal["start"]
-    table: Id
-
-
-class Act(Message):
-    """Play ``action`` for the seat ``seat_token`` holds, decided at ``version``."""
-
-    type: Literal["act"]
-    table: Id
-    seat_token: str
-    version: Id
-    action: dict[str, Any]
-
-
-class Resume(Message):
-    """Re-attach to a table after a reconnect: the events after ``since`` (or a
-    snapshot if they are no longer kept); with ``seat_token``, as that seat."""
-
-    type: Literal["resume"]
-    table: Id
-    since: int = Field(default=0, ge=-1, le=2**63 - 1)
-    seat_token: str | None = None
-
-
-class Replay(Message):
-    """The stored game's steps as ``viewer`` sees them: a seat number,
-    ``"spectator"``, or ``"all"`` (finished games only)."""
-
-    type: Literal["replay"]
-    game_id: Id
-    viewer: int | Literal["spectator", "all"] = "spectator"
-    start: int = Field(default=0, ge=0)
-    limit: int = Field(default=500, ge=1, le=2000)
-    analysis: bool = Field(
-        default=False,
-        description="add the double-dummy analysis to each step (bridge; ended games "
-        f"only; at most {ANALYSIS_STEPS} steps per request)",
-    )
-
-
-class ListGames(Message):
-    type: Literal["list_games"]
-    limit: int = Field(default=50, ge=1, le=500)
-    status: Literal["waiting", "live", "finished", "abandoned"] | None = None
-
-
-class Ping(Message):
-    type: Literal["ping"]
-
-
-ClientMessage = Annotated[
-    Hello
-    | ListTables
-    | CreateTable
-    | Join
-    | Leave
-    | Spectate
-    | AddBot
-    | RemoveBot
-    | Start
-    | Act
-    | Resume
-    | Replay
-    | ListGames
-    | Ping,
-    Field(discriminator="type"),
-]
-CLIENT_TYPES = {
-    m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
-    for m in (
-        Hello,
-        ListTables,
-        CreateTable,
-        Join,
-        Leave,
-        Spectate,
-        AddBot,
-        RemoveBot,
-        Start,
-        Act,
-        Resume,
-        Replay,
-        ListGames,
-        Ping,
-    )
-}
-client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
 # server -> client
@@ -502,11 +331,121 @@ ServerMessage = Annotated[
 server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of both directions (what ``cardtable schema`` writes)."""
+
+# builders: one per server -> client message (``snapshot`` and ``update`` are
+# built per viewer by the table, server/table.py). Plain dicts: frames are
+# built on the hot path, and the test client validates every one it receives.
+
+
+def welcome(
+    token: str, player: int, name: str, resumed: bool, games: list[str], seats: list[JSON]
+) -> JSON:
+    """The answer to ``hello``; ``seats``: the session's seats at open tables."""
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": f"cardtable protocol v{PROTOCOL_VERSION}",
-        "client_to_server": client_adapter.json_schema(),
-        "server_to_client": server_adapter.json_schema(),
+        "type": "welcome",
+        "protocol": PROTOCOL_VERSION,
+        "token": token,
+        "player": player,
+        "name": name,
+        "resumed": resumed,
+        "games": games,
+        "seats": seats,
     }
+
+
+def seat_claim(table: int, seat: int) -> JSON:
+    return {"table": table, "seat": seat}
+
+
+def tables(infos: list[JSON]) -> JSON:
+    return {"type": "tables", "tables": infos}
+
+
+def table_created(info: JSON) -> JSON:
+    return {"type": "table_created", "table": info}
+
+
+def joined(table: int, seat: int, seat_token: str) -> JSON:
+    return {"type": "joined", "table": table, "seat": seat, "seat_token": seat_token}
+
+
+def left(table: int) -> JSON:
+    return {"type": "left", "table": table}
+
+
+def table_status(info: JSON) -> JSON:
+    """The ``table`` message: ``info`` is the table's :class:`TableInfo`."""
+    return {"type": "table", "table": info}
+
+
+def ack(table: int, version: int) -> JSON:
+    return {"type": "ack", "table": table, "version": version}
+
+
+def error(code: ErrorCode, message: str, reason: str | None = None) -> JSON:
+    msg: JSON = {"type": "error", "code": code.value, "message": message}
+    if reason is not None:
+        msg["reason"] = reason
+    return msg
+
+
+def analysis(table: int, fields: JSON) -> JSON:
+    """The ``analysis`` of an ended board (``fields``: :class:`BoardAnalysisFields`)."""
+    return {"type": "analysis", "table": table, **fields}
+
+
+def replay_page(
+    *,
+    game_id: int,
+    game: str,
+    viewer: int | str,
+    status: str,
+    seat_names: list[str],
+    total: int,
+    steps: list[JSON],
+    following: int | None,
+    result: JSON | None,
+    analysed: bool,
+) -> JSON:
+    """One page of a stored game's replay (``following``: the next page's start)."""
+    return {
+        "type": "replay",
+        "game_id": game_id,
+        "game": game,
+        "viewer": viewer,
+        "status": status,
+        "seat_names": seat_names,
+        "total": total,
+        "steps": steps,
+        "next": following,
+        "result": result,
+        "analysis": analysed,
+    }
+
+
+def game_summary(
+    game_id: int,
+    game: str,
+    name: str,
+    status: str,
+    actions: int,
+    created_at: str,
+    result: JSON | None,
+) -> JSON:
+    return {
+        "game_id": game_id,
+        "game": game,
+        "name": name,
+        "status": status,
+        "actions": actions,
+        "created_at": created_at,
+        "result": result,
+    }
+
+
+def games(summaries: list[JSON]) -> JSON:
+    return {"type": "games", "games": summaries}
+
+
+def pong() -> JSON:
+    return {"type": "pong"}

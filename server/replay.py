@@ -1,21 +1,24 @@
 """Replays of stored games, as a chosen viewer sees them.
 
 Hidden cards are revealed only once a game has ended: while a game is live,
-its replay is available to spectators' eyes only.  The double-dummy analysis
-(every card's score) knows all four hands, so it too is for ended games only.
+its replay is available to spectators' eyes only.  A game's analysis (bridge's
+double dummy: every card's score) knows every hand, so it too is for ended
+games only.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from engine.events import OMNISCIENT, SPECTATOR, visible
-from engine.replay import LoggedAction, steps
+from engine.game import Action, GameAnalysis
+from engine.replay import LoggedAction, Step, steps
 from rules.registry import get_game
-from server.analysis import board_jobs, compute_board
+from server import protocol as p
 from server.persistence.store import StoredGame
-from server.protocol import ErrorCode
+from server.protocol import ErrorCode, TableError
 
 ViewerName = int | str
 # A replay page stays near this size however long the game: big frames stall the
@@ -25,8 +28,6 @@ PAGE_BYTES = 512 * 1024  # well under the 1 MiB a websockets client accepts by d
 
 def viewer_id(viewer: ViewerName, seats: int) -> int:
     """Map ``"spectator"``, ``"all"`` or a seat number to an engine viewer id."""
-    from server.table import TableError
-
     if viewer == "spectator":
         return SPECTATOR
     if viewer == "all":
@@ -38,8 +39,6 @@ def viewer_id(viewer: ViewerName, seats: int) -> int:
 
 def check_replay(stored: StoredGame, viewer: ViewerName, analysis: bool = False) -> int:
     """The engine viewer id, or the error that refuses this replay."""
-    from server.table import TableError
-
     game = get_game(stored.game_type)
     vid = viewer_id(viewer, game.seat_count(game.parse_config(stored.config)))
     ended = stored.status in ("finished", "abandoned")
@@ -66,13 +65,15 @@ def build_replay(
     """The ``replay`` message for a stored game: one step per logged action, from
     ``start``, at most ``limit`` steps and about ``max_bytes`` of JSON (``next``
     names the first step left out).  Runs off the event loop: re-applying a long
-    log takes seconds.  With ``analysis`` (bridge) steps carry the double-dummy
-    score of every legal card and the table of each ended board."""
+    log takes seconds.  With ``analysis``, for a game that has one (bridge: the
+    double-dummy score of every legal card, the table of each ended board),
+    steps carry it."""
     game = get_game(stored.game_type)
     config = game.parse_config(stored.config)
     vid = check_replay(stored, viewer, analysis)
-    analysed = analysis and game.name == "bridge"
-    solver = _solver() if analysed else None
+    hook = game.analysis if analysis else None
+    analysed = hook is not None
+    analyser = hook.action_analyser() if hook is not None else None
     log = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
     out: list[dict[str, Any]] = []
     size = 0
@@ -96,45 +97,38 @@ def build_replay(
             "events": visible(step.events, vid),
             "view": game.view(step.state, vid),
         }
-        if analysed:
-            item["analysis"] = _step_analysis(step, before, solver)
+        if hook is not None and analyser is not None:
+            item["analysis"] = _step_analysis(step, before, hook, analyser)
         size += len(json.dumps(item, separators=(",", ":")))
         if out and size > max_bytes:
             following = step.seq
             break
         out.append(item)
         before = step.state
-    return {
-        "type": "replay",
-        "game_id": stored.id,
-        "game": stored.game_type,
-        "viewer": viewer,
-        "status": stored.status,
-        "seat_names": list(game.seat_names(config)),
-        "total": len(log) + 1,
-        "steps": out,
-        "next": following,
-        "result": stored.result,
-        "analysis": analysed,
-    }
+    return p.replay_page(
+        game_id=stored.id,
+        game=stored.game_type,
+        viewer=viewer,
+        status=stored.status,
+        seat_names=list(game.seat_names(config)),
+        total=len(log) + 1,
+        steps=out,
+        following=following,
+        result=stored.result,
+        analysed=analysed,
+    )
 
 
-def _solver() -> Any:
-    from engine.dds import Solver
-
-    # One solver for the whole replay: positions of one deal share its table.
-    return Solver()
-
-
-def _step_analysis(step: Any, before: Any, solver: Any) -> dict[str, Any] | None:
-    """Bridge: the played card against the other legal cards; an ended board's table."""
-    from rules.bridge.analysis import play_analysis
-
-    play = None
-    if step.seq and before is not None and step.action.get("type") == "play":
-        play = play_analysis(before, str(step.action["card"]), solver=solver)
-    jobs = board_jobs("bridge", step.events, step.seq)
-    board = compute_board(jobs[-1]) if jobs else None
+def _step_analysis(
+    step: Step,
+    before: Any,
+    hook: GameAnalysis[Any],
+    analyser: Callable[[Any, Action], dict[str, Any] | None],
+) -> dict[str, Any] | None:
+    """The step's action against the alternatives; an ended board's analysis."""
+    play = analyser(before, step.action) if step.seq and before is not None else None
+    ended = hook.ended_boards(step.events, step.seq)
+    board = hook.board(ended[-1]) if ended else None
     if play is None and board is None:
         return None
     return {"play": play, "board": board}

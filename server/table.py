@@ -14,52 +14,31 @@ import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
 from engine.events import SPECTATOR, Event, visible
-from engine.game import Game
-from server.analysis import BoardJob, board_jobs, compute_board
-from server.connection import encode
+from engine.game import EndedBoard, Game
+from server import protocol as p
+from server.connection import Connection, Reply, encode
 from server.persistence.store import SeatRecord, token_hash
 from server.persistence.writer import StorageError
 from server.protocol import ErrorCode, TableError
+from server.seats import Seat
+from server.table_context import TableContext
 from server.table_moves import RETRY_DELAY, TableMoves
 from server.turnclock import TurnClock
 
-if TYPE_CHECKING:
-    from server.app import Server
-    from server.connection import Connection
-
 log = logging.getLogger("cardtable.table")
 T = TypeVar("T")
-
-
-@dataclass
-class Seat:
-    index: int
-    kind: str = "empty"  # empty | human | bot
-    player_id: int | None = None
-    player_name: str | None = None
-    bot: str | None = None
-    token_hash: str | None = None
-    connected: bool = False
-    stand_in: str | None = None  # bot playing for an absent human
-    grace: asyncio.Task[None] | None = None
-
-    @property
-    def controller(self) -> str | None:
-        """The bot that moves for this seat now, if a bot does."""
-        return self.bot if self.kind == "bot" else self.stand_in
-
-    def record(self) -> SeatRecord:
-        return SeatRecord(self.index, self.kind, self.player_id, self.bot, self.token_hash)
+KEEP_FINISHED = 300.0  # seconds a finished table stays in memory (late viewers see the result)
 
 
 @dataclass(eq=False)
 class Table(TableMoves):
-    server: Server
+    ctx: TableContext[Table]
     id: int
     name: str
     game: Game[Any, Any]
@@ -92,11 +71,11 @@ class Table(TableMoves):
     # the actor
 
     def start_actor(self) -> None:
-        self.queue = asyncio.Queue(self.server.settings.table_queue)
-        self.history = deque(maxlen=self.server.settings.history)
+        self.queue = asyncio.Queue(self.ctx.settings.table_queue)
+        self.history = deque(maxlen=self.ctx.settings.history)
         if self.turn_seconds is not None and self.clock is None:
             self.clock = TurnClock.new(self.turn_seconds, self.time_bank, len(self.seats))
-        self.touched = self.server.clock.now()
+        self.touched = self.ctx.clock.now()
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         if self.status == "waiting":
             self.spawn(self._reap_when_idle(), "reaper")
@@ -135,11 +114,11 @@ class Table(TableMoves):
         result = self.game.result(self.state) if self.status == "live" else None
         if result is None:
             return
-        await self.server.store.set_status(self.id, "finished", result.to_json())
+        await self.ctx.store.set_status(self.id, "finished", result.to_json())
         self.status = "finished"
         log.info("table %d: its log ends the game; recorded as finished", self.id)
         self._broadcast_info()
-        self.server.table_finished(self)
+        self.ctx.on_finished(self, KEEP_FINISHED)
 
     async def submit(self, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` inside the actor, after everything queued before it."""
@@ -250,14 +229,15 @@ class Table(TableMoves):
             conn.send_text(text)
 
     def _broadcast_info(self) -> None:
-        text = encode({"type": "table", "table": self.info()})
+        text = encode(p.table_status(self.info()))
         for conn in list(self.viewers):
             conn.send_text(text)
-        self.server.lobby_changed(self, text)
+        self.ctx.on_change(self, text)
 
     # commands (each runs inside the actor via submit)
 
-    async def join(self, conn: Connection, seat_no: int | None) -> dict[str, Any]:
+    async def join(self, reply: Reply, seat_no: int | None) -> None:
+        conn = reply.conn
         pid = conn.require_session()
         if self.status != "waiting":
             raise TableError(ErrorCode.ALREADY_STARTED, "the game has started; spectate instead")
@@ -266,20 +246,19 @@ class Table(TableMoves):
         seat = self._free_seat(seat_no)
         token = secrets.token_urlsafe(24)
         # Stored first: a seat the database lacks is nobody's after a restart.
-        await self.server.store.set_seat(
+        await self.ctx.store.set_seat(
             self.id, SeatRecord(seat.index, "human", pid, None, token_hash(token))
         )
         seat.kind, seat.player_id, seat.player_name = "human", pid, conn.name
         seat.token_hash, seat.connected, seat.bot = token_hash(token), True, None
-        self.touched = self.server.clock.now()
+        self.touched = self.ctx.clock.now()
         self.viewers[conn] = seat.index
         conn.tables.add(self)
-        conn.reply({"type": "joined", "table": self.id, "seat": seat.index, "seat_token": token})
+        reply.send(p.joined(self.id, seat.index, token))
         conn.send(self.snapshot(seat.index))
         self._broadcast_info()
         if all(s.kind != "empty" for s in self.seats):
             await self.start()
-        return {}
 
     def _free_seat(self, seat_no: int | None) -> Seat:
         if seat_no is None:
@@ -306,8 +285,8 @@ class Table(TableMoves):
             ErrorCode.NOT_ALLOWED, "only the table's creator or its seated players manage it"
         )
 
-    async def add_bot(self, conn: Connection, seat_no: int | None, bot: str | None) -> None:
-        self.require_manager(conn)
+    async def add_bot(self, reply: Reply, seat_no: int | None, bot: str | None) -> None:
+        self.require_manager(reply.conn)
         if self.status != "waiting":
             raise TableError(ErrorCode.ALREADY_STARTED, "the game has started")
         name = bot or default_bot(self.game.name)
@@ -316,50 +295,52 @@ class Table(TableMoves):
         except IllegalAction as exc:
             raise TableError(ErrorCode.UNKNOWN_BOT, exc.message) from None
         seat = self._free_seat(seat_no)
-        await self.server.store.set_seat(self.id, SeatRecord(seat.index, "bot", bot=name))
+        await self.ctx.store.set_seat(self.id, SeatRecord(seat.index, "bot", bot=name))
         seat.kind, seat.bot = "bot", name
-        self.touched = self.server.clock.now()
-        conn.reply({"type": "table", "table": self.info()})
+        self.touched = self.ctx.clock.now()
+        reply.send(p.table_status(self.info()))
         self._broadcast_info()
         if all(s.kind != "empty" for s in self.seats):
             await self.start()
 
-    async def remove_bot(self, conn: Connection, seat_no: int) -> None:
-        self.require_manager(conn)
+    async def remove_bot(self, reply: Reply, seat_no: int) -> None:
+        self.require_manager(reply.conn)
         if self.status != "waiting":
             raise TableError(ErrorCode.ALREADY_STARTED, "the game has started")
         if not 0 <= seat_no < len(self.seats) or self.seats[seat_no].kind != "bot":
             raise TableError(ErrorCode.BAD_SEAT, f"no bot at seat {seat_no}")
         seat = self.seats[seat_no]
-        await self.server.store.set_seat(self.id, SeatRecord(seat.index, "empty"))
+        await self.ctx.store.set_seat(self.id, SeatRecord(seat.index, "empty"))
         seat.kind, seat.bot = "empty", None
-        self.touched = self.server.clock.now()
-        conn.reply({"type": "table", "table": self.info()})
+        self.touched = self.ctx.clock.now()
+        reply.send(p.table_status(self.info()))
         self._broadcast_info()
 
-    async def leave(self, conn: Connection) -> None:
+    async def leave(self, reply: Reply) -> None:
+        conn = reply.conn
         pid = conn.require_session()
         seat = next((s for s in self.seats if s.player_id == pid and s.kind == "human"), None)
         self.viewers.pop(conn, None)
         conn.tables.discard(self)
         if seat is not None:
             if self.status == "waiting":
-                await self.server.store.set_seat(self.id, SeatRecord(seat.index, "empty"))
+                await self.ctx.store.set_seat(self.id, SeatRecord(seat.index, "empty"))
                 seat.kind, seat.player_id, seat.player_name = "empty", None, None
                 seat.token_hash, seat.connected = None, False
-                self.touched = self.server.clock.now()
+                self.touched = self.ctx.clock.now()
             elif self.status == "live":
                 # Leaving a live game hands the seat to a bot at once (no grace).
                 seat.connected = False
                 await self._apply_policy(seat, "left", "bot")
-        conn.reply({"type": "left", "table": self.id})
+        reply.send(p.left(self.id))
         self._broadcast_info()
 
-    async def spectate(self, conn: Connection) -> None:
+    async def spectate(self, reply: Reply) -> None:
+        conn = reply.conn
         conn.require_session()
         self.viewers[conn] = SPECTATOR
         conn.tables.add(self)
-        conn.reply(self.snapshot(SPECTATOR))
+        reply.send(self.snapshot(SPECTATOR))
         self._send_analyses(conn)
         self._broadcast_info()
 
@@ -369,7 +350,7 @@ class Table(TableMoves):
         bot = default_bot(self.game.name)
         filled = [SeatRecord(s.index, "bot", bot=bot) for s in self.seats if s.kind == "empty"]
         # The bots that fill the table and the start are one write.
-        await self.server.store.start_game(self.id, filled)
+        await self.ctx.store.start_game(self.id, filled)
         for record in filled:
             self.seats[record.seat].kind, self.seats[record.seat].bot = "bot", bot
         self.status = "live"
@@ -382,14 +363,18 @@ class Table(TableMoves):
         self._broadcast_info()
         self.schedule_moves()
 
-    async def start_by(self, conn: Connection) -> None:
-        """A player's ``start`` request."""
-        self.require_manager(conn)
+    async def start_by(self, reply: Reply) -> None:
+        """A player's ``start`` request; answered with the table's new status."""
+        self.require_manager(reply.conn)
         await self.start()
+        reply.send(p.table_status(self.info()))
 
     async def act(
-        self, conn: Connection, seat_token: str, version: int, action: dict[str, Any]
+        self, reply: Reply, seat_token: str, version: int, action: dict[str, Any]
     ) -> int:
+        """A player's action; acknowledged from inside the actor, so the ``ack``
+        leaves in the same write as the ``update`` it follows."""
+        conn = reply.conn
         conn.require_session()
         seat = self.seat_of_token(seat_token)
         if seat is None or seat.player_id != conn.player_id:
@@ -407,7 +392,9 @@ class Table(TableMoves):
         # A human acting again takes the seat back from a stand-in bot.
         if seat.stand_in is not None:
             await self._human_returned(seat)
-        return await self._accept(seat.index, action, f"player:{seat.player_id}")
+        accepted = await self._accept(seat.index, action, f"player:{seat.player_id}")
+        reply.send(p.ack(self.id, accepted))
+        return accepted
 
     async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int:
         try:
@@ -419,7 +406,7 @@ class Table(TableMoves):
         result = self.game.result(new_state)
         # Durable before visible: nobody hears of an action the database lacks,
         # and a game's last action and its end are one write.
-        await self.server.store.append_action(
+        await self.ctx.store.append_action(
             self.id,
             version,
             seat,
@@ -436,15 +423,17 @@ class Table(TableMoves):
         else:
             self.schedule_moves()  # first, so the update shows the new turn's clock
         self._broadcast_update(events)
-        for job in board_jobs(self.game.name, events, version):
-            self.analyse(job)
+        if self.game.analysis is not None:
+            for ended in self.game.analysis.ended_boards(events, version):
+                self.analyse(ended)
         if result is not None:
             self._broadcast_info()
-            self.server.table_finished(self)
+            self.ctx.on_finished(self, KEEP_FINISHED)
         return version
 
-    async def resume(self, conn: Connection, since: int, seat_token: str | None) -> None:
-        """Attach ``conn`` (as its seat if the token is right) and catch it up."""
+    async def resume(self, reply: Reply, since: int, seat_token: str | None) -> None:
+        """Attach the connection (as its seat if the token is right) and catch it up."""
+        conn = reply.conn
         pid = conn.require_session()
         viewer = SPECTATOR
         if seat_token is not None:
@@ -467,30 +456,32 @@ class Table(TableMoves):
                 if version > since:
                     conn.send(self._update(viewer, version, events, state))
         # ... and always end with a snapshot, which answers the request.
-        conn.reply(self.snapshot(viewer))
+        reply.send(self.snapshot(viewer))
         self._send_analyses(conn)
         self._broadcast_info()
 
-    # double-dummy analysis of ended boards
+    # the game's analysis of ended boards
 
-    def analyse(self, job: BoardJob) -> None:
+    def analyse(self, ended: EndedBoard) -> None:
         """Analyse an ended board in the background; everyone at the table gets it."""
-        task = asyncio.create_task(self._analyse(job), name=f"analysis-{self.id}-{job.board}")
+        task = asyncio.create_task(self._analyse(ended), name=f"analysis-{self.id}-{ended.board}")
         self.analysis_tasks.add(task)
         task.add_done_callback(self.analysis_tasks.discard)
 
-    async def _analyse(self, job: BoardJob) -> None:
+    async def _analyse(self, ended: EndedBoard) -> None:
+        hook = self.game.analysis
+        assert hook is not None
         try:
-            fields = await self.server.analyst.run(compute_board, job)
+            fields = await self.ctx.analyst.run(hook.board, ended)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("analysis of board %d at table %d failed", job.board, self.id)
+            log.exception("analysis of board %d at table %d failed", ended.board, self.id)
             return
-        msg = {"type": "analysis", "table": self.id, **fields}
+        msg = p.analysis(self.id, fields)
 
         async def publish() -> None:
-            self.analyses[job.board] = msg
+            self.analyses[ended.board] = msg
             text = encode(msg)
             for conn in list(self.viewers):
                 conn.send_text(text)
@@ -505,6 +496,16 @@ class Table(TableMoves):
             conn.send(self.analyses[board])
 
     # disconnects and the seat policy
+
+    async def detach(self, conn: Connection) -> None:
+        """``conn`` ended: the actor handles it after what it already has queued
+        (a seat's grace period starts); a full queue only forgets the viewer."""
+        if self.queue is None or self.task is None or self.task.done():
+            return
+        try:
+            await self.submit(partial(self.disconnected, conn))
+        except TableError:
+            self.viewers.pop(conn, None)
 
     async def disconnected(self, conn: Connection) -> None:
         self.viewers.pop(conn, None)
@@ -524,12 +525,12 @@ class Table(TableMoves):
             seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
 
     async def _grace(self, seat: Seat) -> None:
-        await self.server.clock.sleep(self.server.settings.grace)
+        await self.ctx.clock.sleep(self.ctx.settings.grace)
 
         async def expire() -> None:
             if not seat.connected and self.status == "live":
                 await self._apply_policy(
-                    seat, "grace_expired", self.server.settings.disconnect_policy
+                    seat, "grace_expired", self.ctx.settings.disconnect_policy
                 )
             seat.grace = None
 
@@ -540,30 +541,30 @@ class Table(TableMoves):
                 return
             except (StorageError, TableError) as exc:
                 log.warning("table %d seat %d: grace expiry deferred: %s", self.id, seat.index, exc)
-                await self.server.clock.sleep(RETRY_DELAY)
+                await self.ctx.clock.sleep(RETRY_DELAY)
 
     async def _apply_policy(self, seat: Seat, why: str, policy: str) -> None:
         detail = {"seat": seat.index, "player": seat.player_id, "why": why, "policy": policy}
         log.info("table %d seat %d: %s -> %s", self.id, seat.index, why, policy)
         if policy == "bot":
-            await self.server.store.log_table_event(self.id, "bot_took_over", detail)
+            await self.ctx.store.log_table_event(self.id, "bot_took_over", detail)
             seat.stand_in = default_bot(self.game.name)
             self._broadcast_info()
             self.schedule_moves()
         elif policy == "forfeit":
             result = {"forfeit": seat.index, "summary": f"seat {seat.index} forfeited"}
-            await self.server.store.log_table_event(self.id, "forfeit", detail)
-            await self.server.store.set_status(self.id, "abandoned", result)
+            await self.ctx.store.log_table_event(self.id, "forfeit", detail)
+            await self.ctx.store.set_status(self.id, "abandoned", result)
             self.status = "abandoned"
             self._stop_clock()
             self._broadcast_update([])
             self._broadcast_info()
         else:
-            await self.server.store.log_table_event(self.id, "waiting_for_player", detail)
+            await self.ctx.store.log_table_event(self.id, "waiting_for_player", detail)
 
     async def _human_returned(self, seat: Seat) -> None:
         detail = {"seat": seat.index, "player": seat.player_id}
-        await self.server.store.log_table_event(self.id, "human_returned", detail)
+        await self.ctx.store.log_table_event(self.id, "human_returned", detail)
         seat.stand_in = None
         self._broadcast_info()
 
@@ -572,25 +573,25 @@ class Table(TableMoves):
     async def _reap_when_idle(self) -> None:
         """Abandon a waiting table after ``waiting_timeout`` seconds without a
         change, so neither memory nor the lobby fills with tables nobody starts."""
-        timeout = self.server.settings.waiting_timeout
+        timeout = self.ctx.settings.waiting_timeout
         while self.status == "waiting":
-            idle = self.server.clock.now() - self.touched
+            idle = self.ctx.clock.now() - self.touched
             if idle < timeout:
-                await self.server.clock.sleep(timeout - idle)
+                await self.ctx.clock.sleep(timeout - idle)
                 continue
             try:
                 await self.submit(self._abandon_waiting)
             except (StorageError, TableError):
-                await self.server.clock.sleep(RETRY_DELAY)
+                await self.ctx.clock.sleep(RETRY_DELAY)
 
     async def _abandon_waiting(self) -> None:
-        if self.status != "waiting" or self.server.clock.now() - self.touched < (
-            self.server.settings.waiting_timeout
+        if self.status != "waiting" or self.ctx.clock.now() - self.touched < (
+            self.ctx.settings.waiting_timeout
         ):
             return
         result = {"summary": "never started"}
-        await self.server.store.set_status(self.id, "abandoned", result)
+        await self.ctx.store.set_status(self.id, "abandoned", result)
         self.status = "abandoned"
         log.info("table %d: waiting too long without a start; abandoned", self.id)
         self._broadcast_info()
-        self.server.table_finished(self, keep=0)
+        self.ctx.on_finished(self, 0)

@@ -14,13 +14,12 @@ from bots.base import default_bot
 from engine.game import Game
 from server.persistence.writer import StorageError
 from server.protocol import ErrorCode, TableError
+from server.seats import Seat
+from server.table_context import TableContext
 from server.turnclock import TurnClock
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
-
-    from server.app import Server
-    from server.table import Seat
 
 log = logging.getLogger("cardtable.table")
 RETRY_DELAY = 1.0  # seconds before what moves by itself is tried again after a failed write
@@ -29,7 +28,7 @@ RETRY_DELAY = 1.0  # seconds before what moves by itself is tried again after a 
 class TableMoves:
     """Bots to act, humans on the clock, and the retry that keeps a table going."""
 
-    server: Server
+    ctx: TableContext[Any]
     id: int
     game: Game[Any, Any]
     seed: int
@@ -59,7 +58,7 @@ class TableMoves:
             return
 
         async def again() -> None:
-            await self.server.clock.sleep(RETRY_DELAY)
+            await self.ctx.clock.sleep(RETRY_DELAY)
 
             async def reschedule() -> None:
                 if self.clock is not None:
@@ -93,7 +92,7 @@ class TableMoves:
         if self.clock is None or self.status != "live":
             return None
         visible = self.game.to_act_visible(self.state, viewer)
-        return self.clock.view(self.server.clock.now(), visible)
+        return self.clock.view(self.ctx.clock.now(), visible)
 
     def _schedule_turn_clock(self) -> None:
         """Time the humans to act at this version (once per version)."""
@@ -103,14 +102,14 @@ class TableMoves:
         if self.turn_timer is not None:
             self.turn_timer.cancel()
         humans = tuple(i for i in self.game.to_act(self.state) if self.seats[i].controller is None)
-        clock.start(self.version, humans, self.server.clock.now())
+        clock.start(self.version, humans, self.ctx.clock.now())
         self._store_banks()
         if humans:
             self.turn_timer = self.spawn(self._turn_clock(self.version), "clock")
 
     def _stop_clock(self) -> None:
         if self.clock is not None:
-            self.clock.settle(self.server.clock.now())
+            self.clock.settle(self.ctx.clock.now())
             self._store_banks()
         if self.turn_timer is not None:
             self.turn_timer.cancel()
@@ -120,7 +119,7 @@ class TableMoves:
         changed = self.clock.take_changes()
         if changed:
             detail = {"banks": {str(s): left for s, left in changed.items()}}
-            self.spawn(self.server.store.log_table_event(self.id, "time_bank", detail), "banks")
+            self.spawn(self.ctx.store.log_table_event(self.id, "time_bank", detail), "banks")
 
     async def _turn_clock(self, version: int) -> None:
         assert self.clock is not None
@@ -128,12 +127,12 @@ class TableMoves:
         if expiry is None:
             return
         seconds, seat = expiry
-        await self.server.clock.sleep(seconds)
+        await self.ctx.clock.sleep(seconds)
         if self.version != version or self.status != "live":
             return
         bot = default_bot(self.game.name)
         legal = [dict(a) for a in self.game.legal(self.state, seat)]
-        action = await self.server.bots.decide(
+        action = await self.ctx.bots.decide(
             self.game.name,
             bot,
             self.game.view(self.state, seat),
@@ -147,7 +146,7 @@ class TableMoves:
                 return  # the player made it after all
             detail = {"seat": seat, "version": version, "seconds": self.turn_seconds}
             log.info("table %d seat %d: turn clock expired", self.id, seat)
-            await self.server.store.log_table_event(self.id, "turn_timeout", detail)
+            await self.ctx.store.log_table_event(self.id, "turn_timeout", detail)
             try:
                 await self._accept(seat, dict(action), f"timeout:{bot}")
             except TableError as exc:
@@ -163,12 +162,12 @@ class TableMoves:
 
     async def _bot_turn(self, seat: Seat, bot: str, version: int) -> None:
         try:
-            await self.server.clock.sleep(self.server.settings.bot_delay)
+            await self.ctx.clock.sleep(self.ctx.settings.bot_delay)
             view = self.game.view(self.state, seat.index)
             legal = [dict(a) for a in self.game.legal(self.state, seat.index)]
             if self.version != version or not legal:
                 return
-            action = await self.server.bots.decide(
+            action = await self.ctx.bots.decide(
                 self.game.name,
                 bot,
                 view,

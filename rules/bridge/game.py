@@ -18,6 +18,7 @@ from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
 from engine.game import Action, Game, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
+from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     STRAINS,
     CallError,
@@ -90,6 +91,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
     non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+    analysis = BridgeAnalysis()
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4

@@ -15,8 +15,8 @@ from typing import Any
 
 from rules.registry import get_game
 from server.persistence.store import StoredGame
+from server.protocol import TableError
 from server.replay import build_replay
-from server.table import TableError
 from server.terminal import render, views
 from server.terminal.bridge_text import analysis_lines, play_analysis_lines
 

@@ -27,7 +27,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from server.app import Server
-from server.protocol import CLIENT_TYPES, CloseCode, ErrorCode, server_adapter
+from server.protocol import CloseCode, ErrorCode, server_adapter
+from server.requests import CLIENT_TYPES
 from tests.server.conftest import make_settings
 
 # A longer run: CARDTABLE_FUZZ_EXAMPLES=5000.

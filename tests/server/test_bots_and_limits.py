@@ -38,7 +38,7 @@ async def test_a_late_or_illegal_bot_is_replaced_and_the_game_goes_on(
         for seat in range(4):
             reply = await c.request({"type": "add_bot", "table": table, "seat": seat, "bot": bot})
             assert reply["type"] == "table"
-        t = h.server.tables[table]
+        t = h.server.lobby.tables[table]
         for _ in range(400):
             if t.version >= 8:
                 break

@@ -204,19 +204,19 @@ async def test_a_restart_recomputes_the_newest_ended_boards_analysis(
     """A two-board session (seeded deals, so no fixed cheap deal) whose board 1 was
     passed out before the server stopped: the resumed table analyses it again. The
     solver is replaced by a stub here; the wiring is what is tested."""
-    import server.table
-    from server.analysis import BoardJob
+    from engine.game import EndedBoard
     from tests.server.conftest import make_settings, start_harness
 
-    computed: list[BoardJob] = []
+    computed: list[EndedBoard] = []
 
-    def fake(job: BoardJob) -> dict[str, Any]:
-        computed.append(job)
+    def fake(ended: EndedBoard) -> dict[str, Any]:
+        computed.append(ended)
         table = {st: dict.fromkeys("NESW", 0) for st in "SHDCN"}
         fields = {"dd_table": table, "par": {"score_ns": 0, "contracts": [], "text": "Par 0"}}
-        return {**vars(job), **fields}
+        return {"board": ended.board, "version": ended.version, **ended.facts, **fields}
 
-    monkeypatch.setattr(server.table, "compute_board", fake)
+    assert BridgeGame.analysis is not None
+    monkeypatch.setattr(BridgeGame.analysis, "board", fake)
     store = await Store.open(sqlite_url)
     try:
         gid = await store.create_game("bridge", {"version": 1, "boards": 2}, 99, "two", 4)

@@ -261,7 +261,7 @@ async def watch_bots_finish(p: Page, game: str, options: dict[str, Any]) -> int:
 
 async def forget(server: Server, table: int) -> None:
     """What the server does to a finished table after a while (or a restart to any)."""
-    await server.tables.pop(table).stop()
+    await server.lobby.tables.pop(table).stop()
 
 
 async def reconnect(p: Page) -> None:

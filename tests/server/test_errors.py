@@ -32,7 +32,7 @@ async def two_humans(harness: Harness) -> tuple[Client, Client, int]:
 
 async def turn_of(harness: Harness, table: int, seat: int) -> None:
     """Wait until ``seat`` is to act (bots play the seats between)."""
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     for _ in range(500):
         if t.game.to_act(t.state) == (seat,):
             return
@@ -43,7 +43,7 @@ async def turn_of(harness: Harness, table: int, seat: int) -> None:
 async def test_out_of_turn_other_seat_and_stale_version(harness: Harness) -> None:
     alice, bob, table = await two_humans(harness)
     await turn_of(harness, table, 2)
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     version = t.version
     legal = t.game.legal(t.state, 2)
     a_token, b_token = alice.seat_tokens[table], bob.seat_tokens[table]

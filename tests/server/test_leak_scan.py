@@ -54,10 +54,10 @@ async def _play_with_live_replays(
                 reply = await who.request({"type": "replay", "game_id": table})
                 # Bots may play the game out while the request is on its way (a
                 # bridge dummy never acts): then the replay is of a finished game.
-                finished = harness.server.tables[table].status == "finished"
+                finished = harness.server.lobby.tables[table].status == "finished"
                 assert reply["type"] == "replay", reply
                 assert reply["status"] == "live" or finished, reply
-        if msg["legal"] and msg["version"] == harness.server.tables[table].version:
+        if msg["legal"] and msg["version"] == harness.server.lobby.tables[table].version:
             reply = await alice.request(
                 {
                     "type": "act",

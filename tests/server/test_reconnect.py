@@ -22,7 +22,7 @@ async def test_reconnect_within_grace_gets_the_same_seat_and_missed_events(
     harness: Harness,
 ) -> None:
     alice, table, seat_token = await sit(harness)
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     await turn_of(harness, table, 2)
     token, seen = alice.token, t.version
     await alice.close()
@@ -62,7 +62,7 @@ async def test_reconnect_within_grace_gets_the_same_seat_and_missed_events(
 
 async def test_after_grace_a_bot_takes_over_and_it_is_logged(harness: Harness) -> None:
     alice, table, _ = await sit(harness)
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     await turn_of(harness, table, 2)
     token = alice.token
     await alice.close()
@@ -92,7 +92,7 @@ async def test_returning_human_takes_the_seat_back_from_the_bot(sqlite_url: str)
     h = await start_harness(make_settings(sqlite_url, bot_delay=1.0))
     try:
         alice, table, seat_token = await sit(h)
-        t = h.server.tables[table]
+        t = h.server.lobby.tables[table]
         for _ in range(100):
             if t.game.to_act(t.state) == (2,):
                 break

@@ -110,13 +110,13 @@ async def test_graceful_restart_in_process_keeps_tables(db_url: str) -> None:
     seat_token = (await c.expect("joined", table=table))["seat_token"]
     msg = await next_turn(c, table)
     version = await act_first_legal(c, table, seat_token, msg)
-    before = state_hash(h.server.tables[table].game, h.server.tables[table].state)
+    before = state_hash(h.server.lobby.tables[table].game, h.server.lobby.tables[table].state)
     await c.close()
     await h.server.stop()
 
     h2 = await start_harness(make_settings(db_url))
     try:
-        t = h2.server.tables[table]
+        t = h2.server.lobby.tables[table]
         assert t.version >= version and t.status == "live"
         if t.version == version:
             assert state_hash(t.game, t.state) == before
@@ -146,7 +146,7 @@ async def test_a_game_whose_last_action_was_stored_but_not_its_end_finishes_on_r
 
     h2 = await start_harness(make_settings(sqlite_url))
     try:
-        t = h2.server.tables[table]
+        t = h2.server.lobby.tables[table]
         await t.submit(nothing)  # the table's actor settles its state before any job
         assert t.status == "finished"
         stored = await h2.server.store.get_game(table)

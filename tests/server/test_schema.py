@@ -4,7 +4,8 @@ import json
 from pathlib import Path
 
 from server.cli import SCHEMA_PATH, main
-from server.protocol import ErrorCode, json_schema
+from server.protocol import ErrorCode
+from server.schema import json_schema
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

@@ -53,7 +53,7 @@ async def _seat_two(harness: Harness) -> tuple[Any, int, str]:
 
 
 async def _act(c: Any, table: int, token: str, harness: Harness) -> dict[str, Any]:
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     action = dict(t.game.legal(t.state, 2)[0])
     return await c.request(  # type: ignore[no-any-return]
         {
@@ -71,7 +71,7 @@ async def test_a_write_blocked_for_a_while_is_retried_and_lands(
     harness: Harness, sqlite_url: str
 ) -> None:
     c, table, token = await _seat_two(harness)
-    version = harness.server.tables[table].version
+    version = harness.server.lobby.tables[table].version
     with write_lock(sqlite_url) as release:
         threading.Timer(2.5, release.set).start()  # longer than SQLite's own busy wait
         reply = await _act(c, table, token, harness)
@@ -85,7 +85,7 @@ async def test_a_write_that_cannot_land_is_refused_whole_and_can_be_sent_again(
 ) -> None:
     harness.server.store.writer.retry_for = 0.5
     c, table, token = await _seat_two(harness)
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     version = t.version
     with write_lock(sqlite_url):
         reply = await _act(c, table, token, harness)
@@ -107,7 +107,7 @@ async def test_bots_carry_on_when_the_database_comes_back(sqlite_url: str) -> No
             assert created["code"] == "storage_unavailable", created
         created = await c.request({"type": "create_table", "game": "whist"})
         table = created["table"]["table"]
-        t = h.server.tables[table]
+        t = h.server.lobby.tables[table]
         await c.request({"type": "start", "table": table})
         while t.version < 5:
             await asyncio.sleep(0.01)

@@ -26,7 +26,7 @@ async def test_a_stranger_cannot_start_a_table_or_seat_bots_in_it(harness: Harne
     ):
         reply = await mallory.request(msg)
         assert reply["type"] == "error" and reply["code"] == "not_allowed", reply
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     assert t.status == "waiting" and [s.kind for s in t.seats] == ["human", *["empty"] * 3]
 
 
@@ -38,7 +38,7 @@ async def test_the_creator_and_seated_players_manage_the_table(harness: Harness)
     reply = await alice.request({"type": "remove_bot", "table": table, "seat": 1})
     assert reply["type"] == "table"
     assert (await bob.request({"type": "start", "table": table}))["type"] == "table"
-    assert harness.server.tables[table].status == "live"
+    assert harness.server.lobby.tables[table].status == "live"
 
 
 async def test_a_player_keeps_at_most_five_tables_waiting(harness: Harness) -> None:
@@ -51,7 +51,7 @@ async def test_a_player_keeps_at_most_five_tables_waiting(harness: Harness) -> N
     # A table that starts no longer counts.
     started = await alice.request({"type": "create_table", "game": "whist", "start": True})
     assert started["code"] == "too_many_tables"
-    first = next(iter(harness.server.tables))
+    first = next(iter(harness.server.lobby.tables))
     await alice.request({"type": "start", "table": first})
     reply = await alice.request({"type": "create_table", "game": "whist"})
     assert reply["type"] == "table_created"
@@ -63,13 +63,13 @@ async def test_a_waiting_table_nobody_changes_is_abandoned(harness: Harness) -> 
     await harness.clock.advance(timeout / 2)
     await alice.request({"type": "add_bot", "table": table, "seat": 1})
     await harness.clock.advance(timeout / 2 + 1)
-    assert harness.server.tables[table].status == "waiting", "a change restarts the wait"
+    assert harness.server.lobby.tables[table].status == "waiting", "a change restarts the wait"
     await harness.clock.advance(timeout / 2)
     for _ in range(200):
         await asyncio.sleep(0.01)
-        if table not in harness.server.tables:
+        if table not in harness.server.lobby.tables:
             break
-    assert table not in harness.server.tables
+    assert table not in harness.server.lobby.tables
     stored = await harness.server.store.get_game(table)
     assert stored is not None and stored.status == "abandoned"
     assert stored.result == {"summary": "never started"}

@@ -16,7 +16,7 @@ async def test_an_expired_turn_is_played_for_the_human_and_logged(harness: Harne
     )
     assert created["table"]["turn_seconds"] == 30
     table = created["table"]["table"]
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     await turn_of(harness, table, 2)
     version = t.version
     await harness.clock.advance(29)
@@ -44,7 +44,7 @@ async def test_acting_in_time_beats_the_clock(harness: Harness) -> None:
     )
     table = created["table"]["table"]
     token = (await c.expect("joined"))["seat_token"]
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     await turn_of(harness, table, 2)
     await harness.clock.advance(20)
     legal = t.game.legal(t.state, 2)
@@ -88,7 +88,7 @@ async def test_the_time_bank_runs_after_the_turn_time_and_is_spent_for_good(
     )
     assert created["table"]["time_bank"] == 20
     table = created["table"]["table"]
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     await turn_of(harness, table, 2)
     version = t.version
     snap = await c.request({"type": "resume", "table": table, "since": version})
@@ -119,7 +119,7 @@ async def test_a_bank_partly_used_is_kept_across_turns_and_restarts(harness: Har
     )
     table = created["table"]["table"]
     token = (await c.expect("joined", table=table))["seat_token"]
-    t = harness.server.tables[table]
+    t = harness.server.lobby.tables[table]
     await turn_of(harness, table, 2)
     await harness.clock.advance(25)  # 15 s over the turn time
     snap = await c.request(
@@ -154,7 +154,7 @@ def test_a_bank_without_a_turn_clock_is_refused() -> None:
     import pytest
     from pydantic import ValidationError
 
-    from server.protocol import client_adapter
+    from server.requests import client_adapter
 
     with pytest.raises(ValidationError, match="time_bank needs turn_seconds"):
         client_adapter.validate_python({"type": "create_table", "game": "whist", "time_bank": 30})
