@@ -14,7 +14,6 @@ import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
@@ -24,11 +23,11 @@ from engine.game import EndedBoard, Game
 from server import protocol as p
 from server.connection import Connection, Reply, encode
 from server.persistence.store import SeatRecord, token_hash
-from server.persistence.writer import StorageError
 from server.protocol import ErrorCode, TableError
 from server.seats import Seat
+from server.table_absence import TableAbsence
 from server.table_context import TableContext
-from server.table_moves import RETRY_DELAY, TableMoves
+from server.table_moves import TableMoves
 from server.turnclock import TurnClock
 
 log = logging.getLogger("cardtable.table")
@@ -37,7 +36,7 @@ KEEP_FINISHED = 300.0  # seconds a finished table stays in memory (late viewers 
 
 
 @dataclass(eq=False)
-class Table(TableMoves):
+class Table(TableMoves, TableAbsence):
     ctx: TableContext[Table]
     id: int
     name: str
@@ -494,104 +493,3 @@ class Table(TableMoves):
     def _send_analyses(self, conn: Connection) -> None:
         for board in sorted(self.analyses):
             conn.send(self.analyses[board])
-
-    # disconnects and the seat policy
-
-    async def detach(self, conn: Connection) -> None:
-        """``conn`` ended: the actor handles it after what it already has queued
-        (a seat's grace period starts); a full queue only forgets the viewer."""
-        if self.queue is None or self.task is None or self.task.done():
-            return
-        try:
-            await self.submit(partial(self.disconnected, conn))
-        except TableError:
-            self.viewers.pop(conn, None)
-
-    async def disconnected(self, conn: Connection) -> None:
-        self.viewers.pop(conn, None)
-        pid = conn.player_id
-        for seat in self.seats:
-            if seat.kind == "human" and seat.player_id == pid and pid is not None:
-                if any(c.player_id == pid for c in self.viewers):
-                    continue  # still here on another connection
-                seat.connected = False
-                if self.status == "live" and seat.grace is None and seat.stand_in is None:
-                    seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
-        self._broadcast_info()
-
-    def start_grace(self, seat: Seat) -> None:
-        """After a restart: absent humans get a fresh grace period."""
-        if seat.kind == "human" and self.status == "live" and seat.grace is None:
-            seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
-
-    async def _grace(self, seat: Seat) -> None:
-        await self.ctx.clock.sleep(self.ctx.settings.grace)
-
-        async def expire() -> None:
-            if not seat.connected and self.status == "live":
-                await self._apply_policy(
-                    seat, "grace_expired", self.ctx.settings.disconnect_policy
-                )
-            seat.grace = None
-
-        # A failed write must not leave the seat waiting for ever: try again.
-        while True:
-            try:
-                await self.submit(expire)
-                return
-            except (StorageError, TableError) as exc:
-                log.warning("table %d seat %d: grace expiry deferred: %s", self.id, seat.index, exc)
-                await self.ctx.clock.sleep(RETRY_DELAY)
-
-    async def _apply_policy(self, seat: Seat, why: str, policy: str) -> None:
-        detail = {"seat": seat.index, "player": seat.player_id, "why": why, "policy": policy}
-        log.info("table %d seat %d: %s -> %s", self.id, seat.index, why, policy)
-        if policy == "bot":
-            await self.ctx.store.log_table_event(self.id, "bot_took_over", detail)
-            seat.stand_in = default_bot(self.game.name)
-            self._broadcast_info()
-            self.schedule_moves()
-        elif policy == "forfeit":
-            result = {"forfeit": seat.index, "summary": f"seat {seat.index} forfeited"}
-            await self.ctx.store.log_table_event(self.id, "forfeit", detail)
-            await self.ctx.store.set_status(self.id, "abandoned", result)
-            self.status = "abandoned"
-            self._stop_clock()
-            self._broadcast_update([])
-            self._broadcast_info()
-        else:
-            await self.ctx.store.log_table_event(self.id, "waiting_for_player", detail)
-
-    async def _human_returned(self, seat: Seat) -> None:
-        detail = {"seat": seat.index, "player": seat.player_id}
-        await self.ctx.store.log_table_event(self.id, "human_returned", detail)
-        seat.stand_in = None
-        self._broadcast_info()
-
-    # waiting tables nobody starts
-
-    async def _reap_when_idle(self) -> None:
-        """Abandon a waiting table after ``waiting_timeout`` seconds without a
-        change, so neither memory nor the lobby fills with tables nobody starts."""
-        timeout = self.ctx.settings.waiting_timeout
-        while self.status == "waiting":
-            idle = self.ctx.clock.now() - self.touched
-            if idle < timeout:
-                await self.ctx.clock.sleep(timeout - idle)
-                continue
-            try:
-                await self.submit(self._abandon_waiting)
-            except (StorageError, TableError):
-                await self.ctx.clock.sleep(RETRY_DELAY)
-
-    async def _abandon_waiting(self) -> None:
-        if self.status != "waiting" or self.ctx.clock.now() - self.touched < (
-            self.ctx.settings.waiting_timeout
-        ):
-            return
-        result = {"summary": "never started"}
-        await self.ctx.store.set_status(self.id, "abandoned", result)
-        self.status = "abandoned"
-        log.info("table %d: waiting too long without a start; abandoned", self.id)
-        self._broadcast_info()
-        self.ctx.on_finished(self, 0)
