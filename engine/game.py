@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, Event
+from engine.presentation import Presentation
 from engine.rng import Rng
 from engine.secrecy import faces_named, redact
 
@@ -61,6 +62,9 @@ class Game(ABC, Generic[S, C]):
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})
+    # How the game reads to people (labels, event lines, display hints), from what
+    # each viewer sees; rules/<game>/presentation.py holds each game's.
+    presentation: ClassVar[Presentation] = Presentation()
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""
@@ -145,10 +149,7 @@ class Game(ABC, Generic[S, C]):
         one, unless the game knows some legal actions are rash for a stand-in."""
         return dict(rng.choice(list(legal)))
 
-    def describe(self, action: Action) -> str:
-        """A short human reading of an action, for logs and terminal clients."""
-        return " ".join(str(v) for v in action.values())
-
     def seat_names(self, config: C) -> Sequence[str]:
-        """Display names of the seats (``N E S W`` in bridge, numbers elsewhere)."""
-        return [str(i) for i in range(self.seat_count(config))]
+        """Display names of the seats: the presentation's (``Seat 1``.. unless a
+        game names them, as bridge's ``North``..)."""
+        return self.presentation.seat_names(self.seat_count(config))

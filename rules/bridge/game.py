@@ -32,10 +32,9 @@ from rules.bridge.auction import (
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.claims import claim_holds
 from rules.bridge.options import BridgeConfig, ClaimPolicy
+from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
-
-SEAT_NAMES = ("North", "East", "South", "West")
 
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
@@ -90,12 +89,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
     non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+    presentation = BridgePresentation()
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4
-
-    def seat_names(self, config: BridgeConfig) -> list[str]:
-        return list(SEAT_NAMES)
 
     def new(self, config: BridgeConfig, seed: int) -> BridgeState:
         return _deal(config, seed, 0, ())
@@ -507,13 +504,3 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 for r in state.results
             ],
         }
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        if kind == "call":
-            return f"calls {action.get('call')}"
-        if kind == "play":
-            return f"plays {action.get('card')}"
-        if kind == "claim":
-            return f"claims {action.get('tricks')} more tricks"
-        return str(kind).replace("_", " ")

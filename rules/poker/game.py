@@ -31,6 +31,7 @@ from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
 from rules.poker.options import PokerConfig
+from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
 
@@ -114,6 +115,7 @@ class PokerGame(Game[PokerState, PokerConfig]):
     name: ClassVar[str] = "poker"
     title: ClassVar[str] = "No-limit hold'em"
     config_model = PokerConfig
+    presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})
 
     def seat_count(self, config: PokerConfig) -> int:
@@ -421,24 +423,6 @@ class PokerGame(Game[PokerState, PokerConfig]):
             if s != viewer and s not in hand.shown:
                 hidden.update(face_of(c) for c in hand.holes[s])
         return frozenset(hidden)
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        if "to" in action:
-            return f"{kind}s to {action['to']}"
-        if kind == "rebuy":
-            return f"rebuys {action.get('chips')}"
-        return {
-            "fold": "folds",
-            "check": "checks",
-            "call": "calls",
-            "all_in": "goes all-in",
-            "sit_out": "sits out",
-            "sit_in": "sits in",
-        }.get(str(kind), str(kind))
-
-    def seat_names(self, config: PokerConfig) -> list[str]:
-        return [f"Seat {i + 1}" for i in range(config.seats)]
 
 
 def _encode_hand(hand: HandState) -> JSON:

@@ -31,6 +31,7 @@ from engine.rng import Rng
 from rules.rummy.groups import lay_off, read_meld
 from rules.rummy.melds import Arrangement, Kind, Meld, counted_points, deadwood, declaration_ok
 from rules.rummy.options import MeldRules, Pool, RummyConfig, Variant
+from rules.rummy.presentation import RummyPresentation
 from rules.rummy.scoring import best_of, gin_deadwood, gin_deal, gin_totals, indian_charge
 from rules.rummy.state import DealOutcome, Phase, RummyState
 
@@ -219,6 +220,7 @@ class RummyGame(Game[RummyState, RummyConfig]):
     name: ClassVar[str] = "rummy"
     title: ClassVar[str] = "Rummy"
     config_model = RummyConfig
+    presentation = RummyPresentation()
 
     def seat_count(self, config: RummyConfig) -> int:
         return config.players
@@ -797,14 +799,3 @@ class RummyGame(Game[RummyState, RummyConfig]):
             "last": None if last is None else [last.how, last.winner, list(last.points)],
             "over": state.over,
         }
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        if kind == "draw":
-            return f"draws from the {action.get('from')}"
-        if kind in ("discard", "layoff"):
-            return f"{kind}s {action.get('card')}"
-        if kind in ("declare", "knock"):
-            groups = " | ".join(" ".join(g) for g in action.get("groups", []))
-            return f"{kind}s, discarding {action.get('card')}: {groups}"
-        return str(kind)

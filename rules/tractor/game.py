@@ -52,6 +52,7 @@ from rules.tractor.declarations import declaration_options, kitty_trump_suit, un
 from rules.tractor.friends import call_choices, calls_json, parse_calls, reveal
 from rules.tractor.options import NoDeclarationPolicy, TractorConfig
 from rules.tractor.order import Trump, tables
+from rules.tractor.presentation import TractorPresentation
 from rules.tractor.scoring import (
     advance,
     kitty_bonus,
@@ -246,6 +247,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
     name: ClassVar[str] = "tractor"
     title: ClassVar[str] = "Tractor (Sheng Ji)"
     config_model = TractorConfig
+    presentation = TractorPresentation()
 
     def seat_count(self, config: TractorConfig) -> int:
         return config.seats
@@ -933,31 +935,9 @@ class TractorGame(Game[TractorState, TractorConfig]):
             "retracted": list(state.retracted),
         }
 
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        cards = " ".join(action.get("cards") or [])
-        if kind == "declare":
-            return f"declares {cards}"
-        if kind == "call":
-            calls = action.get("calls") or []
-            return "calls " + ", ".join(
-                f"{_ordinal(c.get('nth', 1))} {c.get('card')}" for c in calls
-                if isinstance(c, Mapping))
-        if kind == "takeback":
-            return "takes the play back"
-        if kind == "confirm":
-            return "keeps the play"
-        if kind in ("play", "bury"):
-            return f"{'plays' if kind == 'play' else 'buries'} {cards}"
-        return str(kind).replace("_", " ")
-
 
 def _face_str(f: int) -> str:
     return format_card(f)
-
-
-def _ordinal(n: Any) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def _attacker_points(state: TractorState) -> int:

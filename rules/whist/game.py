@@ -12,6 +12,7 @@ from engine.game import Action, Game, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
 from rules.whist.options import WhistConfig
+from rules.whist.presentation import WhistPresentation
 from rules.whist.scoring import deal_points
 from rules.whist.state import SEATS, WhistState, team
 
@@ -70,6 +71,7 @@ class WhistGame(Game[WhistState, WhistConfig]):
     name: ClassVar[str] = "whist"
     title: ClassVar[str] = "Whist"
     config_model = WhistConfig
+    presentation = WhistPresentation()
 
     def seat_count(self, config: WhistConfig) -> int:
         return SEATS
@@ -215,9 +217,3 @@ class WhistGame(Game[WhistState, WhistConfig]):
             for c in h
             if c != state.trump_card
         )
-
-    def describe(self, action: Action) -> str:
-        return f"plays {action.get('card')}"
-
-    def seat_names(self, config: WhistConfig) -> list[str]:
-        return ["North", "East", "South", "West"]
