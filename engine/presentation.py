@@ -140,6 +140,13 @@ class Presentation:
             return None
         return [self.action_label(view, a) for a in legal]
 
+    def step_label(self, view: JSON, action: Mapping[str, Any]) -> str:
+        """A logged action in a replay, as its viewer may see it: withheld actions
+        (``{"type": "bury", "hidden": true}``) say only what kind they were."""
+        if action.get("hidden"):
+            return f"{capital(str(action.get('type')).replace('_', ' '))} (withheld)"
+        return self.action_label(view, action)
+
     def narrate(
         self, view: JSON, event: JSON, viewer: int | None, names: Sequence[str]
     ) -> str | None:
