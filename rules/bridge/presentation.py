@@ -176,17 +176,13 @@ class BridgePresentation(Presentation):
         return view
 
     def hints(self, view: JSON) -> JSON:
-        """Vulnerability in words and per side, the auction's calls, the contract and
-        each ended board's result, as the table reads them."""
+        """Vulnerability in words and per side, the auction's calls, the contract (its
+        call: who declares is the view's) and each ended board's result, as read."""
         vul = str(view.get("vulnerability"))
         return {
             "vulnerable": _VULNERABLE.get(vul, vul),
             "vulnerable_sides": [vul in ("NS", "All"), vul in ("EW", "All")],
             "auction": [call_text(c.get("call")) for c in view.get("auction") or []],
-            "contract": (
-                contract_text(view.get("contract"), view.get("declarer"))
-                if view.get("contract")
-                else None
-            ),
+            "contract": call_text(view["contract"]) if view.get("contract") else None,
             "results": [board_result_text(r) for r in view.get("results") or []],
         }

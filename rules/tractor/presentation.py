@@ -349,7 +349,7 @@ class TractorPresentation(Presentation):
     def hints(self, view: JSON) -> JSON:
         """The trump (fixed or pending), the viewer's hand (and every hand shown) in
         trump order with points, the group that follows the suit led, the cards a
-        friend call may name, the sides and the last round's result in words."""
+        friend call may name, the sides, the last round's and the game's result in words."""
         suit = pending_suit(view)
         trump = trump_of(view.get("rank"), suit)
         names = self.seat_names(len(view.get("hand_sizes") or []))
@@ -374,6 +374,8 @@ class TractorPresentation(Presentation):
         results = view.get("results") or []
         if view.get("phase") in ("round_over", "over") and results:
             out["round_result"] = self.round_result_text(results[-1], view, names)
+        if isinstance(view.get("result"), Mapping):
+            out["result"] = self.summary(view["result"], names)
         return out
 
     def _follow(self, view: JSON, trump: Trump | None) -> str | None:

@@ -52,3 +52,7 @@ class WhistPresentation(Presentation):
             pts, score = event.get("points") or [0, 0], event.get("score") or [0, 0]
             return f"Deal over: {a} +{pts[0]}, {b} +{pts[1]}; score {a} {score[0]} – {b} {score[1]}"
         return super().narrate(view, event, viewer, names)
+
+    def hints(self, view: JSON) -> JSON:
+        """The partnerships' names."""
+        return {"teams": list(team_names(self.seat_names(len(view.get("hand_sizes") or []))))}

@@ -29,7 +29,7 @@ async def fast_harness(sqlite_url: str) -> AsyncIterator[Harness]:
 async def test_whist_frames_say_what_happened_and_what_each_move_is(harness: Harness) -> None:
     alice = await harness.client("alice")
     table, token, snap = await sit_and_start(alice)
-    assert snap["hints"] == {} and "narration" not in snap
+    assert snap["hints"] == {"teams": ["North/South", "East/West"]} and "narration" not in snap
     final = await play_out(alice, table, token, snap)
     assert final["status"] == "finished" and final["labels"] is None
     frames = [json.loads(f) for f in alice.frames]

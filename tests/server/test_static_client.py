@@ -200,58 +200,6 @@ def _play(game_name: str, options: dict, seed: int, me: int, pick, limit: int = 
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_tractor_and_rummy_read_as_in_the_terminal(tmp_path: Path) -> None:
-    from bots.base import make_bot
-    from server.terminal.rummy_text import rummy_event, rummy_label
-    from server.terminal.tractor_text import TractorNarrator, tractor_label
-    from server.terminal.views import display_names
-
-    def random_pick(rng, view, legal, seat):
-        return rng.choice(legal)
-
-    greedy = make_bot("rummy", "greedy")
-
-    def rummy_pick(rng, view, legal, seat):
-        return greedy.decide(view, legal, seat, rng.randrange(1 << 30), 1.0)
-
-    tractor_games = []
-    for options, seed in (
-        ({"rounds": 1, "takeback_allowed": True}, 3),
-        ({"rounds": 1, "finding_friends": True, "seats": 5}, 4),
-    ):
-        view0, events, actions = _play("tractor", options, seed, 0, random_pick)
-        n = len(view0["hand_sizes"])
-        names = display_names([str(i) for i in range(n)], "tractor")
-        tractor_games.append(
-            {"view0": view0, "events": events, "names": names, "me": 0, "actions": actions[:150]}
-        )
-    rummy_games = []
-    rummy_tables: tuple[tuple[dict[str, object], int], ...] = (
-        ({"pool": 0, "players": 3}, 5),
-        ({"variant": "gin", "target": 0}, 6),
-    )
-    for rummy_options, seed in rummy_tables:
-        view0, events, actions = _play("rummy", rummy_options, seed, 1, rummy_pick)
-        names = display_names([str(i) for i in range(len(view0["hand_sizes"]))], "rummy")
-        rummy_games.append({"events": events, "names": names, "me": 1, "actions": actions[:150]})
-    got = _run_js(tmp_path, {"tractor": tractor_games, "rummy": rummy_games})
-
-    for g, js in zip(tractor_games, got["tractor"], strict=True):
-        narrator = TractorNarrator()
-        narrator.sync(g["view0"])
-        want = [narrator.line(e, g["names"], g["me"]) for e in g["events"]]
-        assert js["lines"] == want
-        assert any(line and "wins the trick" in line for line in want)
-        for (action, view), label in zip(g["actions"], js["labels"], strict=True):
-            if action["type"] != "draw":  # the terminal's also explains its "draw all"
-                assert _first_lower(label) == _first_lower(tractor_label(action, view))
-    for g, js in zip(rummy_games, got["rummy"], strict=True):
-        assert js["lines"] == [rummy_event(e, g["names"], g["me"]) for e in g["events"]]
-        for (action, view), label in zip(g["actions"], js["labels"], strict=True):
-            assert _first_lower(label) == _first_lower(rummy_label(action, view))
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_tractor_plays_are_named_and_hands_sorted_in_trump_order(tmp_path: Path) -> None:
     got = _run_js(
         tmp_path,

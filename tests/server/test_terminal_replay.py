@@ -58,7 +58,7 @@ def test_whist_replays_as_a_card_table_not_a_field_dump() -> None:
     assert "step 0/52: the deal\n  * Deal 1 · North deals · trump " in out
     assert "\n  Deal 1/1 · trump " in out
     assert "\n  North: ♠ " in out and "\n  West: ♠ " in out  # every hand, as "all"
-    assert "\nstep 1/52: East plays " in out and "\n  * East plays " in out
+    assert "\nstep 1/52: East: Play " in out and "\n  * East plays " in out
     assert "\n  Trick:      East " in out
     assert "\n  * Deal over: North/South +" in out
     # The result reads like the live client's, scores as integers.
@@ -82,11 +82,12 @@ def test_bridge_replay_credits_dummys_cards_to_the_declarer() -> None:
     moves.append((0, dummy_card))
     out = _replay(_stored("bridge", moves))
     card = out.split("step 6/6: ")[1].splitlines()[0]
-    assert card.startswith("North plays ") and card.endswith(" from dummy"), card
+    assert card.startswith("North: Play ") and card.endswith(" from dummy"), card
     page = out.split("step 6/6: ")[1]
     assert "\n  * North plays " in page and "from dummy\n" in page
     assert "South plays" not in page  # the card is not credited to dummy
-    assert "step 5/6: East plays " in out  # the opening lead, from East's own hand
+    assert "step 5/6: East: Play " in out  # the opening lead, from East's own hand
+    assert "\n  * East leads " in out
 
 
 def test_poker_replay_result_prints_integral_chips_as_integers() -> None:

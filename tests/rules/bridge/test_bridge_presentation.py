@@ -3,10 +3,13 @@ boards, calls and claims as labels, the declarer credited with dummy's cards."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.events import SPECTATOR
 from rules.bridge.game import BridgeGame
+from rules.bridge.presentation import board_result_text
 from tests.presentation import check_presentation
 
 GAME = BridgeGame()
@@ -73,6 +76,27 @@ def test_hints_read_the_auction_and_vulnerability() -> None:
         "vulnerable": "East/West",
         "vulnerable_sides": [False, True],
         "auction": ["1♥", "Pass"],
-        "contract": "4♥X by North",
+        "contract": "4♥X",
         "results": ["Board 1: 3NT by S down 1, NS -50"],
     }
+
+
+@pytest.mark.parametrize(
+    ("result", "line"),
+    [
+        (
+            {"board": 1, "contract": "4S", "declarer": 2, "tricks": 10, "score_ns": 420},
+            "Board 1: 4♠ by S made 10, NS +420",
+        ),
+        (
+            {"board": 2, "contract": "3NTX", "declarer": 1, "tricks": 7, "score_ns": 300},
+            "Board 2: 3NTX by E down 2, NS +300",
+        ),
+        (
+            {"board": 3, "contract": None, "declarer": None, "tricks": None},
+            "Board 3: passed out, NS 0",
+        ),
+    ],
+)
+def test_board_results(result: dict[str, Any], line: str) -> None:
+    assert board_result_text(result) == line
