@@ -18,17 +18,17 @@ from engine.dds import (
     DealError,
     Solver,
     TreeTooLarge,
-    Vulnerability,
     build_tree,
     dd_table,
-    par,
     parse_pbn,
-    read_tree,
-    write_tree,
+    tree_from_bytes,
+    tree_to_bytes,
 )
 from engine.dds.deal import SEAT_LETTERS, parse_seat, parse_strain
-from engine.dds.report import format_table
 from engine.dds.tree import DEFAULT_MAX_CARDS, SolutionTree, format_line
+from rules.bridge.analysis import format_table
+from rules.bridge.boards import Vulnerability
+from rules.bridge.par import par
 
 
 def add_solve_parser(sub: Any) -> None:
@@ -134,7 +134,7 @@ def _write_tree(args: argparse.Namespace) -> int:
     tree = build_tree(
         deal, parse_strain(args.strain), parse_seat(args.leader), max_cards=args.max_cards
     )
-    write_tree(tree, args.write_tree)
+    args.write_tree.write_bytes(tree_to_bytes(tree))
     print(
         f"wrote {args.write_tree}: {len(tree.cells)} tricks, "
         f"{_side(tree)} take {tree.value} of {tree.cards_per_player}"
@@ -147,7 +147,10 @@ def _side(tree: SolutionTree) -> str:
 
 
 def _read_tree(path: Path, line: str, as_json: bool, out: TextIO) -> int:
-    tree = read_tree(path)
+    try:
+        tree = tree_from_bytes(path.read_bytes())
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
     cards = line.split()
     if len(cards) % 4:
         raise ValueError("--line takes whole tricks: four cards each")

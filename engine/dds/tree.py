@@ -1,4 +1,5 @@
-"""Solution trees: the optimal play from a small position, written to a file.
+"""Solution trees: the optimal play from a small position, and its file form (bytes;
+the caller reads and writes the file).
 
 Modelled on Hirschberg's tree file: a primary header (cards per player, the
 side solved for, ...), a secondary header (the four hands) and a body of cells
@@ -16,7 +17,6 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from engine.cards import format_face, parse_face
 from engine.dds.api import Solver
@@ -174,30 +174,32 @@ def build_tree(deal: Deal, strain: Strain, leader: Seat, *, solver: Solver | Non
     return SolutionTree(n, strain, leader, good, value, _masks(hands), cells, roots)
 
 
-def write_tree(tree: SolutionTree, path: str | Path) -> None:
-    """Write ``tree`` (cells in depth-first order, as built) to ``path``."""
+def tree_to_bytes(tree: SolutionTree) -> bytes:
+    """The file form of ``tree``: headers, then the cells in depth-first order, as built."""
     parts = [PRIMARY.pack(MAGIC, VERSION, tree.cards_per_player, int(tree.strain),
                           int(tree.leader), tree.good_side, tree.value, len(tree.cells)),
              SECONDARY.pack(*tree.hands), struct.pack("<I", len(tree.cells) * CELL.size)]
     for c in tree.cells:
         parts.append(CELL.pack(c.round, c.leader, c.winner, bytes(c.cards), len(c.children),
                                c.value, NONE if c.same_as is None else c.same_as))
-    Path(path).write_bytes(b"".join(parts))
+    return b"".join(parts)
 
 
-def read_tree(path: str | Path) -> SolutionTree:
-    """Read a tree file; the child lists are rebuilt from depth-first order."""
-    data = Path(path).read_bytes()
+def tree_from_bytes(data: bytes) -> SolutionTree:
+    """Read the file form back; the child lists are rebuilt from depth-first order.
+    Raises ValueError when ``data`` is not a tree of this version or is cut short."""
+    if len(data) < PRIMARY.size + SECONDARY.size + 4:
+        raise ValueError("not a cardtable solution tree (too short)")
     magic, version, n, strain, leader, good, value, count = PRIMARY.unpack_from(data, 0)
     if magic != MAGIC or version != VERSION:
-        raise ValueError(f"{path}: not a cardtable solution tree (version {VERSION})")
+        raise ValueError(f"not a cardtable solution tree (version {VERSION})")
     off = PRIMARY.size
     hands = list(SECONDARY.unpack_from(data, off))
     off += SECONDARY.size
     (body,) = struct.unpack_from("<I", data, off)
     off += 4
-    if body != count * CELL.size:
-        raise ValueError(f"{path}: body size {body} does not match {count} cells")
+    if body != count * CELL.size or len(data) < off + body:
+        raise ValueError(f"body size {body} does not match {count} cells")
     cells: list[Cell] = []
     nchildren: list[int] = []
     for i in range(count):
@@ -212,6 +214,8 @@ def read_tree(path: str | Path) -> SolutionTree:
         nonlocal pos
         out = []
         for _ in range(k):
+            if pos >= count:
+                raise ValueError(f"child counts run past the {count} cells")
             i = pos
             pos += 1
             cells[i].children = take(nchildren[i])

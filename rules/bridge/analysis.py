@@ -1,5 +1,6 @@
-"""Double-dummy analysis of bridge boards: the table and par of a deal, and the
-score of every legal card in a position of play.
+"""Double-dummy analysis of bridge boards: the table and par of a deal (also as the
+text `cardtable solve` prints), and the score of every legal card in a position
+of play.
 
 Pure functions, but CPU-heavy (a full table can take tens of seconds): callers
 that serve users run them off their event loop.
@@ -10,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import format_face
-from engine.dds import Solver, dd_table, make_deal, par, solve_position
-from engine.dds.par import STRAIN_LETTER
-from rules.bridge.boards import SEATS
+from engine.dds import DDTable, Deal, Solver, dd_table, make_deal, parse_pbn, solve_position
+from rules.bridge.boards import SEATS, Vulnerability
+from rules.bridge.par import Par, par
 from rules.bridge.state import BridgeState, Phase
 
 JSON = dict[str, Any]
+ROW_ORDER = ("N", "S", "H", "D", "C")
+ROW_LABEL = {"N": "NT", "S": "S", "H": "H", "D": "D", "C": "C"}
 
 
 def board_analysis(
@@ -25,20 +28,38 @@ def board_analysis(
     ``vulnerability`` (``None``/``NS``/``EW``/``All``) and ``dealer`` (0..3):
     ``{"dd_table": {strain: {declarer: tricks}}, "par": {...}}``."""
     table = dd_table(deal, solver=solver)
-    result = par(table, vulnerability, SEATS[dealer])
+    return {"dd_table": table, "par": par_json(par(table, vulnerability, dealer))}
+
+
+def par_json(result: Par) -> JSON:
+    """The protocol's ``par`` object (docs/protocol.md)."""
     contracts = [
         {
-            "contract": f"{c.level}{STRAIN_LETTER[c.strain]}" + ("X" if c.doubled else ""),
-            "declarers": "".join(SEATS[int(s)] for s in c.declarers),
+            "contract": c.call,
+            "declarers": "".join(SEATS[s] for s in c.declarers),
             "doubled": c.doubled,
             "tricks": c.tricks,
         }
         for c in result.contracts
     ]
-    return {
-        "dd_table": table,
-        "par": {"score_ns": result.score, "contracts": contracts, "text": str(result)},
-    }
+    return {"score_ns": result.score, "contracts": contracts, "text": str(result)}
+
+
+def format_table(table: DDTable) -> str:
+    """Tricks by strain (rows NT S H D C) and declarer (columns N E S W)."""
+    lines = ["      N   E   S   W"]
+    for st in ROW_ORDER:
+        row = table[st]
+        lines.append(f"{ROW_LABEL[st]:<3}" + "".join(f"{row[d]:>4}" for d in "NESW"))
+    return "\n".join(lines)
+
+
+def report(deal: str | Deal, vulnerability: str | Vulnerability = Vulnerability.NONE,
+           dealer: str | int = 0, *, solver: Solver | None = None) -> str:
+    """The deal, its double-dummy table and par, as ``cardtable solve`` prints them."""
+    d = deal if isinstance(deal, Deal) else parse_pbn(deal)
+    table = dd_table(d, solver=solver)
+    return f"{d.to_pbn()}\n{format_table(table)}\n{par(table, vulnerability, dealer)}"
 
 
 def card_scores(state: BridgeState, *, solver: Solver | None = None) -> dict[str, int]:

@@ -8,10 +8,22 @@ SEATS = "NESW"
 
 
 class Vulnerability(StrEnum):
+    """Which sides are vulnerable; the values are PBN's spellings."""
+
     NONE = "None"
     NS = "NS"
     EW = "EW"
     BOTH = "All"
+
+    @classmethod
+    def parse(cls, text: str) -> Vulnerability:
+        """``None``/``-``/``Love``, ``NS``, ``EW``, ``All``/``Both`` (any case)."""
+        if isinstance(text, Vulnerability):
+            return text
+        key = text.strip().upper().replace("-", "").replace("/", "")
+        if key not in _ALIASES:
+            raise ValueError(f"unknown vulnerability {text!r}; use None, NS, EW or All")
+        return _ALIASES[key]
 
     def is_vulnerable(self, seat: int) -> bool:
         """Whether the side of ``seat`` (0..3 = N E S W) is vulnerable."""
@@ -21,6 +33,16 @@ class Vulnerability(StrEnum):
             return False
         return (seat % 2 == 0) == (self is Vulnerability.NS)
 
+
+_ALIASES = {
+    "": Vulnerability.NONE,
+    "NONE": Vulnerability.NONE,
+    "LOVE": Vulnerability.NONE,
+    "NS": Vulnerability.NS,
+    "EW": Vulnerability.EW,
+    "ALL": Vulnerability.BOTH,
+    "BOTH": Vulnerability.BOTH,
+}
 
 # Boards 1..16; board n uses entry (n - 1) % 16.
 _CYCLE = ["-", "N", "E", "B", "N", "E", "B", "-", "E", "B", "-", "N", "B", "-", "N", "E"]

@@ -17,7 +17,7 @@ from functools import lru_cache
 from engine.cards import SMALL_JOKER, face_of, format_face
 
 from .grid import RANKS, run_span_ok
-from .options import AceRule, MeldRules, MeldSpec, Objective, PointScheme
+from .options import AceRule, MeldRules, MeldSpec, Objective, face_cost, joker_face
 
 
 class Kind(IntEnum):
@@ -29,9 +29,7 @@ class Kind(IntEnum):
 
 def is_joker_face(face: int, rules: MeldRules) -> bool:
     """Whether a card of ``face`` can stand in as a joker under ``rules``."""
-    if face >= SMALL_JOKER:
-        return rules.printed_jokers
-    return rules.wild_rank is not None and face % RANKS == rules.wild_rank
+    return joker_face(face, rules.printed_jokers, rules.wild_rank)
 
 
 def meld_ok(kind: Kind, naturals: Sequence[int], jokers: int, rules: MeldRules) -> bool:
@@ -72,12 +70,8 @@ def meld_ok_spec(kind: int, naturals: tuple[int, ...], jokers: int, spec: MeldSp
 
 def card_points(face: int, rules: MeldRules) -> int:
     """What one card left out of melds costs."""
-    if is_joker_face(face, rules) or face >= SMALL_JOKER:
-        return rules.joker_points
-    rank = face % RANKS
-    if rules.points is PointScheme.GIN:
-        return 1 if rank == 12 else min(rank + 2, 10)
-    return 10 if rank >= 9 else rank + 2
+    return face_cost(face, rules.points, rules.printed_jokers, rules.wild_rank,
+                     rules.joker_points)
 
 
 @dataclass(frozen=True, order=True)

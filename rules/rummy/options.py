@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.cards import FACES_PER_DECK, SMALL_JOKER, rank_of
 from engine.game import GameConfig
 
 
@@ -156,16 +157,33 @@ class MeldRules(BaseModel):
         )
 
 
+def joker_face(face: int, printed_jokers: bool, wild_rank: int | None) -> bool:
+    """Whether a card of ``face`` can stand in as a joker: a printed joker when
+    they are in play, or a card of the wild rank."""
+    if face >= SMALL_JOKER:
+        return printed_jokers
+    return wild_rank is not None and rank_of(face) == wild_rank
+
+
+def face_cost(
+    face: int, points: PointScheme, printed_jokers: bool, wild_rank: int | None,
+    joker_points: int,
+) -> int:
+    """What one card of ``face`` left out of melds costs under a point scheme."""
+    if face >= SMALL_JOKER or joker_face(face, printed_jokers, wild_rank):
+        return joker_points
+    rank = rank_of(face)
+    if points is PointScheme.GIN:
+        return 1 if rank == 12 else min(rank + 2, 10)
+    return 10 if rank >= 9 else rank + 2
+
+
 @lru_cache(maxsize=256)
 def _face_points(
     points: PointScheme, printed_jokers: bool, wild_rank: int | None, joker_points: int
 ) -> tuple[int, ...]:
-    from .melds import card_points  # melds imports this module
-
-    rules = MeldRules(
-        points=points, printed_jokers=printed_jokers, wild_rank=wild_rank, joker_points=joker_points
-    )
-    return tuple(card_points(f, rules) for f in range(54))
+    return tuple(face_cost(f, points, printed_jokers, wild_rank, joker_points)
+                 for f in range(FACES_PER_DECK))
 
 
 PRESETS: dict[str, MeldRules] = {"indian": MeldRules.indian(), "gin": MeldRules.gin()}

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from engine.dds import dd_table, par, solve_position
+from engine.dds import dd_table, solve_position
 from rules.bridge import BridgeGame
 from rules.bridge.analysis import card_scores
+from rules.bridge.par import par
 from server.cli import main
 from server.persistence.store import SeatRecord, Store
 from tests.server.conftest import Harness, load_stored

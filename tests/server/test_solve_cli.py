@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.dds import dd_table, par
+from engine.dds import dd_table
+from rules.bridge.par import par
 from server.cli import main
 
 DEAL = "N:AKQ2.J54.T9.8765 JT98.AKQ.876.432 7654.T98.AKQ.AKQ 3.7632.J5432.JT9"
@@ -99,3 +100,13 @@ def test_bad_input_is_a_coded_error(
 ) -> None:
     assert main(argv) == 2
     assert f"error [{code}]" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_a_tree_is_a_coded_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a tree")
+    assert main(["solve", "--tree", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "error [bad_input]" in err and str(path) in err

@@ -25,7 +25,8 @@ def write_lock(url: str) -> Iterator[threading.Event]:
     held = threading.Event()
 
     def hold() -> None:
-        con = sqlite3.connect(path, isolation_level=None)
+        # A long timeout: the server's writer may be committing when we ask.
+        con = sqlite3.connect(path, isolation_level=None, timeout=60)
         con.execute("BEGIN IMMEDIATE")
         held.set()
         release.wait(30)
@@ -34,7 +35,7 @@ def write_lock(url: str) -> Iterator[threading.Event]:
 
     thread = threading.Thread(target=hold, daemon=True)
     thread.start()
-    held.wait(5)
+    assert held.wait(60), "could not take the write lock"
     try:
         yield release
     finally:

@@ -1,7 +1,7 @@
-"""The solver's Python face: parsing, conventions, par, report, threads, build errors.
+"""The solver's Python face: parsing, conventions, threads, build errors.
 
-docs/dds.md (its opening): the table of 5 strains x 4 declarers, par,
-the score of every legal card; issue 6 §2: a clear error message if no C
+docs/dds.md (its opening): the table of 5 strains x 4 declarers, the
+score of every legal card; a clear error message if no C
 compiler is present, several solves in threads.
 """
 
@@ -16,15 +16,12 @@ from engine.dds import (
     DealError,
     Solver,
     SolverUnavailable,
-    contract_score,
     dd_table,
-    par,
     parse_pbn,
-    report,
     solve,
     solve_position,
 )
-from engine.dds.deal import Seat, Strain
+from engine.dds.deal import Seat
 
 # Every suit split so that North's top cards all win (13 tricks for N-S in NT).
 GRAND = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
@@ -75,25 +72,6 @@ def test_position_scores_every_legal_card() -> None:
     assert pos.best == 0 and pos.best_cards == list(pos.scores)
     done = solve_position(GRAND, "N", "N", ["AS", "7S", "3S", "2S"])
     assert done.taken_ns == 1 and done.to_move.name == "N" and done.best == 12
-
-
-def test_contract_scores() -> None:
-    """Duplicate scoring: 4S= NV 420, 3NT+1 V 630, 6H= NV 980, 2Cx -3 V -800."""
-    assert contract_score(4, Strain.S, 10, False) == 420
-    assert contract_score(3, Strain.N, 10, True) == 630
-    assert contract_score(6, Strain.H, 12, False) == 980
-    assert contract_score(2, Strain.C, 5, True) == -800
-    assert contract_score(1, Strain.D, 7, False) == 70
-
-
-def test_par_and_report() -> None:
-    """North-South make 7NT: par is the grand slam, vulnerable 2220."""
-    table = dd_table(GRAND)
-    p = par(table, "NS")
-    assert p.score == 2220
-    assert [str(c) for c in p.contracts] == ["7NT NS ="]
-    text = report(GRAND, "NS")
-    assert "Par +2220: 7NT NS =" in text and text.splitlines()[1].split() == list("NESW")
 
 
 def test_solvers_run_in_threads() -> None:

@@ -13,24 +13,20 @@ from typing import Any
 import pytest
 
 from engine.cards import format_face
-from engine.dds import Solver, dd_table, make_deal, par, solve, solve_position
-from engine.dds.par import Vulnerability
+from engine.dds import Solver, dd_table, make_deal, solve, solve_position
 from engine.rng import Rng
 from engine.tricks import winning_index
 
 endplay = pytest.importorskip("endplay")
 from endplay import _dds as ep_core  # noqa: E402
 from endplay.dds import calc_dd_table, solve_board  # noqa: E402
-from endplay.dds import par as ep_par  # noqa: E402
-from endplay.dds.ddtable import DDTable  # noqa: E402
 from endplay.types import Card as EpCard  # noqa: E402
 from endplay.types import Deal as EpDeal  # noqa: E402
-from endplay.types import Denom, Player, Vul  # noqa: E402
+from endplay.types import Denom, Player  # noqa: E402
 
 ep_core.SetMaxThreads(1)
 STRAINS = "CDHSN"
 EP_DENOM = {0: Denom.clubs, 1: Denom.diamonds, 2: Denom.hearts, 3: Denom.spades, 4: Denom.nt}
-EP_VUL = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
 SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
@@ -103,35 +99,6 @@ def test_mid_play_positions_match_endplay() -> None:
             theirs[text[1:] + SUIT_OF_SYMBOL[text[0]]] = tricks
         assert ours.scores == theirs, (deal.to_pbn(), strain, leader, played)
     assert mid_trick >= 300
-
-
-def random_table(rng: Rng) -> list[list[int]]:
-    """A plausible table: partners within a trick, the sides adding up to about 13."""
-    rows = []
-    for _ in range(5):
-        n = rng.below(14)
-        s = min(13, max(0, n + rng.below(3) - 1))
-        e = min(13, max(0, 13 - s + rng.below(3) - 1))
-        w = min(13, max(0, 13 - n + rng.below(3) - 1))
-        rows.append([n, e, s, w])
-    return rows
-
-
-def test_par_score_matches_endplay() -> None:
-    """Par score for every vulnerability and dealer equals DDS's Par on 300 tables."""
-    rng = Rng(1)
-    for _ in range(300):
-        rows = random_table(rng)
-        raw = ep_core.ddTableResults()
-        for i in range(5):
-            for j in range(4):
-                raw.resTable[i][j] = rows[i][j]
-        table = {st: {p: rows[i][j] for j, p in enumerate("NESW")}
-                 for i, st in enumerate("SHDCN")}
-        for vul in Vulnerability:
-            for dealer in range(4):
-                theirs = ep_par(DDTable(raw), EP_VUL[vul.value], Player(dealer)).score
-                assert par(table, vul, "NESW"[dealer]).score == theirs, (rows, vul, dealer)
 
 
 # The issue's 200 full deals (about 0.3 s a table here, docs/dds.md "Speed");

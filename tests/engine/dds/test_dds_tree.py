@@ -1,6 +1,6 @@
-"""Solution-tree files: written, read back, and consistent with the solver.
+"""Solution trees: consistent with the solver, and their file form read back.
 
-docs/dds.md, "Solution-tree files": a primary header (cards per player, the
+docs/dds.md, "Solution trees (`engine/dds/tree.py`)": a primary header (cards per player, the
 "good guys" side, ...), a secondary header (the four hands), and a body of
 cells in depth-first order, one per trick (round, leader, winner, four cards,
 and a pointer to the identical position when it was reached before).
@@ -8,18 +8,16 @@ and a pointer to the identical position when it was reached before).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.dds import Seat, Strain, make_deal, solve
-from engine.dds.tree import Cell, TreeTooLarge, build_tree, read_tree, write_tree
+from engine.dds.tree import Cell, TreeTooLarge, build_tree, tree_from_bytes, tree_to_bytes
 from engine.rng import Rng
 
 
-def test_round_trip_and_values(tmp_path: Path) -> None:
+def test_round_trip_and_values() -> None:
     """Every cell's value is its trick plus the opponents' best continuation,
-    the root value is the solver's, and the file reads back identical."""
+    the root value is the solver's, and the bytes read back identical."""
     rng = Rng(9)
     for i in range(12):
         k = 2 + i % 3
@@ -40,16 +38,16 @@ def test_round_trip_and_values(tmp_path: Path) -> None:
             assert cell.value == won + value(target.children)
             if cell.same_as is not None:
                 assert cell.same_as < tree.cells.index(cell) and not cell.children
-        path = tmp_path / f"t{i}.ctt"
-        write_tree(tree, path)
-        back = read_tree(path)
+        data = tree_to_bytes(tree)
+        assert len(data) == 19 + 32 + 4 + 13 * len(tree.cells)
+        back = tree_from_bytes(data)
         assert back.cells == tree.cells and back.roots == tree.roots
         assert back.hands == deal.masks() and back.value == tree.value
         line = back.principal_line()
         assert len(line) == k and [c.round for c in line] == list(range(1, k + 1))
 
 
-def test_what_if_follows_an_opponent_card(tmp_path: Path) -> None:
+def test_what_if_follows_an_opponent_card() -> None:
     """Any opponent card can be asked about; a line the tree lacks is a KeyError."""
     deal = make_deal([[51, 50, 0], [38, 37, 1], [49, 48, 2], [36, 35, 3]])
     tree = build_tree(deal, Strain.N, Seat.N)
@@ -67,3 +65,14 @@ def test_size_cap() -> None:
     deal = make_deal([cards[j * 13:(j + 1) * 13] for j in range(4)])
     with pytest.raises(TreeTooLarge):
         build_tree(deal, Strain.N, Seat.N)
+
+
+@pytest.mark.parametrize("cut", [0, 10, 19 + 32 + 4 + 13 + 5])
+def test_bytes_that_are_not_a_whole_tree_are_refused(cut: int) -> None:
+    """Another file, or a tree cut short, is a ValueError (the CLI's bad_input)."""
+    deal = make_deal([[51, 50], [38, 37], [49, 48], [36, 35]])
+    data = tree_to_bytes(build_tree(deal, Strain.N, Seat.N))
+    with pytest.raises(ValueError, match=r"solution tree|cells"):
+        tree_from_bytes(data[:cut])
+    with pytest.raises(ValueError, match="not a cardtable solution tree"):
+        tree_from_bytes(b"PK" + data[2:])

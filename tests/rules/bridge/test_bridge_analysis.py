@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from engine.dds import dd_table, par, solve_position
+from engine.dds import dd_table, solve_position
 from rules.bridge import BridgeGame, BridgeState
-from rules.bridge.analysis import board_analysis, card_scores, play_analysis
+from rules.bridge.analysis import board_analysis, card_scores, play_analysis, report
+from rules.bridge.par import par
 
 # Long solid suits: cheap to solve.
 DEAL = "N:AKQJT98.AK.AKQ.2 765.QJT98.JT9.43 432.765.8765.765 .432.432.AKQJT98"
+# Every suit split so that North's top cards all win (13 tricks for N-S in NT).
+GRAND = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
 
 
 def _after_auction() -> tuple[BridgeGame, BridgeState]:
@@ -26,10 +29,19 @@ def test_board_analysis_is_the_solver_table_and_its_par() -> None:
     assert got["dd_table"] == table
     assert got["par"]["score_ns"] == expected.score
     assert got["par"]["text"] == str(expected)
-    assert [c["contract"] for c in got["par"]["contracts"]] == [
-        f"{c.level}{'NT' if c.strain.name == 'N' else c.strain.name}" + ("X" if c.doubled else "")
+    assert got["par"]["contracts"] == [
+        {"contract": c.call, "declarers": "".join("NESW"[s] for s in c.declarers),
+         "doubled": c.doubled, "tricks": c.tricks}
         for c in expected.contracts
     ]
+
+
+def test_report_is_the_deal_its_table_and_par() -> None:
+    """North-South make 7NT: par is the grand slam, vulnerable 2220."""
+    lines = report(GRAND, "NS", "E").splitlines()
+    assert lines[0] == GRAND
+    assert lines[1].split() == list("NESW") and lines[2].split() == ["NT", "13", "0", "13", "0"]
+    assert lines[-1] == "Par +2220: 7NT NS ="
 
 
 def test_card_scores_follow_the_position_through_the_play() -> None:

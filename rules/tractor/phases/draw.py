@@ -1,0 +1,230 @@
+"""The deal and the draw: a round's stock, drawing, declaring trump, passing.
+
+The seat to draw acts with ``draw``, and every seat that could declare trump
+now is also to act, with ``declare`` or ``pass`` (a pass declines the
+declarations the seat could make at that moment; it is asked again only when a
+new one becomes possible).  When the stock is down to the kitty, seats that
+can still declare get a last word; then the last declaration fixes trump and
+the landlord picks up the kitty (or, nobody having declared, the
+``no_declaration`` policy turns the kitty up or redeals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.cards import FACES_PER_DECK, RANKS, SMALL_JOKER, SUITS, deck, format_card
+from engine.errors import IllegalAction
+from engine.events import Event, only
+from engine.game import Action
+from engine.rng import Rng
+from rules.tractor.declarations import declaration_options, kitty_trump_suit, undeclined
+from rules.tractor.memo import Memo
+from rules.tractor.options import NoDeclarationPolicy, TractorConfig
+from rules.tractor.order import Trump
+from rules.tractor.phases.base import Checked, PhaseRules, Step
+from rules.tractor.phases.common import (
+    display_trump,
+    drawing,
+    parse_cards,
+    sort_hand,
+    spell,
+    take,
+)
+from rules.tractor.sides import sides_for
+from rules.tractor.state import Declaration, Phase, RoundResult, TractorState
+
+
+def new_round(
+    config: TractorConfig,
+    seed: int,
+    round_no: int,
+    *,
+    levels: tuple[int, ...],
+    landlord: int | None,
+    starter: int,
+    rounds_played: int,
+    results: tuple[RoundResult, ...],
+) -> TractorState:
+    """A round dealt as a shuffled stock, ``starter`` to draw first."""
+    # Each round (and each redeal) has its own stream: it depends only on (seed, number).
+    stock = tuple(Rng(seed).fork(round_no).shuffled(deck(config.decks, jokers=True)))
+    n = config.seats
+    failed_throws, seat_points = sides_for(config).counters(n)
+    return TractorState(
+        config=config,
+        seed=seed,
+        round_no=round_no,
+        rounds_played=rounds_played,
+        levels=levels,
+        landlord=landlord,
+        starter=starter,
+        phase=Phase.DRAW,
+        stock=stock,
+        hands=((),) * n,
+        declined=(frozenset(),) * n,
+        drawer=starter,
+        results=results,
+        failed_throws=failed_throws,
+        seat_points=seat_points,
+    )
+
+
+def round_events(state: TractorState) -> list[Event]:
+    """What starting ``state``'s round shows everyone."""
+    return [
+        Event(
+            "deal",
+            {
+                "round": state.rounds_played + 1,
+                "landlord": state.landlord,
+                "starter": state.starter,
+                "rank": RANKS[state.rank],
+                "levels": [RANKS[v] for v in state.levels],
+            },
+        )
+    ]
+
+
+_TO_ACT = Memo(8)
+
+
+def _drawing_seats(state: TractorState) -> tuple[int, ...]:
+    active = {s for s in range(state.seats) if undeclined(state, s)}
+    if drawing(state):
+        active.add(state.drawer)
+    return tuple(sorted(active))
+
+
+class Draw(PhaseRules):
+    """``DRAW``: draw, declare or pass, until trump is fixed."""
+
+    def to_act(self, state: TractorState) -> tuple[int, ...]:
+        """The drawer and every seat with a declaration it has not passed on."""
+        return _TO_ACT.get(state, 0, lambda: _drawing_seats(state))
+
+    def to_act_visible(self, state: TractorState, viewer: int) -> tuple[int, ...]:
+        """Who else could declare is their secret: each viewer sees the drawer,
+        and itself if it may declare."""
+        acting = self.to_act(state)
+        shown = {viewer} if viewer in acting else set()
+        if drawing(state):
+            shown.add(state.drawer)
+        return tuple(sorted(shown))
+
+    def legal(self, state: TractorState, seat: int) -> list[Action]:
+        decls: list[Action] = [
+            {"type": "declare", "cards": [format_card(f)] * n}
+            for f, n in declaration_options(state, seat)
+        ]
+        if drawing(state) and seat == state.drawer:
+            return [{"type": "draw"}, *decls]
+        return [*decls, {"type": "pass"}]
+
+    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+        kind: Any = action.get("type")
+        if kind == "draw":
+            if not drawing(state) or seat != state.drawer:
+                raise IllegalAction("not_your_turn", "it is not your turn to draw")
+            return {"type": "draw"}, ()
+        if kind == "pass":
+            if not undeclined(state, seat):
+                raise IllegalAction("nothing_to_pass", "you have no declaration to pass on")
+            return {"type": "pass"}, ()
+        if kind != "declare":
+            raise IllegalAction("bad_action", "during the draw: draw, declare or pass")
+        faces = parse_cards(action)
+        if not faces or len(faces) > 2 or len(set(faces)) != 1:
+            raise IllegalAction("bad_declaration", "declare one rank card or a pair of one card")
+        f, n = faces[0], len(faces)
+        if (f, n) not in declaration_options(state, seat):
+            if take(state.hands[seat], faces) is None:
+                raise IllegalAction("not_in_hand", "you can only show cards from your hand")
+            raise IllegalAction(
+                "weak_declaration",
+                "a declaration must be a rank card and override the current one "
+                "(single < pair < small-joker pair < big-joker pair)",
+            )
+        cards = take(state.hands[seat], faces)
+        assert cards is not None
+        return {"type": "declare", "cards": [format_card(f)] * n}, cards
+
+    def apply(self, state: TractorState, seat: int, action: Action,
+              cards: tuple[int, ...]) -> Step:
+        kind = action["type"]
+        if kind == "draw":
+            return _draw(state)
+        if kind == "declare":
+            return _declare(state, seat, cards)
+        declined = list(state.declined)
+        declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
+        after = replace(state, declined=tuple(declined))
+        return _maybe_close(after, [Event("pass", {"seat": seat})])
+
+
+def _draw(state: TractorState) -> Step:
+    seat = state.drawer
+    card = state.stock[0]
+    hands = list(state.hands)
+    hands[seat] = sort_hand((*hands[seat], card), display_trump(state))
+    after = replace(state, stock=state.stock[1:], hands=tuple(hands),
+                    drawer=(seat + 1) % state.seats)
+    events = [
+        Event("draw", {"seat": seat, "left": after.stock_left}),
+        Event("drawn", {"seat": seat, "card": format_card(card)}, only(seat)),
+    ]
+    return _maybe_close(after, events)
+
+
+def _declare(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
+    f = cards[0] % FACES_PER_DECK
+    after = replace(state, declarations=(*state.declarations,
+                                          Declaration(seat, f, len(cards))))
+    suit = "NT" if f >= SMALL_JOKER else SUITS[f // 13]
+    events = [Event("declare", {"seat": seat, "cards": spell(cards), "suit": suit})]
+    return _maybe_close(after, events)
+
+
+def _maybe_close(state: TractorState, events: list[Event]) -> Step:
+    """End the draw once the stock is down to the kitty and nobody can still declare."""
+    if drawing(state) or any(undeclined(state, s) for s in range(state.seats)):
+        return state, events
+    return _fix_trump(state, events)
+
+
+def _fix_trump(state: TractorState, events: list[Event]) -> Step:
+    kitty = state.stock
+    cur = state.current
+    revealed: tuple[int, ...] = ()
+    if cur is not None:
+        suit = None if cur.face >= SMALL_JOKER else cur.face // 13
+        landlord = state.landlord if state.landlord is not None else cur.seat
+    elif state.config.no_declaration is NoDeclarationPolicy.REDEAL:
+        # The hands are thrown in unseen: the card just drawn (it could not
+        # declare, or the draw would still be open) is not shown either.
+        events = [e for e in events if e.kind != "drawn"]
+        events.append(Event("redeal", {"reason": "nobody declared"}))
+        nxt = new_round(state.config, state.seed, state.round_no + 1, levels=state.levels,
+                        landlord=state.landlord, starter=state.starter,
+                        rounds_played=state.rounds_played, results=state.results)
+        return nxt, events + round_events(nxt)
+    else:
+        suit = kitty_trump_suit(kitty, state.rank)
+        landlord = state.landlord if state.landlord is not None else state.starter
+        revealed = kitty
+        events.append(Event("kitty_revealed", {"cards": spell(kitty),
+                                               "suit": SUITS[suit]}))
+    trump = Trump(state.rank, suit)
+    hands = list(state.hands)
+    hands[landlord] = (*hands[landlord], *kitty)
+    hands = [sort_hand(h, trump) for h in hands]
+    events.append(Event("trump", {
+        "landlord": landlord,
+        "rank": RANKS[trump.rank],
+        "suit": SUITS[suit] if suit is not None else "NT",
+    }))
+    events.append(Event("kitty", {"seat": landlord, "cards": spell(kitty)}, only(landlord)))
+    after = replace(state, stock=(), hands=tuple(hands), trump=trump, landlord=landlord,
+                    phase=Phase.BURY, kitty=(), kitty_revealed=revealed, leader=landlord)
+    return after, events

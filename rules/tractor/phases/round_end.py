@@ -1,0 +1,136 @@
+"""The end of a round: the kitty shown and scored, levels and the next landlord,
+the match over or ``next_round`` to deal again.
+
+The attackers' points are their trick points plus the kitty bonus (when they
+win the last trick), less failed-throw penalties; the level table says which
+side goes up and by how much (``rules/tractor/scoring.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.cards import RANKS
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.game import Action
+from rules.tractor.phases.base import Checked, PhaseRules, Step
+from rules.tractor.phases.common import spell
+from rules.tractor.phases.draw import new_round, round_events
+from rules.tractor.scoring import (
+    advance,
+    kitty_bonus,
+    kitty_multiplier,
+    level_change,
+    penalised,
+    points,
+)
+from rules.tractor.sides import match_result, sides_for
+from rules.tractor.state import Phase, RoundResult, TractorState
+from rules.tractor.structure import Structure
+
+
+def end_round(state: TractorState, last_winner: int, last_lead: Structure,
+              events: list[Event]) -> Step:
+    """Score the round whose last trick ``last_winner`` won on ``last_lead``."""
+    assert state.landlord is not None and state.trump is not None
+    config = state.config
+    sides = sides_for(config)
+    # The sides as they stand now: in Finding Friends every call has been
+    # played (or lies in the kitty and stays unanswered).
+    landlords = state.landlord_side
+    attackers = frozenset(range(state.seats)) - landlords
+    bonus = 0
+    multiplier = 0
+    if last_winner in attackers:
+        multiplier = kitty_multiplier(last_lead.template, config.kitty_multiplier)
+        bonus = kitty_bonus(state.kitty, last_lead.template, config.kitty_multiplier)
+    failed_attack, failed_land = sides.failed_throws(state, attackers, landlords)
+    p = penalised(state.points + bonus, failed_attack, failed_land,
+                  config.throw_failure_penalty)
+    change = level_change(p, config.decks)
+    winners = tuple(sorted(attackers if change.attackers_win else landlords))
+    levels = list(state.levels)
+    passed: list[int] = []
+    for s in winners:
+        levels[s], over = advance(levels[s], change.levels, config.max_rank_index)
+        if over:
+            passed.append(s)
+    nxt = sides.next_landlord(state, landlords, change.attackers_win)
+    result = RoundResult(
+        landlord=state.landlord,
+        rank=state.trump.rank,
+        trump_suit=state.trump.suit,
+        attacker_points=p,
+        kitty_bonus=bonus,
+        attackers_win=change.attackers_win,
+        levels=change.levels,
+        next_landlord=nxt,
+        winners=winners,
+    )
+    rounds_played = state.rounds_played + 1
+    events.append(Event("round_end", {
+        "round": rounds_played,
+        "kitty": spell(state.kitty),
+        "kitty_points": points(state.kitty),
+        "kitty_multiplier": multiplier,
+        "kitty_bonus": bonus,
+        "trick_points": state.points,
+        "failed_throws": list(state.failed_throws),
+        "attacker_points": p,
+        "attackers_win": change.attackers_win,
+        "levels_up": change.levels,
+        **sides.went_up(state, winners, change.attackers_win),
+        "levels": [RANKS[v] for v in levels],
+        "next_landlord": nxt,
+    }))
+    limit = config.rounds and rounds_played >= config.rounds
+    after = replace(state, levels=tuple(levels), results=(*state.results, result),
+                    rounds_played=rounds_played, phase=Phase.ROUND_OVER)
+    if not passed and not limit:
+        return after, events
+    final = sides.finish(after, passed, change.attackers_win)
+    res = match_result(final)
+    assert res is not None
+    events.append(Event("game_over", res.to_json()))
+    return final, events
+
+
+class RoundOver(PhaseRules):
+    """``ROUND_OVER``: the next landlord deals the next round."""
+
+    def to_act(self, state: TractorState) -> tuple[int, ...]:
+        return (state.results[-1].next_landlord,)
+
+    def legal(self, state: TractorState, seat: int) -> list[Action]:
+        return [{"type": "next_round"}]
+
+    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+        if action.get("type") != "next_round":
+            raise IllegalAction("bad_action", 'the round is over: {"type": "next_round"}')
+        return {"type": "next_round"}, ()
+
+    def apply(self, state: TractorState, seat: int, action: Action,
+              cards: tuple[int, ...]) -> Step:
+        landlord = state.results[-1].next_landlord
+        nxt = new_round(state.config, state.seed, state.round_no + 1, levels=state.levels,
+                        landlord=landlord, starter=landlord,
+                        rounds_played=state.rounds_played, results=state.results)
+        return nxt, round_events(nxt)
+
+
+class Over(PhaseRules):
+    """``OVER``: the match is over; nobody acts."""
+
+    def to_act(self, state: TractorState) -> tuple[int, ...]:
+        return ()
+
+    def legal(self, state: TractorState, seat: int) -> list[Action]:
+        return []
+
+    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+        raise IllegalAction("game_over", "the match is over")
+
+    def apply(self, state: TractorState, seat: int, action: Action,
+              cards: tuple[int, ...]) -> Step:
+        raise IllegalAction("game_over", "the match is over")
