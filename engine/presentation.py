@@ -13,7 +13,8 @@ Each game subclasses it in ``rules/<game>/presentation.py`` and links it with
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from engine.cards import CardParseError, parse_face, pretty
 
@@ -25,18 +26,25 @@ JSON = dict[str, Any]
 
 def is_card(text: Any) -> bool:
     """Whether ``text`` is a card spelling (``AS``, ``10h``, ``BJ``...)."""
-    if not isinstance(text, str):
-        return False
-    try:
-        parse_face(text)
-    except CardParseError:
-        return False
-    return True
+    return isinstance(text, str) and _spelled(text) is not None
 
 
 def card_text(text: Any) -> str:
     """A card spelling with suit symbols (``TH`` -> ``10♥``); other text unchanged."""
-    return pretty(parse_face(text)) if is_card(text) else str(text)
+    if not isinstance(text, str):
+        return str(text)
+    spelled = _spelled(text)
+    return text if spelled is None else spelled
+
+
+@lru_cache(maxsize=1024)
+def _spelled(text: str) -> str | None:
+    """A card spelling as people read it, or None for text that is no card (cached:
+    every frame spells the same few dozen cards)."""
+    try:
+        return pretty(parse_face(text))
+    except CardParseError:
+        return None
 
 
 def cards_text(cards: Any) -> str:
@@ -119,6 +127,10 @@ def team_names(names: Sequence[str]) -> tuple[str, str]:
 
 class Presentation:
     """A game's words.  Every method is a pure function of what the viewer sees."""
+
+    # Whether a line may depend on the position before its events (:meth:`advance`):
+    # callers then pass the viewer's view from before them to :meth:`narration`.
+    remembers: ClassVar[bool] = False
 
     def seat_names(self, count: int) -> list[str]:
         """Display names of ``count`` seats: ``Seat 1``, ``Seat 2``..."""

@@ -236,7 +236,7 @@ class Table(TableMoves):
         words = self.game.presentation
         # Events are read from the position they started from (a first card leads);
         # a table resumed after a restart lacks that position for its first action.
-        before = self._state_at(version - 1)
+        before = self._state_at(version - 1) if words.remembers else None
         start = view if before is None else self.game.view(before, viewer)
         names = list(self.game.seat_names(self.config))
         return {

@@ -78,6 +78,8 @@ def suit_lines_text(cards: Sequence[str]) -> str:
 class BridgePresentation(Presentation):
     """North, East, South, West; the declarer plays dummy's cards."""
 
+    remembers = True  # a first card leads; dummy's cards are the declarer's
+
     def seat_names(self, count: int) -> list[str]:
         return list(COMPASS[:count])
 

@@ -11,9 +11,10 @@ East/West; Finding Friends tables (5-8 seats) have no fixed sides.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from engine.cards import RANKS, SUITS, CardParseError, card_ids, face_of, format_face
+from engine.cards import RANKS, SUITS, CardParseError, card_ids, face_of, format_face, parse_face
 from engine.presentation import (
     JSON,
     Presentation,
@@ -115,34 +116,38 @@ def is_throw(what: str) -> bool:
 def hand_groups(cards: Sequence[Any], trump: Trump | None) -> list[JSON]:
     """A hand as groups: trumps first, then ♠ ♥ ♣ ♦, each highest first, with each
     card's points (``{"label": "trumps", "cards": ["BJ", "2H"], "points": [0, 0]}``)."""
-    ids = _ids(cards)
-    if ids is None or trump is None:
+    faces = [_face(str(c)) for c in cards]
+    if trump is None or any(f is None for f in faces):
         shown = [str(c) for c in cards]
-        return (
-            [{"label": "", "cards": shown, "points": [_points(c) for c in shown]}] if shown else []
-        )
+        points = [card_points(f) if f is not None else 0 for f in faces]
+        return [{"label": "", "cards": shown, "points": points}] if shown else []
     t = tables(trump)
     groups: dict[int, list[int]] = {}
-    for c in ids:
-        groups.setdefault(t.suit[face_of(c)], []).append(face_of(c))
+    for f in faces:
+        assert f is not None
+        groups.setdefault(t.suit[f], []).append(f)
     out = []
     for suit in (TRUMP, *_SUIT_LINE):
         if suit in groups:
-            faces = sorted(groups[suit], key=lambda f: (-t.phi[f], -f))
+            ordered = sorted(groups[suit], key=lambda f: (-t.phi[f], -f))
             label = "trumps" if suit == TRUMP else _SYMBOL[SUITS[suit]]
             out.append(
                 {
                     "label": label,
-                    "cards": [format_face(f) for f in faces],
-                    "points": [card_points(f) for f in faces],
+                    "cards": [format_face(f) for f in ordered],
+                    "points": [card_points(f) for f in ordered],
                 }
             )
     return out
 
 
-def _points(card: str) -> int:
-    ids = _ids([card])
-    return card_points(ids[0]) if ids else 0
+@lru_cache(maxsize=256)
+def _face(card: str) -> int | None:
+    """The face a spelling names, or None (cached: a hand is spelled in every frame)."""
+    try:
+        return parse_face(card)
+    except CardParseError:
+        return None
 
 
 def fixed_teams(view: Mapping[str, Any]) -> bool:
@@ -159,6 +164,8 @@ def teams(names: Sequence[str]) -> tuple[str, str]:
 
 class TractorPresentation(Presentation):
     """Four seats by the compass, Finding Friends tables by number."""
+
+    remembers = True  # a first card leads; tricks are scored by the landlord's side
 
     def seat_names(self, count: int) -> list[str]:
         return list(COMPASS) if count == 4 else super().seat_names(count)
