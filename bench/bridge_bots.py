@@ -93,7 +93,7 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     config = BridgeConfig(deal=pbn, dealer=SEATS[decl])
     state = game.new(config, seed)
     for i, call in enumerate((contract, "P", "P", "P")):
-        state, _ = game.apply(state, (decl + i) % 4, {"type": "call", "call": call})
+        state, _ = game.act(state, (decl + i) % 4, {"type": "call", "call": call})
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
@@ -118,7 +118,7 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
                 times.append(time.perf_counter() - t)
         else:
             action = dict(rnd.decide(game.view(state, seat), legal, seat, seed * 1000 + k, budget))
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.act(state, seat, action)
         k += 1
     taken = state.results[-1].tricks
     assert taken is not None

@@ -79,7 +79,7 @@ def play_match(
         legal = GAME.legal(state, seat)
         action: Action = bots[seat].decide(GAME.view(state, seat), legal, seat,
                                            seed * 1_000_003 + actions, 1.0)
-        state, events = GAME.apply(state, seat, action)
+        state, events = GAME.act(state, seat, action)
         actions += 1
         for e in events:
             if e.kind == "trump":

@@ -109,10 +109,11 @@ def play_game(
         view = game.view(state, seat)
         action = seats[seat].decide(view, legal, seat, decision_seed, budget)
         try:
-            state, _ = game.apply(state, seat, action)
+            move = game.validate(state, seat, action)
         except IllegalAction:
             illegal += 1
-            state, _ = game.apply(state, seat, fallback.decide(view, legal, seat, 0, 0))
+            move = game.validate(state, seat, fallback.decide(view, legal, seat, 0, 0))
+        state, _ = game.apply(state, seat, move)
         actions += 1
     result = game.result(state)
     assert result is not None

@@ -194,7 +194,7 @@ def _play(game_name: str, options: dict, seed: int, me: int, pick, limit: int = 
         action = pick(rng, view, legal, seat)
         if rng.random() < 0.3:
             actions.append((rng.choice(legal), view))
-        state, new = game.apply(state, seat, action)
+        state, new = game.act(state, seat, action)
         events += visible(new, me)
     return view0, events, actions
 
