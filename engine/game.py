@@ -184,8 +184,10 @@ class Game(ABC, Generic[S, C]):
         return redact(action, hidden)
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
-        """The action taken for a seat whose bot was late or failed: a random legal
-        one, unless the game knows some legal actions are rash for a stand-in."""
+        """The one action made for a seat whose bot gave no legal answer in time
+        (late, failed, undecided or illegal; a bot's seat, or a human's whose turn
+        clock ran out): a random legal one, unless the game knows some legal
+        actions are rash for a stand-in.  Nothing else picks a fallback move."""
         return dict(rng.choice(list(legal)))
 
     def describe(self, action: Action) -> str:
