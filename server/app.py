@@ -25,7 +25,7 @@ from server import protocol as p
 from server.analysis import Analyst, last_board_job
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
-from server.connection import Connection
+from server.connection import Connection, encode
 from server.frames import FrameError, parse_frame, request_id
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
@@ -203,11 +203,15 @@ class Server:
 
     # lobby notifications
 
-    def lobby_changed(self, table: Table) -> None:
-        msg = {"type": "table", "table": table.info()}
-        for conn in self.connections:
-            if conn.watch_lobby and conn not in table.viewers:
-                conn.send(msg)
+    def lobby_changed(self, table: Table, text: str | None = None) -> None:
+        """Tell lobby watchers not at ``table`` that it changed (``text``: the
+        ``table`` frame, if already encoded)."""
+        watchers = [c for c in self.connections if c.watch_lobby and c not in table.viewers]
+        if not watchers:
+            return
+        text = text or encode({"type": "table", "table": table.info()})
+        for conn in watchers:
+            conn.send_text(text)
 
     def table_finished(self, table: Table, keep: float = 300) -> None:
         """Keep a finished table around briefly (late viewers see the result)."""
@@ -313,8 +317,13 @@ class Server:
                 conn.reply({"type": "table", "table": t.info()})
             case p.Act(table=tid, seat_token=seat_token, version=version, action=action):
                 t = self._table(tid)
-                v = await t.submit(lambda: t.act(conn, seat_token, version, action))
-                conn.reply({"type": "ack", "table": tid, "version": v})
+
+                async def act_and_ack() -> None:
+                    v = await t.act(conn, seat_token, version, action)
+                    # Still in the actor: the ack leaves in the same write as the update.
+                    conn.reply({"type": "ack", "table": tid, "version": v})
+
+                await t.submit(act_and_ack)
             case p.Resume(table=tid, since=since, seat_token=token):
                 t = self._table(tid)
                 await t.submit(lambda: t.resume(conn, since, token))

@@ -1,8 +1,11 @@
-"""One websocket connection: a reader loop, a bounded outbound queue and its writer.
+"""One websocket connection: a reader loop and a bounded outbound buffer.
 
-Outbound frames go through a bounded queue drained by one writer task; when a
-client reads too slowly for the queue to drain it is disconnected (4009) rather
-than buffered without limit.
+Frames sent during one turn of the event loop are written together, with one
+transport write, at the end of that turn: a broadcast costs each connection one
+write, not one per frame nor a task switch per frame.  A client whose socket is
+backed up is served by a writer task that waits for it to drain; frames wait in
+the bounded buffer meanwhile, and a client that reads too slowly for it to
+drain is disconnected (4009) rather than buffered without limit.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from server.protocol import CloseCode, ErrorCode
 from server.ratelimit import TokenBucket
@@ -24,6 +28,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.connection")
 MAX_VIOLATIONS = 20
+# One encoder for every frame: ``json.dumps`` with options builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """The text of an outbound frame (compact JSON)."""
+    return _ENCODER.encode(msg)
 
 
 class Connection:
@@ -38,9 +49,15 @@ class Connection:
         self.watch_lobby = False
         self.current_id: Any = None
         self.bucket = TokenBucket(s.rate, s.burst, server.clock, s.flood_limit)
-        self.out: asyncio.Queue[str] = asyncio.Queue(s.outbound_queue)
+        self.out_limit = s.outbound_queue
+        self.pending: list[str] = []  # frames not yet handed to the transport
         self.closing = False
         self.violations = 0  # malformed messages in a row
+        self._flush_soon = False  # a flush is scheduled for the end of this turn
+        self._backed_up = False  # the writer task owns the pending frames
+        self._wake = asyncio.Event()
+        # Kept: asking asyncio for the running loop costs a getpid() call per frame.
+        self._loop = asyncio.get_running_loop()
         self._writer: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
 
@@ -55,17 +72,20 @@ class Connection:
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue a frame; a client too slow to drain its queue is disconnected."""
-        self.send_text(json.dumps(msg, separators=(",", ":")))
+        self.send_text(encode(msg))
 
     def send_text(self, text: str) -> None:
         """Queue a frame already encoded (one encoding shared by many viewers)."""
         if self.closing:
             return
-        try:
-            self.out.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.pending) >= self.out_limit:
             log.warning("slow consumer (player %s): closing", self.player_id)
             self.close(CloseCode.SLOW_CONSUMER, "slow consumer", flush=False)
+            return
+        self.pending.append(text)
+        if not self._flush_soon and not self._backed_up:
+            self._flush_soon = True
+            self._loop.call_soon(self._flush)
 
     def reply(self, msg: dict[str, Any]) -> None:
         """Send the answer to the request being handled (echoing its ``id``)."""
@@ -79,11 +99,42 @@ class Connection:
             msg["reason"] = reason
         self.reply(msg)
 
+    def _flush(self) -> None:
+        """Write every pending frame with one transport write, unless the socket
+        is backed up: then the writer task waits for it to drain."""
+        self._flush_soon = False
+        if not self.pending or self._backed_up:
+            return
+        transport = self.ws.transport
+        if transport.get_write_buffer_size() > 0:
+            self._backed_up = True
+            self._wake.set()
+            return
+        frames, self.pending = self.pending, []
+        protocol = self.ws.protocol
+        if protocol.state is not State.OPEN:
+            return  # closing: nothing more reaches the client (as ``ws.send`` would raise)
+        try:
+            for text in frames:
+                protocol.send_text(text.encode())
+            transport.writelines(protocol.data_to_send())
+        except Exception:
+            log.exception("writing to player %s failed: dropping the connection", self.player_id)
+            transport.abort()
+
     async def _write(self) -> None:
+        """Serve a backed-up client: send with flow control until it catches up."""
         try:
             while True:
-                text = await self.out.get()
-                await self.ws.send(text)
+                await self._wake.wait()
+                self._wake.clear()
+                while self.pending:
+                    # One at a time: a frame stays counted against the bound until
+                    # the socket has taken it.
+                    await self.ws.send(self.pending[0])
+                    if self.pending:  # not cleared by a close meanwhile
+                        del self.pending[0]
+                self._backed_up = False
         except ConnectionClosed:
             pass
 
@@ -93,13 +144,15 @@ class Connection:
         if self.closing:
             return
         self.closing = True
+        if not flush:
+            self.pending.clear()
         self._closer = asyncio.create_task(self._close(code, reason, flush))
 
     async def _close(self, code: int, reason: str, flush: bool) -> None:
         try:
             if flush:
                 for _ in range(100):
-                    if self.out.empty():
+                    if not self.pending and not self._backed_up:
                         break
                     await asyncio.sleep(0.01)
             if self._writer is not None:

@@ -21,6 +21,7 @@ from engine.errors import IllegalAction
 from engine.events import SPECTATOR, Event, visible
 from engine.game import Game
 from server.analysis import BoardJob, board_jobs, compute_board
+from server.connection import encode
 from server.persistence.store import SeatRecord, token_hash
 from server.persistence.writer import StorageError
 from server.protocol import ErrorCode, TableError
@@ -238,18 +239,21 @@ class Table(TableMoves):
         }
 
     def _broadcast_update(self, events: list[Event]) -> None:
-        cache: dict[int, dict[str, Any]] = {}
+        # Built and encoded once per viewer (every spectator shares one text).
+        texts: dict[int, str] = {}
         for conn, viewer in list(self.viewers.items()):
-            msg = cache.get(viewer)
-            if msg is None:
-                msg = cache[viewer] = self._update(viewer, self.version, events, self.state)
-            conn.send(msg)
+            text = texts.get(viewer)
+            if text is None:
+                text = texts[viewer] = encode(
+                    self._update(viewer, self.version, events, self.state)
+                )
+            conn.send_text(text)
 
     def _broadcast_info(self) -> None:
-        msg = {"type": "table", "table": self.info()}
+        text = encode({"type": "table", "table": self.info()})
         for conn in list(self.viewers):
-            conn.send(msg)
-        self.server.lobby_changed(self)
+            conn.send_text(text)
+        self.server.lobby_changed(self, text)
 
     # commands (each runs inside the actor via submit)
 
@@ -370,8 +374,11 @@ class Table(TableMoves):
             self.seats[record.seat].kind, self.seats[record.seat].bot = "bot", bot
         self.status = "live"
         self.history.append((0, self.game.initial_events(self.state), self.state))
+        snapshots: dict[int, str] = {}
         for conn, viewer in list(self.viewers.items()):
-            conn.send(self.snapshot(viewer))
+            if viewer not in snapshots:
+                snapshots[viewer] = encode(self.snapshot(viewer))
+            conn.send_text(snapshots[viewer])
         self._broadcast_info()
         self.schedule_moves()
 
@@ -484,8 +491,9 @@ class Table(TableMoves):
 
         async def publish() -> None:
             self.analyses[job.board] = msg
+            text = encode(msg)
             for conn in list(self.viewers):
-                conn.send(msg)
+                conn.send_text(text)
 
         try:
             await self.submit(publish)

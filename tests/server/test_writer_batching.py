@@ -1,0 +1,78 @@
+"""Group commits send the action log's appends as one statement per batch, and a
+bad append in a batch still fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from server.persistence.store import Store
+
+
+@pytest.fixture
+async def store(db_url: str):
+    s = await Store.open(db_url)
+    yield s
+    await s.close()
+
+
+def count_inserts(store: Store) -> list[int]:
+    """Rows per INSERT INTO actions statement the driver receives, in order."""
+    sizes: list[int] = []
+
+    def seen(_c: Any, _cur: Any, statement: str, params: Any, _ctx: Any, many: bool) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO ACTIONS"):
+            sizes.append(len(params) if many else 1)
+
+    # SQLite's writer has an engine of its own (one thread hand-off per commit).
+    engine = store.writer.sync_engine or store.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    return sizes
+
+
+async def test_appends_queued_together_are_one_statement(store: Store) -> None:
+    gids = [await store.create_game("whist", {}, i, f"t{i}", 4) for i in range(4)]
+    sizes = count_inserts(store)
+    await asyncio.gather(
+        *(store.append_action(g, s, 0, {"n": s}, "bot:x") for g in gids for s in range(1, 11))
+    )
+    assert sum(sizes) == 40
+    # The first append commits alone; the 39 queued behind it go in one batch.
+    assert len(sizes) <= 3, sizes
+    for g in gids:
+        game = await store.get_game(g)
+        assert game is not None and [a.action for a in game.actions] == [
+            {"n": s} for s in range(1, 11)
+        ]
+
+
+async def test_a_conflicting_append_in_a_batch_fails_alone(store: Store) -> None:
+    gid = await store.create_game("whist", {}, 1, "t", 4)
+    await store.append_action(gid, 1, 0, {"a": 1}, "x")
+    results = await asyncio.gather(
+        store.append_action(gid, 2, 0, {"a": 2}, "x"),
+        store.append_action(gid, 1, 0, {"a": "dup"}, "x"),  # seq 1 is taken
+        store.append_action(gid, 3, 0, {"a": 3}, "x"),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], Exception)
+    game = await store.get_game(gid)
+    assert game is not None and [a.action for a in game.actions] == [{"a": i} for i in (1, 2, 3)]
+
+
+async def test_the_last_action_and_the_end_of_its_game_commit_together(store: Store) -> None:
+    a = await store.create_game("whist", {}, 1, "a", 4)
+    b = await store.create_game("whist", {}, 2, "b", 4)
+    await asyncio.gather(
+        store.append_action(a, 1, 0, {}, "x"),
+        store.append_action(b, 1, 0, {}, "x", status="finished", result={"summary": "b"}),
+        store.append_action(a, 2, 0, {}, "x", status="finished", result={"summary": "a"}),
+    )
+    for gid, summary in ((a, "a"), (b, "b")):
+        game = await store.get_game(gid)
+        assert game is not None and game.status == "finished"
+        assert game.result == {"summary": summary} and game.finished_at is not None
