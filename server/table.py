@@ -438,8 +438,8 @@ class Table(TableMoves):
 
     async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int:
         try:
-            canonical = dict(self.game.validate(self.state, seat, action))
-            new_state, events = self.game.apply(self.state, seat, canonical)
+            move = self.game.validate(self.state, seat, action)
+            new_state, events = self.game.apply(self.state, seat, move)
         except IllegalAction as exc:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.message, exc.code) from None
         version = self.version + 1
@@ -450,7 +450,7 @@ class Table(TableMoves):
             self.id,
             version,
             seat,
-            canonical,
+            dict(move.action),
             actor,
             status="finished" if result is not None else None,
             result=result.to_json() if result is not None else None,

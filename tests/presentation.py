@@ -85,7 +85,7 @@ def check_presentation(game: Game[Any, Any], config: Any, seed: int, limit: int 
             _secret(game, state, seat, label, faces_named(action))
         seen.labels += labels
         before = views
-        state, events = game.apply(state, seat, rng.choice(legal))
+        state, events = game.act(state, seat, rng.choice(legal))
         if not game.to_act(state):
             viewers = [*viewers, OMNISCIENT]  # every card, once the game is over
         views = {v: game.view(state, v) for v in viewers}

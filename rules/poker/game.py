@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from engine.cards import deck, face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event
-from engine.game import Action, Game, Result
+from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
@@ -188,7 +188,11 @@ class PokerGame(Game[PokerState, PokerConfig]):
         out.append({"type": "sit_out"})
         return out
 
-    def validate(self, state: PokerState, seat: int, action: Action) -> Action:
+    def validate(self, state: PokerState, seat: int, action: Action) -> Move:
+        # The canonical action says all a move needs (its kind and amount).
+        return Move(self._canonical(state, seat, action), seat, state)
+
+    def _canonical(self, state: PokerState, seat: int, action: Action) -> Action:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over", "the session is over")
         kind = action.get("type")
@@ -252,8 +256,8 @@ class PokerGame(Game[PokerState, PokerConfig]):
             return {"type": "rebuy", "chips": chips}
         raise IllegalAction("bad_action", f"expected one of {', '.join(_BETWEEN_TYPES)}")
 
-    def apply(self, state: PokerState, seat: int, action: Action) -> tuple[PokerState, list[Event]]:
-        canon = self.validate(state, seat, action)
+    def perform(self, state: PokerState, seat: int, move: Move) -> tuple[PokerState, list[Event]]:
+        canon = move.action
         kind = canon["type"]
         if state.phase is Phase.BETWEEN:
             return self._apply_between(state, seat, canon)

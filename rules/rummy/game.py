@@ -14,12 +14,13 @@ views are ``views.py``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, Event
-from engine.game import Action, Game, Result
+from engine.game import Action, Game, Move, Result
 from rules.rummy import flow, views
 from rules.rummy.flow import rules_of, wild_rank_of
 from rules.rummy.gin import GinRules, check_layoff, layoffs
@@ -41,10 +42,20 @@ def variant_rules(config: RummyConfig) -> VariantRules:
     return VARIANTS[config.variant]
 
 
+@dataclass(frozen=True)
+class RummyMove(Move):
+    """A checked action and what the check resolved it to: the card id of a
+    discard, the variant's reading of a finish (``VariantRules.check_finish``),
+    the card and meld of a lay-off; None where the action says it all."""
+
+    resolved: Any
+
+
 class RummyGame(Game[RummyState, RummyConfig]):
     name: ClassVar[str] = "rummy"
     title: ClassVar[str] = "Rummy"
     config_model = RummyConfig
+    move_type = RummyMove
     presentation = RummyPresentation()
 
     def seat_count(self, config: RummyConfig) -> int:
@@ -93,8 +104,9 @@ class RummyGame(Game[RummyState, RummyConfig]):
 
     # --- validation --------------------------------------------------------------
 
-    def validate(self, state: RummyState, seat: int, action: Action) -> Action:
-        return self._check(state, seat, action)[0]
+    def validate(self, state: RummyState, seat: int, action: Action) -> RummyMove:
+        canonical, resolved = self._check(state, seat, action)
+        return RummyMove(canonical, seat, state, resolved)
 
     def _check(self, state: RummyState, seat: int, action: Action) -> tuple[Action, Any]:
         """The canonical action and what it resolved to, or IllegalAction."""
@@ -162,8 +174,10 @@ class RummyGame(Game[RummyState, RummyConfig]):
 
     # --- transitions -------------------------------------------------------------
 
-    def apply(self, state: RummyState, seat: int, action: Action) -> tuple[RummyState, list[Event]]:
-        canonical, arg = self._check(state, seat, action)
+    def perform(
+        self, state: RummyState, seat: int, move: RummyMove
+    ) -> tuple[RummyState, list[Event]]:
+        canonical, arg = move.action, move.resolved
         kind = canonical["type"]
         variant = variant_rules(state.config)
         if kind == "next_deal":

@@ -41,7 +41,7 @@ from engine.game import Action, Game, Result
 from rules.tractor import views
 from rules.tractor.encoding import encode
 from rules.tractor.options import TractorConfig
-from rules.tractor.phases.base import Checked, PhaseRules
+from rules.tractor.phases.base import PhaseRules, TractorMove
 from rules.tractor.phases.common import sort_hand
 from rules.tractor.phases.draw import Draw, new_round, round_events
 from rules.tractor.phases.kitty import Bury, Call
@@ -51,7 +51,7 @@ from rules.tractor.presentation import TractorPresentation
 from rules.tractor.sides import match_result
 from rules.tractor.state import Phase, TractorState
 
-__all__ = ["TractorGame", "sort_hand"]
+__all__ = ["TractorGame", "TractorMove", "sort_hand"]
 
 PHASES: dict[Phase, PhaseRules] = {
     Phase.DRAW: Draw(),
@@ -67,6 +67,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
     name: ClassVar[str] = "tractor"
     title: ClassVar[str] = "Tractor (Sheng Ji)"
     config_model = TractorConfig
+    move_type = TractorMove
     presentation = TractorPresentation()
 
     def seat_count(self, config: TractorConfig) -> int:
@@ -95,22 +96,17 @@ class TractorGame(Game[TractorState, TractorConfig]):
             return []
         return rules.legal(state, seat)
 
-    def validate(self, state: TractorState, seat: int, action: Action) -> Action:
-        return self._check(state, seat, action)[0]
-
-    def _check(self, state: TractorState, seat: int, action: Action) -> Checked:
-        """The canonical action and the card ids it names, or IllegalAction."""
+    def validate(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         rules = PHASES[state.phase]
         # A finished match says so to everyone, before whose turn it is.
         if state.phase is not Phase.OVER and seat not in rules.to_act(state):
             raise IllegalAction("not_your_turn", "it is not your turn")
         return rules.check(state, seat, action)
 
-    def apply(
-        self, state: TractorState, seat: int, action: Action
+    def perform(
+        self, state: TractorState, seat: int, move: TractorMove
     ) -> tuple[TractorState, list[Event]]:
-        canonical, cards = self._check(state, seat, action)
-        return PHASES[state.phase].apply(state, seat, canonical, cards)
+        return PHASES[state.phase].apply(state, seat, move)
 
     def view(self, state: TractorState, viewer: int) -> JSON:
         return views.view(state, viewer, self.name, self.to_act_visible(state, viewer))

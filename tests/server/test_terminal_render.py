@@ -157,7 +157,7 @@ def _poker(*moves: tuple[int, dict[str, Any]]) -> tuple[Any, list[dict[str, Any]
     state = POKER.new(POKER.parse_config({"seats": 3, "hands": 2}), 7)
     events: list[dict[str, Any]] = []
     for seat, action in moves:
-        state, more = POKER.apply(state, seat, action)
+        state, more = POKER.act(state, seat, action)
         events += [e.to_json() for e in more]
     return state, events
 
@@ -167,7 +167,7 @@ def _bridge(*moves: tuple[int, dict[str, Any]]) -> tuple[Any, list[dict[str, Any
     state = BRIDGE.new(BRIDGE.parse_config({}), 1)
     events: list[dict[str, Any]] = []
     for seat, action in moves:
-        state, more = BRIDGE.apply(state, seat, action)
+        state, more = BRIDGE.act(state, seat, action)
         events += [e.to_json() for e in more]
     return state, events
 
@@ -392,9 +392,9 @@ def test_bridge_events_read_as_table_talk() -> None:
     # Finish the trick: the next cards are plays, not leads, and a side wins it.
     for seat in (0, 3):  # declarer North plays dummy South's card, then West
         legal = BRIDGE.legal(state, seat)
-        state, more = BRIDGE.apply(state, seat, legal[0])
+        state, more = BRIDGE.act(state, seat, legal[0])
         events += [e.to_json() for e in more]
-    state, more = BRIDGE.apply(state, 0, BRIDGE.legal(state, 0)[0])
+    state, more = BRIDGE.act(state, 0, BRIDGE.legal(state, 0)[0])
     events += [e.to_json() for e in more]
     lines = _lines("bridge", events, NAMES, 2)
     # South's card, chosen by the declarer: credited to North, from dummy.
@@ -420,7 +420,7 @@ def test_a_busted_seat_between_hands_is_offered_a_rebuy_of_any_size() -> None:
         (0, {"type": "bet", "to": 188}),
         (1, {"type": "call"}),
     ]:
-        state, _ = POKER.apply(state, seat, action)
+        state, _ = POKER.act(state, seat, action)
     assert POKER.to_act(state) == (1,)
     menu, view = _menu(POKER, state, 1)
     assert [m.label for m in menu] == ["Rebuy 200", "Sit out"]
@@ -440,7 +440,7 @@ def _friends_round(seed: int) -> tuple[Any, Any]:
     rng = Rng(seed)
     while not any(by is not None for by in s.called_by):
         seat = rng.choice(game.to_act(s))
-        s, _ = game.apply(s, seat, rng.choice(game.legal(s, seat)))
+        s, _ = game.act(s, seat, rng.choice(game.legal(s, seat)))
     return game, s
 
 

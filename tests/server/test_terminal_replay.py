@@ -26,10 +26,10 @@ def _stored(
         while game.result(state) is None:
             seat = game.to_act(state)[0]
             log.append((seat, game.legal(state, seat)[0]))
-            state, _ = game.apply(state, seat, log[-1][1])
+            state, _ = game.act(state, seat, log[-1][1])
     else:
         for seat, action in log:
-            state, _ = game.apply(state, seat, action)
+            state, _ = game.act(state, seat, action)
     result = game.result(state)
     at = datetime.now(UTC)
     return StoredGame(
@@ -75,9 +75,9 @@ def test_bridge_replay_credits_dummys_cards_to_the_declarer() -> None:
     game = get_game("bridge")
     state = game.new(game.parse_config({}), 1)
     for seat, action in moves:
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.act(state, seat, action)
     moves.append((1, game.legal(state, 1)[0]))
-    state, _ = game.apply(state, 1, moves[-1][1])
+    state, _ = game.act(state, 1, moves[-1][1])
     dummy_card = game.legal(state, 0)[0]
     moves.append((0, dummy_card))
     out = _replay(_stored("bridge", moves))
