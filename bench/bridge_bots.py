@@ -31,7 +31,7 @@ from bots.bridge.hand import HandInfo
 from bots.bridge.play import PlayOptions, Scorer, dds_scorer
 from engine.cards import deck, format_face, parse_face, rank_of
 from engine.dds import make_deal
-from engine.rng import Rng
+from engine.rng import Rng, derive_seed
 from rules.bridge import BridgeConfig, BridgeGame
 from rules.bridge.boards import SEATS
 from rules.bridge.scoring import imps
@@ -93,7 +93,7 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     config = BridgeConfig(deal=pbn, dealer=SEATS[decl])
     state = game.new(config, seed)
     for i, call in enumerate((contract, "P", "P", "P")):
-        state, _ = game.apply(state, (decl + i) % 4, {"type": "call", "call": call})
+        state, _ = game.act(state, (decl + i) % 4, {"type": "call", "call": call})
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
@@ -113,12 +113,13 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
         elif declarer_bot == "gib":
             view = game.view(state, seat)
             t = time.perf_counter()
-            action = dict(gib.decide(view, legal, seat, seed * 1000 + k, budget))
+            action = dict(gib.decide(view, legal, seat, derive_seed(seed, k, seat), budget))
             if len(legal) > 1:
                 times.append(time.perf_counter() - t)
         else:
-            action = dict(rnd.decide(game.view(state, seat), legal, seat, seed * 1000 + k, budget))
-        state, _ = game.apply(state, seat, action)
+            view = game.view(state, seat)
+            action = dict(rnd.decide(view, legal, seat, derive_seed(seed, k, seat), budget))
+        state, _ = game.act(state, seat, action)
         k += 1
     taken = state.results[-1].tricks
     assert taken is not None

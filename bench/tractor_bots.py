@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bots import arena
 from bots.arena import derive_seeds
 from bots.base import Bot, make_bot
-from engine.game import Action
+from engine.rng import Rng, derive_seed
 from rules.tractor.game import TractorGame
 from rules.tractor.options import TractorConfig
 from rules.tractor.state import Phase, TractorState, team
@@ -77,9 +77,11 @@ def play_match(
     while GAME.to_act(state):
         seat = pick_seat(state)
         legal = GAME.legal(state, seat)
-        action: Action = bots[seat].decide(GAME.view(state, seat), legal, seat,
-                                           seed * 1_000_003 + actions, 1.0)
-        state, events = GAME.apply(state, seat, action)
+        decision_seed = derive_seed(seed, actions, seat)
+        action = bots[seat].decide(GAME.view(state, seat), legal, seat, decision_seed, 1.0)
+        if action is None:  # the bot cannot decide: the stand-in, as at a table
+            action = GAME.stand_in(legal, Rng(decision_seed))
+        state, events = GAME.act(state, seat, action)
         actions += 1
         for e in events:
             if e.kind == "trump":

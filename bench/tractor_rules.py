@@ -16,9 +16,12 @@ reference's memo are cleared before each call.  Prints median / p99 / worst in
 microseconds and the ratio paper / production.  Then rounds per second of
 4-bot self-play (four heuristic bots through the full Game: draw with live
 declarations, kitty, 25 tricks, scoring; bench/tractor_bots.py's loop).
+Then the server's path for accepted plays: random one-round games, each action
+validated then applied (as a table's ``_accept`` does), timing both halves for
+leads and follows and counting the follow checks per accepted follow.
 Asserts nothing.
 
-    .venv/bin/python bench/tractor_rules.py [--cases N] [--seed S] [--rounds R]
+    .venv/bin/python bench/tractor_rules.py [--cases N] [--seed S] [--rounds R] [--games G]
 """
 
 from __future__ import annotations
@@ -33,9 +36,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.tractor_bots import self_play_speed
+from bench.tractor_bots import GAME, self_play_speed
 from engine.cards import FACES_PER_DECK
+from engine.rng import Rng
+from rules.tractor import structure
 from rules.tractor.order import TRUMP, Trump, tables
+from rules.tractor.phases import play as play_phase
+from rules.tractor.state import Phase
 from rules.tractor.structure import _pack, conforms, get_structure, is_legal_follow
 from tests.rules.tractor.paper_reference import (
     has_phi_tie,
@@ -143,11 +150,53 @@ def report(name: str, prod: list[float], paper: list[float]) -> None:
     print(f"  production validations over 1 ms: {over}")
 
 
+def accepted_plays(games: int, seed: int) -> None:
+    """Validate, then apply, every action of ``games`` random one-round games; print
+    the median microseconds of each half for leads and follows, and how many follow
+    checks ran per accepted follow."""
+    calls = 0
+
+    def counted(*args: object) -> None:
+        nonlocal calls
+        calls += 1
+        structure.check_follow(*args)  # type: ignore[arg-type]
+
+    play_phase.check_follow = counted  # type: ignore[assignment]
+    times: dict[str, tuple[list[float], list[float]]] = {"lead": ([], []), "follow": ([], [])}
+    config = GAME.parse_config({"rounds": 1})
+    for g in range(games):
+        rng = Rng(seed * 1000 + g)
+        state = GAME.new(config, seed * 1000 + g)
+        while GAME.to_act(state):
+            who = rng.choice(GAME.to_act(state))
+            action = rng.choice(GAME.legal(state, who))
+            kind = None
+            if state.phase is Phase.PLAY and action["type"] == "play":
+                kind = "follow" if state.trick else "lead"
+            t0 = time.perf_counter_ns()
+            move = GAME.validate(state, who, action)
+            t1 = time.perf_counter_ns()
+            state, _ = GAME.apply(state, who, move)
+            t2 = time.perf_counter_ns()
+            if kind is not None:
+                times[kind][0].append((t1 - t0) / 1000.0)
+                times[kind][1].append((t2 - t1) / 1000.0)
+    play_phase.check_follow = structure.check_follow
+    follows = len(times["follow"][0])
+    print(f"accepted plays ({games} random rounds), validate then apply, median us:")
+    for kind, (validate, apply) in times.items():
+        v, a = statistics.median(validate), statistics.median(apply)
+        print(f"  {kind:6} x{len(validate):5}  validate {v:7.1f}  apply {a:7.1f}  "
+              f"total {v + a:7.1f}")
+    print(f"  follow checks per accepted follow: {calls / max(1, follows):.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=20, help="self-play rounds to time")
+    ap.add_argument("--games", type=int, default=20, help="random rounds for accepted plays")
     args = ap.parse_args()
     rnd = random.Random(args.seed)
 
@@ -193,6 +242,8 @@ def main() -> None:
     print(f"lead blocks n: median {statistics.median(blocks_seen)}, max {max(blocks_seen)}")
     report("conform (24-card throws vs trump plays)", prod, paper)
     print(f"  answers differ on {differ} cases")
+
+    accepted_plays(args.games, args.seed)
 
     speed = self_play_speed(rounds=args.rounds, seed=args.seed)
     print(f"self-play, 4 heuristic bots ({args.rounds} rounds): {speed:.2f} rounds/s "

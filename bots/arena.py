@@ -26,10 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from bots.base import Bot, RandomBot
+from bots.base import Bot
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.rng import Rng
+from engine.rng import Rng, derive_seed
 
 Z95 = 1.959963984540054
 
@@ -58,7 +58,7 @@ class ArenaResult:
     standings: tuple[Standing, ...]
     games: int
     actions: int
-    illegal: int  # bot answers the rules rejected (replaced by a random legal action)
+    illegal: int  # bot answers the rules rejected (replaced by the game's stand-in)
     seconds: float
     per_seed: dict[str, list[float]] = field(repr=False)
 
@@ -98,21 +98,24 @@ def play_game(
     """One game with ``seats[i]`` playing seat ``i``: (scores, actions, illegal)."""
     state = game.new(config, seed)
     actions = illegal = 0
-    fallback = RandomBot()
     while True:
         acting = game.to_act(state)
         if not acting:
             break
         seat = acting[0]
         legal = game.legal(state, seat)
-        decision_seed = (seed * 1_000_003 + actions * 31 + seat) & ((1 << 63) - 1)
+        decision_seed = derive_seed(seed, actions, seat)
         view = game.view(state, seat)
         action = seats[seat].decide(view, legal, seat, decision_seed, budget)
-        try:
-            state, _ = game.apply(state, seat, action)
-        except IllegalAction:
-            illegal += 1
-            state, _ = game.apply(state, seat, fallback.decide(view, legal, seat, 0, 0))
+        move = None
+        if action is not None:
+            try:
+                move = game.validate(state, seat, action)
+            except IllegalAction:
+                illegal += 1
+        if move is None:  # no answer or an illegal one: the stand-in, as at a table
+            move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
+        state, _ = game.apply(state, seat, move)
         actions += 1
     result = game.result(state)
     assert result is not None

@@ -16,12 +16,16 @@ class Bot(Protocol):
     """A player program: picks one of ``legal`` from what ``view`` shows its seat.
 
     ``seed`` makes its choices reproducible; ``budget`` is the seconds it may think
-    (the server stops waiting after it and falls back to a random legal action).
+    (the server stops waiting after it).  A bot that cannot decide returns None
+    (or raises) rather than picking an arbitrary action: whoever asked it then
+    plays the game's stand-in (``Game.stand_in``) for the seat, as for a late bot
+    or an illegal answer.  Defaults that are part of a bot's own play (pass when
+    no bid is worth it) are its decisions, not fallbacks.
     """
 
     def decide(
         self, view: JSON, legal: Sequence[Action], seat: int, seed: int, budget: float
-    ) -> Action: ...
+    ) -> Action | None: ...
 
 
 class RandomBot:
@@ -80,6 +84,8 @@ def make_bot(game: str, name: str) -> Bot:
 
 def decide(
     game: str, name: str, view: JSON, legal: list[Any], seat: int, seed: int, budget: float
-) -> Action:
-    """Top-level entry point for the server's process pool (must be picklable)."""
-    return dict(make_bot(game, name).decide(view, legal, seat, seed, budget))
+) -> Action | None:
+    """Top-level entry point for the server's process pool (must be picklable);
+    None when the bot cannot decide."""
+    action = make_bot(game, name).decide(view, legal, seat, seed, budget)
+    return None if action is None else dict(action)

@@ -103,20 +103,28 @@ def parse_face(text: str) -> int:
     return face(_SUIT_ALIASES[suit_text], _RANK_ALIASES[rank_text])
 
 
-def format_face(face_: int) -> str:
-    """The canonical spelling of a face (``AS``, ``TS``, ``BJ``)."""
+def _spell(face_: int) -> str:
     if face_ == SMALL_JOKER:
         return "SJ"
     if face_ == BIG_JOKER:
         return "BJ"
-    if not 0 <= face_ < SMALL_JOKER:
-        raise ValueError(f"not a face: {face_}")
     return RANKS[face_ % 13] + SUITS[face_ // 13]
+
+
+# Views spell every card they show, for every viewer, after every action: a lookup.
+_SPELLING = tuple(_spell(f) for f in range(FACES_PER_DECK))
+
+
+def format_face(face_: int) -> str:
+    """The canonical spelling of a face (``AS``, ``TS``, ``BJ``)."""
+    if not 0 <= face_ < FACES_PER_DECK:
+        raise ValueError(f"not a face: {face_}")
+    return _SPELLING[face_]
 
 
 def format_card(card: int) -> str:
     """The canonical spelling of a card id (copies print alike)."""
-    return format_face(face_of(card))
+    return _SPELLING[card % FACES_PER_DECK]
 
 
 def pretty(card: int) -> str:

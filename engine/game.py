@@ -4,20 +4,23 @@ A game is a deterministic state machine.  States are immutable values, so a
 rejected action cannot half-change one; every method is a pure function of its
 arguments.  Actions are JSON objects (``{"type": "play", "card": "AS"}``) so the
 log, the wire and the rules speak the same language; each game parses them into
-its own typed values and hands back a canonical form from :meth:`Game.validate`.
+its own typed values: :meth:`Game.validate` checks an action once and returns a
+:class:`Move` (the canonical action, plus whatever the check worked out), and
+:meth:`Game.apply` performs that move without checking it again.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, Event
+from engine.presentation import Presentation
 from engine.rng import Rng
 from engine.secrecy import faces_named, redact
 
@@ -32,6 +35,23 @@ class GameConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
 
     version: int = 1
+
+
+@dataclass(frozen=True)
+class Move:
+    """A checked action: what :meth:`Game.validate` returns and :meth:`Game.apply`
+    consumes, so the rules check each action once.
+
+    ``action`` is the canonical JSON form (what the log stores and the wire
+    shows).  The seat and the state it was checked against travel with it:
+    ``apply`` refuses a move checked for another seat or position.  A game
+    subclasses it to carry what its check computed (Tractor's decomposed lead,
+    bridge's parsed call), so ``apply`` need not work it out again.
+    """
+
+    action: Action
+    seat: int
+    state: Any = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -96,6 +116,11 @@ class Game(ABC, Generic[S, C]):
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})
+    # The Move subclass this game's validate returns (and the only one apply takes).
+    move_type: ClassVar[type[Move]] = Move
+    # How the game reads to people (labels, event lines, display hints), from what
+    # each viewer sees; rules/<game>/presentation.py holds each game's.
+    presentation: ClassVar[Presentation] = Presentation()
     # The analysis of ended boards and replayed actions, for games that have one.
     analysis: ClassVar[GameAnalysis[Any] | None] = None
 
@@ -139,12 +164,34 @@ class Game(ABC, Generic[S, C]):
         non-empty representative subset (``validate`` is the authority)."""
 
     @abstractmethod
-    def validate(self, state: S, seat: int, action: Action) -> Action:
-        """The canonical form of a legal action; raises :class:`IllegalAction`."""
+    def validate(self, state: S, seat: int, action: Action) -> Move:
+        """Check ``action`` for ``seat`` at ``state``: the checked move (of
+        ``move_type``, canonical action in ``move.action``), or :class:`IllegalAction`."""
+
+    def apply(self, state: S, seat: int, move: Move) -> tuple[S, list[Event]]:
+        """Perform a move :meth:`validate` returned for this state and seat: the new
+        state and what happened.  The rules are not checked again, so anything
+        else (a raw action, a move of another game, state or seat) is a
+        programming error: ``TypeError`` / ``ValueError``, never a silent re-check."""
+        if type(move) is not self.move_type:
+            raise TypeError(
+                f"{self.name}: apply takes the {self.move_type.__name__} that validate "
+                f"returned, not {type(move).__name__}"
+            )
+        if move.state is not state or move.seat != seat:
+            raise ValueError(f"{self.name}: a move applies only to the state and seat "
+                             "it was validated for")
+        return self.perform(state, seat, move)
 
     @abstractmethod
-    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
-        """Validate and perform ``action``; the new state and what happened."""
+    def perform(self, state: S, seat: int, move: Any) -> tuple[S, list[Event]]:
+        """Carry out ``move`` (of ``move_type``, checked for this state and seat by
+        :meth:`apply`); only :meth:`apply` calls it."""
+
+    def act(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Validate, then apply, a raw action: for callers that keep no canonical form
+        (replays, bots simulating, tests).  Raises :class:`IllegalAction`."""
+        return self.apply(state, seat, self.validate(state, seat, action))
 
     @abstractmethod
     def view(self, state: S, viewer: int) -> JSON:
@@ -178,14 +225,13 @@ class Game(ABC, Generic[S, C]):
         return redact(action, hidden)
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
-        """The action taken for a seat whose bot was late or failed: a random legal
-        one, unless the game knows some legal actions are rash for a stand-in."""
+        """The one action made for a seat whose bot gave no legal answer in time
+        (late, failed, undecided or illegal; a bot's seat, or a human's whose turn
+        clock ran out): a random legal one, unless the game knows some legal
+        actions are rash for a stand-in.  Nothing else picks a fallback move."""
         return dict(rng.choice(list(legal)))
 
-    def describe(self, action: Action) -> str:
-        """A short human reading of an action, for logs and terminal clients."""
-        return " ".join(str(v) for v in action.values())
-
     def seat_names(self, config: C) -> Sequence[str]:
-        """Display names of the seats (``N E S W`` in bridge, numbers elsewhere)."""
-        return [str(i) for i in range(self.seat_count(config))]
+        """Display names of the seats: the presentation's (``Seat 1``.. unless a
+        game names them, as bridge's ``North``..)."""
+        return self.presentation.seat_names(self.seat_count(config))

@@ -49,7 +49,9 @@ def steps(
     state = game.new(config, seed)
     yield Step(0, -1, {}, state, game.initial_events(state))
     for entry in log:
-        state, events = game.apply(state, entry.seat, entry.action)
+        # Checked as it was when played: validate, then apply the move.
+        state, events = game.apply(state, entry.seat, game.validate(state, entry.seat,
+                                                                   entry.action))
         yield Step(entry.seq, entry.seat, entry.action, state, events)
 
 

@@ -84,3 +84,14 @@ class Rng:
     def fork(self, label: int) -> Rng:
         """An independent generator derived from this one and ``label``."""
         return Rng((self.next64() ^ (label * 0x9E3779B97F4A7C15)) & _MASK)
+
+
+_SEED_MASK = (1 << 63) - 1
+
+
+def derive_seed(seed: int, step: int, seat: int) -> int:
+    """The seed of the decision a bot (or a stand-in) makes for ``seat`` at
+    ``step`` of a game dealt from ``seed``: the table's version at a server, the
+    number of actions taken in the arena and the benches.  Stored games replay
+    their bots' decisions from it, so its values must never change."""
+    return (seed * 1_000_003 + step * 31 + seat) & _SEED_MASK

@@ -16,6 +16,8 @@ from typing import Any
 from engine.cards import CardParseError, format_face, parse_face
 
 _TOKEN = re.compile(r"[0-9A-Za-z]{2,3}")
+# A card as people read it: rank and suit symbol (``A♠``, ``10♥``).
+_PRETTY = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([♣♦♥♠])")
 
 
 def _strings(value: Any, skip: frozenset[str]) -> Iterable[str]:
@@ -43,6 +45,13 @@ def faces_named(value: Any, skip: frozenset[str] = frozenset()) -> set[int]:
         if format_face(f) == token:
             found.add(f)
     return found
+
+
+def faces_shown(value: Any, skip: frozenset[str] = frozenset()) -> set[int]:
+    """Faces a JSON value names in any spelling: canonical (``AS``) and as people
+    read them (``A♠``, ``10♥``), for text written for people (narration, labels)."""
+    text = " ".join(_strings(value, skip))
+    return faces_named(value, skip) | {parse_face(r + s) for r, s in _PRETTY.findall(text)}
 
 
 def redact(action: Mapping[str, Any], hidden: set[int]) -> dict[str, Any]:

@@ -31,8 +31,8 @@ def bot_modules() -> list[str]:
 
 
 class BotRunner:
-    """Runs bot decisions in worker processes; a late or failing bot is replaced
-    by the game's stand-in action (a random legal one unless the game says
+    """Runs bot decisions in worker processes; a late, failing or undecided (None)
+    bot is replaced by the game's stand-in action (a random legal one unless the game says
     otherwise) for that decision, and logged, so no bot can stall a table, and no
     bot's CPU use can stall the event loop.  A pool broken by a dead worker is
     replaced; the workers exit when the server does, even if it is killed."""
@@ -98,7 +98,10 @@ class BotRunner:
             job = loop.run_in_executor(
                 pool, decide, game, bot, view, legal, seat, seed, self.budget
             )
-            return await asyncio.wait_for(job, self.budget)
+            action = await asyncio.wait_for(job, self.budget)
+            if action is not None:
+                return action
+            log.info("bot %s (%s seat %d) could not decide", bot, game, seat)
         except TimeoutError:
             log.warning("bot %s (%s seat %d) over its %.2fs budget", bot, game, seat, self.budget)
         except BrokenExecutor:

@@ -181,6 +181,16 @@ class Snapshot(Message):
     view: dict[str, Any]
     to_act: list[int]
     legal: list[dict[str, Any]] | None = None
+    labels: list[str] | None = Field(
+        default=None,
+        description="one label per entry of `legal`, in its order (the game's words); "
+        "null when `legal` is",
+    )
+    hints: dict[str, Any] = Field(
+        default_factory=dict,
+        description="display-only facts the game derives from `view` (a hand in the "
+        "game's order, each card's points...), keyed as the protocol doc lists them",
+    )
     clock: ClockState | None = None
 
 
@@ -193,9 +203,23 @@ class Update(Message):
     seat: int | None
     status: str
     events: list[dict[str, Any]]
+    narration: list[str | None] = Field(
+        default_factory=list,
+        description="one line (or null) per entry of `events`, as this viewer reads it",
+    )
     view: dict[str, Any]
     to_act: list[int]
     legal: list[dict[str, Any]] | None = None
+    labels: list[str] | None = Field(
+        default=None,
+        description="one label per entry of `legal`, in its order (the game's words); "
+        "null when `legal` is",
+    )
+    hints: dict[str, Any] = Field(
+        default_factory=dict,
+        description="display-only facts the game derives from `view` (a hand in the "
+        "game's order, each card's points...), keyed as the protocol doc lists them",
+    )
     clock: ClockState | None = None
 
 
@@ -271,8 +295,17 @@ class ReplayStep(BaseModel):
     seq: int
     seat: int | None
     action: dict[str, Any] | None
+    label: str | None = Field(
+        default=None, description="`action` in the game's words (null for step 0)"
+    )
     events: list[dict[str, Any]]
+    narration: list[str | None] = Field(
+        default_factory=list, description="one line (or null) per entry of `events`"
+    )
     view: dict[str, Any]
+    hints: dict[str, Any] = Field(
+        default_factory=dict, description="display-only facts the game derives from `view`"
+    )
     analysis: StepAnalysis | None = None
 
 

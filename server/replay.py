@@ -75,10 +75,13 @@ def build_replay(
     analysed = hook is not None
     analyser = hook.action_analyser() if hook is not None else None
     log = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
+    words = game.presentation
+    names = list(game.seat_names(config))
     out: list[dict[str, Any]] = []
     size = 0
     following: int | None = None
     before: Any = None  # the state the step's action was decided in
+    opening: dict[str, Any] | None = None  # its view, as this viewer sees it
     for step in steps(game, config, stored.seed, log):
         if step.seq < start:
             before = step.state
@@ -86,16 +89,23 @@ def build_replay(
         if len(out) >= limit:
             following = step.seq
             break
+        # The action as this viewer may see it: a live game's replay must not show a
+        # buried kitty or the cards of a failed throw.
+        action = game.action_view(step.state, step.seat, step.action, vid) if step.seq else None
+        # Words are read from the position the step started from (a first card leads).
+        if opening is None and before is not None:
+            opening = game.view(before, vid)
+        view = game.view(step.state, vid)
+        events = visible(step.events, vid)
         item: dict[str, Any] = {
             "seq": step.seq,
             "seat": step.seat if step.seq else None,
-            # The action as this viewer may see it: a live game's replay must not
-            # show a buried kitty or the cards of a failed throw.
-            "action": game.action_view(step.state, step.seat, step.action, vid)
-            if step.seq
-            else None,
-            "events": visible(step.events, vid),
-            "view": game.view(step.state, vid),
+            "action": action,
+            "label": words.step_label(opening or view, action) if action is not None else None,
+            "events": events,
+            "narration": words.narration(opening, events, vid, names),
+            "view": view,
+            "hints": words.hints(view),
         }
         if hook is not None and analyser is not None:
             item["analysis"] = _step_analysis(step, before, hook, analyser)
@@ -104,13 +114,13 @@ def build_replay(
             following = step.seq
             break
         out.append(item)
-        before = step.state
+        before, opening = step.state, view
     return p.replay_page(
         game_id=stored.id,
         game=stored.game_type,
         viewer=viewer,
         status=stored.status,
-        seat_names=list(game.seat_names(config)),
+        seat_names=names,
         total=len(log) + 1,
         steps=out,
         following=following,

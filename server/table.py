@@ -180,15 +180,20 @@ class Table(TableMoves, TableAbsence):
         return [dict(a) for a in self.game.legal(self.state, viewer)]
 
     def snapshot(self, viewer: int) -> dict[str, Any]:
+        view = self.game.view(self.state, viewer)
+        legal = self._legal_for(viewer)
+        words = self.game.presentation
         return {
             "type": "snapshot",
             "table": self.id,
             "version": self.version,
             "seat": viewer if viewer >= 0 else None,
             "status": self.status,
-            "view": self.game.view(self.state, viewer),
+            "view": view,
             "to_act": self._to_act(viewer),
-            "legal": self._legal_for(viewer),
+            "legal": legal,
+            "labels": words.labels(view, legal),
+            "hints": words.hints(view),
             "clock": self.clock_state(viewer),
         }
 
@@ -203,18 +208,40 @@ class Table(TableMoves, TableAbsence):
         """The ``update`` for ``viewer`` of the action that made ``version``/``state``."""
         current = version == self.version
         live = self.status == "live" or not current
+        view = self.game.view(state, viewer)
+        legal = self._legal_for(viewer) if current else None
+        shown = visible(events, viewer)
+        words = self.game.presentation
+        # Events are read from the position they started from (a first card leads);
+        # a table resumed after a restart lacks that position for its first action.
+        before = self._state_at(version - 1) if words.remembers else None
+        start = view if before is None else self.game.view(before, viewer)
+        names = list(self.game.seat_names(self.config))
         return {
             "type": "update",
             "table": self.id,
             "version": version,
             "seat": viewer if viewer >= 0 else None,
             "status": self.status if current else "live",
-            "events": visible(events, viewer),
-            "view": self.game.view(state, viewer),
+            "events": shown,
+            "narration": words.narration(start, shown, viewer, names),
+            "view": view,
             "to_act": list(self.game.to_act_visible(state, viewer)) if live else [],
-            "legal": self._legal_for(viewer) if current else None,
+            "legal": legal,
+            "labels": words.labels(view, legal),
+            "hints": words.hints(view),
             "clock": self.clock_state(viewer) if current else None,
         }
+
+    def _state_at(self, version: int) -> Any:
+        """The state at ``version`` if the history still holds it (versions in the
+        history are consecutive), else None."""
+        if not self.history:
+            return None
+        i = version - self.history[0][0]
+        if 0 <= i < len(self.history) and self.history[i][0] == version:
+            return self.history[i][2]
+        return None
 
     def _broadcast_update(self, events: list[Event]) -> None:
         # Built and encoded once per viewer (every spectator shares one text).
@@ -397,8 +424,8 @@ class Table(TableMoves, TableAbsence):
 
     async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int:
         try:
-            canonical = dict(self.game.validate(self.state, seat, action))
-            new_state, events = self.game.apply(self.state, seat, canonical)
+            move = self.game.validate(self.state, seat, action)
+            new_state, events = self.game.apply(self.state, seat, move)
         except IllegalAction as exc:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.message, exc.code) from None
         version = self.version + 1
@@ -409,7 +436,7 @@ class Table(TableMoves, TableAbsence):
             self.id,
             version,
             seat,
-            canonical,
+            dict(move.action),
             actor,
             status="finished" if result is not None else None,
             result=result.to_json() if result is not None else None,

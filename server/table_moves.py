@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bots.base import default_bot
 from engine.game import Game
+from engine.rng import Rng, derive_seed
 from server.persistence.writer import StorageError
 from server.protocol import ErrorCode, TableError
 from server.seats import Seat
@@ -132,13 +133,9 @@ class TableMoves:
             return
         bot = default_bot(self.game.name)
         legal = [dict(a) for a in self.game.legal(self.state, seat)]
+        seed = derive_seed(self.seed, version, seat)
         action = await self.ctx.bots.decide(
-            self.game.name,
-            bot,
-            self.game.view(self.state, seat),
-            legal,
-            seat,
-            move_seed(self.seed, version, seat),
+            self.game.name, bot, self.game.view(self.state, seat), legal, seat, seed
         )
 
         async def expire() -> None:
@@ -152,7 +149,8 @@ class TableMoves:
             except TableError as exc:
                 if exc.code != ErrorCode.ILLEGAL_ACTION:
                     raise
-                await self._accept(seat, legal[0], f"timeout:{bot}")
+                stand_in = dict(self.game.stand_in(legal, Rng(seed)))
+                await self._accept(seat, stand_in, f"timeout:{bot}")
 
         try:
             await self.submit(expire)
@@ -167,13 +165,9 @@ class TableMoves:
             legal = [dict(a) for a in self.game.legal(self.state, seat.index)]
             if self.version != version or not legal:
                 return
+            seed = derive_seed(self.seed, version, seat.index)
             action = await self.ctx.bots.decide(
-                self.game.name,
-                bot,
-                view,
-                legal,
-                seat.index,
-                move_seed(self.seed, version, seat.index),
+                self.game.name, bot, view, legal, seat.index, seed
             )
 
             async def play() -> None:
@@ -184,7 +178,8 @@ class TableMoves:
                         if exc.code != ErrorCode.ILLEGAL_ACTION:
                             raise
                         log.warning("bot %s made an illegal move: %s", bot, exc.message)
-                        await self._accept(seat.index, legal[0], f"bot:{bot}")
+                        stand_in = dict(self.game.stand_in(legal, Rng(seed)))
+                        await self._accept(seat.index, stand_in, f"bot:{bot}")
 
             await self.submit(play)
         except asyncio.CancelledError:
@@ -195,9 +190,3 @@ class TableMoves:
             self.retry_soon()
         finally:
             self.thinking.discard((seat.index, version))
-
-
-def move_seed(table_seed: int, version: int, seat: int) -> int:
-    """The seed of the decision a bot (or a turn clock's stand-in) makes for
-    ``seat`` at ``version``: reproducible from the stored game."""
-    return (table_seed * 1_000_003 + version * 31 + seat) & ((1 << 63) - 1)

@@ -7,6 +7,7 @@ the contract (docs/architecture.md, "The Game contract") on every step:
 - every action ``legal`` offers is accepted; a rejected action leaves the state as
   it was (states are values, so "unchanged" means equal hash);
 - replaying the log from ``new(config, seed)`` reaches a byte-identical state hash;
+- ``apply`` takes only the move ``validate`` returned for that state and seat;
 - no view, visible event or error message shown to a seat or a spectator names a
   card that is secret from it (``Game.secrets``), scanning the serialized JSON.
 """
@@ -19,10 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from engine.cards import format_face
 from engine.errors import IllegalAction
 from engine.events import OMNISCIENT, SPECTATOR, Event
-from engine.game import Game
+from engine.game import Game, Move
 from engine.replay import LoggedAction, replay, state_hash
 from engine.rng import Rng
 from engine.secrecy import faces_named
@@ -59,11 +62,13 @@ def play_random(game: Game[Any, Any], config: Any, seed: int, *, scan: bool = Tr
         options = game.legal(state, seat)
         assert options, f"seat {seat} must act but has no legal action"
         action = rng.choice(options)
-        canonical = game.validate(state, seat, action)
+        move = game.validate(state, seat, action)
+        canonical = move.action
         if scan and rng.below(8) == 0:
             _check_rejection(game, state, seat, viewers)
+            _check_apply_takes_only_its_move(game, state, seat, move)
         previous = state
-        state, events = game.apply(state, seat, canonical)
+        state, events = game.apply(state, seat, move)
         log.append(LoggedAction(len(log) + 1, seat, canonical))
         if scan:
             scan_step(game, state, viewers, events, previous, seat=seat, action=canonical)
@@ -136,7 +141,7 @@ def _check_rejection(game: Game[Any, Any], state: Any, seat: int, viewers: list[
     junk: list[dict[str, Any]] = [{"type": "no-such-action"}, {}]
     for action in junk:
         try:
-            game.apply(state, seat, action)
+            game.validate(state, seat, action)
         except IllegalAction as exc:
             assert exc.code and isinstance(exc.code, str)
             assert_no_leak(game, state, seat, exc.message, "error message")
@@ -147,10 +152,32 @@ def _check_rejection(game: Game[Any, Any], state: Any, seat: int, viewers: list[
             continue
         options = game.legal(state, seat)
         try:
-            game.apply(state, other, options[0])
+            game.validate(state, other, options[0])
         except IllegalAction as exc:
             assert_no_leak(game, state, other, exc.message, "error message")
     assert state_hash(game, state) == before, "a rejected action changed the state"
+
+
+@dataclass(frozen=True)
+class _ForeignMove(Move):
+    """A move no game's validate returns."""
+
+
+def _check_apply_takes_only_its_move(game: Game[Any, Any], state: Any, seat: int,
+                                     move: Move) -> None:
+    """``apply`` checks nothing, so it refuses what ``validate`` did not return for
+    this state and seat: a raw action, a move of another seat or state."""
+    before = state_hash(game, state)
+    with pytest.raises(TypeError):
+        game.apply(state, seat, dict(move.action))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        game.apply(state, seat, _ForeignMove(move.action, seat, state))
+    other = next((s for s in range(game.seat_count(state.config)) if s != seat), seat)
+    with pytest.raises(ValueError):
+        game.apply(state, other, move)
+    with pytest.raises(ValueError):
+        game.apply(game.new(state.config, 1), seat, move)
+    assert state_hash(game, state) == before, "a refused move changed the state"
 
 
 def check_game(

@@ -71,7 +71,7 @@ def _trump(view: JSON) -> Trump:
 class TractorHeuristicBot:
     def decide(
         self, view: JSON, legal: Sequence[Action], seat: int, seed: int, budget: float
-    ) -> Action:
+    ) -> Action | None:
         try:
             phase = view.get("phase")
             kinds = {a.get("type") for a in legal}
@@ -85,9 +85,11 @@ class TractorHeuristicBot:
                 return self._call(view, legal)
             if phase == "play":
                 return self._play(view, legal, seat)
+            if phase == "round_over":
+                return {"type": "next_round"}  # the only move there is
         except (IllegalAction, ValueError, KeyError):
-            pass  # never worse than a legal action
-        return legal[0]
+            pass
+        return None  # cannot decide: the game's stand-in moves for the seat
 
     # draw
 
@@ -271,7 +273,7 @@ class TractorHeuristicBot:
                 continue
             valid.append(c)
         if not valid:
-            return legal[0]
+            raise ValueError("no candidate follow passes the rules")
         def pts(p: Sequence[int]) -> int:
             return sum(card_points(c) for c in p)
 

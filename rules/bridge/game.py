@@ -8,19 +8,20 @@ acts.  A session is one board or a series of boards with a running score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from engine.cards import CardParseError, deck, format_face, parse_face, suit_of
 from engine.dds.deal import make_deal, parse_pbn
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
-from engine.game import Action, Game, Result
+from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     STRAINS,
+    Call,
     CallError,
     Contract,
     check_call,
@@ -33,10 +34,9 @@ from rules.bridge.auction import (
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.claims import claim_holds
 from rules.bridge.options import BridgeConfig, ClaimPolicy
+from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
-
-SEAT_NAMES = ("North", "East", "South", "West")
 
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
@@ -86,18 +86,27 @@ def deal_pbn(state: BridgeState) -> str:
     return make_deal(state.dealt).to_pbn()
 
 
+@dataclass(frozen=True)
+class BridgeMove(Move):
+    """A checked action and what it parsed to: the call, the card played (from the
+    seat's own hand or dummy's) or the tricks claimed; none for a claim answer."""
+
+    call: Call | None = None
+    card: int | None = None
+    tricks: int | None = None
+
+
 class BridgeGame(Game[BridgeState, BridgeConfig]):
     name: ClassVar[str] = "bridge"
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
+    move_type = BridgeMove
     non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
     analysis = BridgeAnalysis()
+    presentation = BridgePresentation()
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4
-
-    def seat_names(self, config: BridgeConfig) -> list[str]:
-        return list(SEAT_NAMES)
 
     def new(self, config: BridgeConfig, seed: int) -> BridgeState:
         return _deal(config, seed, 0, ())
@@ -174,11 +183,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     def _calls(self, state: BridgeState) -> list[tuple[int, Any]]:
         return [(s, parse_call(c)) for s, c in state.calls]
 
-    def validate(self, state: BridgeState, seat: int, action: Action) -> Action:
-        return self._check(state, seat, action)[0]
-
-    def _check(self, state: BridgeState, seat: int, action: Action) -> tuple[Action, Any]:
-        """The canonical action and its parsed payload, or IllegalAction."""
+    def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over", "the session is over")
         if seat not in self.to_act(state):
@@ -192,11 +197,12 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 check_call(self._calls(state), seat, call)
             except CallError as exc:
                 raise IllegalAction(exc.code, str(exc)) from None
-            return {"type": "call", "call": format_call(call)}, call
+            return BridgeMove({"type": "call", "call": format_call(call)}, seat, state,
+                              call=call)
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):
                 raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
-            return {"type": kind}, None
+            return BridgeMove({"type": kind}, seat, state)
         assert state.contract is not None
         if kind == "claim":
             n = action.get("tricks")
@@ -205,7 +211,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             remaining = len(state.hands[self._player(state)])
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
-            return {"type": "claim", "tricks": n}, n
+            return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
         if kind != "play" or not isinstance(action.get("card"), str):
             raise IllegalAction("bad_action", 'expected {"type": "play", "card": "<card>"}')
         try:
@@ -220,21 +226,20 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         led = suit_of(state.trick[0]) if state.trick else None
         if not follows_suit(f, hand, led):
             raise IllegalAction("must_follow_suit", "you must follow the suit led")
-        return {"type": "play", "card": format_face(f)}, f
+        return BridgeMove({"type": "play", "card": format_face(f)}, seat, state, card=f)
 
     # transitions
 
-    def apply(
-        self, state: BridgeState, seat: int, action: Action
+    def perform(
+        self, state: BridgeState, seat: int, move: BridgeMove
     ) -> tuple[BridgeState, list[Event]]:
-        canonical, payload = self._check(state, seat, action)
-        kind = canonical["type"]
+        kind = move.action["type"]
         if kind == "call":
-            return self._call(state, seat, canonical["call"])
-        if kind == "play":
-            return self._play(state, int(payload))
-        if kind == "claim":
-            return self._claim(state, seat, int(payload))
+            return self._call(state, seat, move.action["call"])
+        if move.card is not None:
+            return self._play(state, move.card)
+        if move.tricks is not None:
+            return self._claim(state, seat, move.tricks)
         return self._answer(state, seat, kind == "accept_claim")
 
     def _call(self, state: BridgeState, seat: int, call: str) -> tuple[BridgeState, list[Event]]:
@@ -509,13 +514,3 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 for r in state.results
             ],
         }
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        if kind == "call":
-            return f"calls {action.get('call')}"
-        if kind == "play":
-            return f"plays {action.get('card')}"
-        if kind == "claim":
-            return f"claims {action.get('tricks')} more tricks"
-        return str(kind).replace("_", " ")

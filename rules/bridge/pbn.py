@@ -234,7 +234,7 @@ def replay_board(board: PbnBoard) -> tuple[dict[str, Any], list[tuple[int, dict[
         nonlocal state
         seat = game.to_act(state)[0]
         try:
-            state, _ = game.apply(state, seat, action)
+            state, _ = game.act(state, seat, action)
         except IllegalAction as exc:
             raise PbnError(f"board {board.board}: {exc.message}") from None
         log.append((seat, action))

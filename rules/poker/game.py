@@ -25,12 +25,13 @@ from typing import Any, ClassVar
 from engine.cards import deck, face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event
-from engine.game import Action, Game, Result
+from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
 from rules.poker.options import PokerConfig
+from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
 
@@ -114,6 +115,7 @@ class PokerGame(Game[PokerState, PokerConfig]):
     name: ClassVar[str] = "poker"
     title: ClassVar[str] = "No-limit hold'em"
     config_model = PokerConfig
+    presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})
 
     def seat_count(self, config: PokerConfig) -> int:
@@ -186,7 +188,11 @@ class PokerGame(Game[PokerState, PokerConfig]):
         out.append({"type": "sit_out"})
         return out
 
-    def validate(self, state: PokerState, seat: int, action: Action) -> Action:
+    def validate(self, state: PokerState, seat: int, action: Action) -> Move:
+        # The canonical action says all a move needs (its kind and amount).
+        return Move(self._canonical(state, seat, action), seat, state)
+
+    def _canonical(self, state: PokerState, seat: int, action: Action) -> Action:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over", "the session is over")
         kind = action.get("type")
@@ -250,8 +256,8 @@ class PokerGame(Game[PokerState, PokerConfig]):
             return {"type": "rebuy", "chips": chips}
         raise IllegalAction("bad_action", f"expected one of {', '.join(_BETWEEN_TYPES)}")
 
-    def apply(self, state: PokerState, seat: int, action: Action) -> tuple[PokerState, list[Event]]:
-        canon = self.validate(state, seat, action)
+    def perform(self, state: PokerState, seat: int, move: Move) -> tuple[PokerState, list[Event]]:
+        canon = move.action
         kind = canon["type"]
         if state.phase is Phase.BETWEEN:
             return self._apply_between(state, seat, canon)
@@ -421,24 +427,6 @@ class PokerGame(Game[PokerState, PokerConfig]):
             if s != viewer and s not in hand.shown:
                 hidden.update(face_of(c) for c in hand.holes[s])
         return frozenset(hidden)
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        if "to" in action:
-            return f"{kind}s to {action['to']}"
-        if kind == "rebuy":
-            return f"rebuys {action.get('chips')}"
-        return {
-            "fold": "folds",
-            "check": "checks",
-            "call": "calls",
-            "all_in": "goes all-in",
-            "sit_out": "sits out",
-            "sit_in": "sits in",
-        }.get(str(kind), str(kind))
-
-    def seat_names(self, config: PokerConfig) -> list[str]:
-        return [f"Seat {i + 1}" for i in range(config.seats)]
 
 
 def _encode_hand(hand: HandState) -> JSON:

@@ -14,18 +14,20 @@ views are ``views.py``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, Event
-from engine.game import Action, Game, Result
+from engine.game import Action, Game, Move, Result
 from rules.rummy import flow, views
 from rules.rummy.flow import rules_of, wild_rank_of
 from rules.rummy.gin import GinRules, check_layoff, layoffs
 from rules.rummy.groups import read_meld
 from rules.rummy.indian import IndianRules
 from rules.rummy.options import RummyConfig, Variant
+from rules.rummy.presentation import RummyPresentation
 from rules.rummy.scoring import best_of
 from rules.rummy.state import Phase, RummyState
 from rules.rummy.variant import VariantRules
@@ -40,10 +42,21 @@ def variant_rules(config: RummyConfig) -> VariantRules:
     return VARIANTS[config.variant]
 
 
+@dataclass(frozen=True)
+class RummyMove(Move):
+    """A checked action and what the check resolved it to: the card id of a
+    discard, the variant's reading of a finish (``VariantRules.check_finish``),
+    the card and meld of a lay-off; None where the action says it all."""
+
+    resolved: Any
+
+
 class RummyGame(Game[RummyState, RummyConfig]):
     name: ClassVar[str] = "rummy"
     title: ClassVar[str] = "Rummy"
     config_model = RummyConfig
+    move_type = RummyMove
+    presentation = RummyPresentation()
 
     def seat_count(self, config: RummyConfig) -> int:
         return config.players
@@ -91,8 +104,9 @@ class RummyGame(Game[RummyState, RummyConfig]):
 
     # --- validation --------------------------------------------------------------
 
-    def validate(self, state: RummyState, seat: int, action: Action) -> Action:
-        return self._check(state, seat, action)[0]
+    def validate(self, state: RummyState, seat: int, action: Action) -> RummyMove:
+        canonical, resolved = self._check(state, seat, action)
+        return RummyMove(canonical, seat, state, resolved)
 
     def _check(self, state: RummyState, seat: int, action: Action) -> tuple[Action, Any]:
         """The canonical action and what it resolved to, or IllegalAction."""
@@ -160,8 +174,10 @@ class RummyGame(Game[RummyState, RummyConfig]):
 
     # --- transitions -------------------------------------------------------------
 
-    def apply(self, state: RummyState, seat: int, action: Action) -> tuple[RummyState, list[Event]]:
-        canonical, arg = self._check(state, seat, action)
+    def perform(
+        self, state: RummyState, seat: int, move: RummyMove
+    ) -> tuple[RummyState, list[Event]]:
+        canonical, arg = move.action, move.resolved
         kind = canonical["type"]
         variant = variant_rules(state.config)
         if kind == "next_deal":
@@ -215,14 +231,3 @@ class RummyGame(Game[RummyState, RummyConfig]):
             "last": None if last is None else [last.how, last.winner, list(last.points)],
             "over": state.over,
         }
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        if kind == "draw":
-            return f"draws from the {action.get('from')}"
-        if kind in ("discard", "layoff"):
-            return f"{kind}s {action.get('card')}"
-        if kind in ("declare", "knock"):
-            groups = " | ".join(" ".join(g) for g in action.get("groups", []))
-            return f"{kind}s, discarding {action.get('card')}: {groups}"
-        return str(kind)

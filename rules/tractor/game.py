@@ -33,8 +33,7 @@ This class only dispatches: each phase's rules live in ``rules/tractor/phases/``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.errors import IllegalAction
 from engine.events import JSON, Event
@@ -42,16 +41,17 @@ from engine.game import Action, Game, Result
 from rules.tractor import views
 from rules.tractor.encoding import encode
 from rules.tractor.options import TractorConfig
-from rules.tractor.phases.base import Checked, PhaseRules
+from rules.tractor.phases.base import PhaseRules, TractorMove
 from rules.tractor.phases.common import sort_hand
 from rules.tractor.phases.draw import Draw, new_round, round_events
 from rules.tractor.phases.kitty import Bury, Call
 from rules.tractor.phases.play import Play
 from rules.tractor.phases.round_end import Over, RoundOver
+from rules.tractor.presentation import TractorPresentation
 from rules.tractor.sides import match_result
 from rules.tractor.state import Phase, TractorState
 
-__all__ = ["TractorGame", "sort_hand"]
+__all__ = ["TractorGame", "TractorMove", "sort_hand"]
 
 PHASES: dict[Phase, PhaseRules] = {
     Phase.DRAW: Draw(),
@@ -67,6 +67,8 @@ class TractorGame(Game[TractorState, TractorConfig]):
     name: ClassVar[str] = "tractor"
     title: ClassVar[str] = "Tractor (Sheng Ji)"
     config_model = TractorConfig
+    move_type = TractorMove
+    presentation = TractorPresentation()
 
     def seat_count(self, config: TractorConfig) -> int:
         return config.seats
@@ -94,22 +96,17 @@ class TractorGame(Game[TractorState, TractorConfig]):
             return []
         return rules.legal(state, seat)
 
-    def validate(self, state: TractorState, seat: int, action: Action) -> Action:
-        return self._check(state, seat, action)[0]
-
-    def _check(self, state: TractorState, seat: int, action: Action) -> Checked:
-        """The canonical action and the card ids it names, or IllegalAction."""
+    def validate(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         rules = PHASES[state.phase]
         # A finished match says so to everyone, before whose turn it is.
         if state.phase is not Phase.OVER and seat not in rules.to_act(state):
             raise IllegalAction("not_your_turn", "it is not your turn")
         return rules.check(state, seat, action)
 
-    def apply(
-        self, state: TractorState, seat: int, action: Action
+    def perform(
+        self, state: TractorState, seat: int, move: TractorMove
     ) -> tuple[TractorState, list[Event]]:
-        canonical, cards = self._check(state, seat, action)
-        return PHASES[state.phase].apply(state, seat, canonical, cards)
+        return PHASES[state.phase].apply(state, seat, move)
 
     def view(self, state: TractorState, viewer: int) -> JSON:
         return views.view(state, viewer, self.name, self.to_act_visible(state, viewer))
@@ -122,25 +119,3 @@ class TractorGame(Game[TractorState, TractorConfig]):
 
     def encode(self, state: TractorState) -> JSON:
         return encode(state, self.config_json(state.config))
-
-    def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        cards = " ".join(action.get("cards") or [])
-        if kind == "declare":
-            return f"declares {cards}"
-        if kind == "call":
-            calls = action.get("calls") or []
-            return "calls " + ", ".join(
-                f"{_ordinal(c.get('nth', 1))} {c.get('card')}" for c in calls
-                if isinstance(c, Mapping))
-        if kind == "takeback":
-            return "takes the play back"
-        if kind == "confirm":
-            return "keeps the play"
-        if kind in ("play", "bury"):
-            return f"{'plays' if kind == 'play' else 'buries'} {cards}"
-        return str(kind).replace("_", " ")
-
-
-def _ordinal(n: Any) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from dataclasses import replace as _replace
 from typing import ClassVar
 
 from engine.cards import CardParseError, deck, face_of, format_card, parse_face, suit_of
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
-from engine.game import Action, Game, Result
+from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
 from rules.whist.options import WhistConfig
+from rules.whist.presentation import WhistPresentation
 from rules.whist.scoring import deal_points
 from rules.whist.state import SEATS, WhistState, team
 
@@ -66,10 +68,19 @@ def _deal_events(state: WhistState) -> list[Event]:
     return events
 
 
+@dataclass(frozen=True)
+class WhistMove(Move):
+    """A checked play: the card id it names."""
+
+    card: int
+
+
 class WhistGame(Game[WhistState, WhistConfig]):
     name: ClassVar[str] = "whist"
     title: ClassVar[str] = "Whist"
     config_model = WhistConfig
+    move_type = WhistMove
+    presentation = WhistPresentation()
 
     def seat_count(self, config: WhistConfig) -> int:
         return SEATS
@@ -93,9 +104,10 @@ class WhistGame(Game[WhistState, WhistConfig]):
         cards = playable(state.hands[seat], self._led_suit(state))
         return [{"type": "play", "card": format_card(c)} for c in cards]
 
-    def validate(self, state: WhistState, seat: int, action: Action) -> Action:
-        self._card(state, seat, action)
-        return {"type": "play", "card": str(action["card"]).strip().upper()}
+    def validate(self, state: WhistState, seat: int, action: Action) -> WhistMove:
+        card = self._card(state, seat, action)
+        canonical = {"type": "play", "card": str(action["card"]).strip().upper()}
+        return WhistMove(canonical, seat, state, card)
 
     def _card(self, state: WhistState, seat: int, action: Action) -> int:
         if state.over:
@@ -116,8 +128,10 @@ class WhistGame(Game[WhistState, WhistConfig]):
             raise IllegalAction("must_follow_suit", "you must follow the suit led")
         return card
 
-    def apply(self, state: WhistState, seat: int, action: Action) -> tuple[WhistState, list[Event]]:
-        card = self._card(state, seat, action)
+    def perform(
+        self, state: WhistState, seat: int, move: WhistMove
+    ) -> tuple[WhistState, list[Event]]:
+        card = move.card
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hands[seat] if c != card)
         trick = (*state.trick, card)
@@ -215,9 +229,3 @@ class WhistGame(Game[WhistState, WhistConfig]):
             for c in h
             if c != state.trump_card
         )
-
-    def describe(self, action: Action) -> str:
-        return f"plays {action.get('card')}"
-
-    def seat_names(self, config: WhistConfig) -> list[str]:
-        return ["North", "East", "South", "West"]

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -51,6 +51,24 @@ def make_engine(url: str) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+def make_writer_engine(url: str) -> Engine | None:
+    """For SQLite, a plain (pysqlite) engine for the writer's own thread: a whole
+    group commit then costs one hand-off to that thread instead of one per
+    driver call.  None for other databases (their async driver does the I/O)."""
+    if not is_sqlite(url):
+        return None
+    sync_url = make_url(normalize_url(url)).set(drivername="sqlite+pysqlite")
+    engine = create_engine(
+        sync_url,
+        pool_size=1,
+        max_overflow=0,
+        # The writer's one thread uses the connection; the check is for threads that share.
+        connect_args={"check_same_thread": False},
+    )
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 def _alembic_config(url: str) -> Any:

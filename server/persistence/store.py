@@ -9,16 +9,16 @@ the connection pool beside it (SQLite's WAL lets them run during a commit).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from server.persistence.database import make_engine, upgrade
+from server.persistence.database import make_engine, make_writer_engine, upgrade
 from server.persistence.models import ActionRow, GameRow, Player, SeatRow, TableEvent
 from server.persistence.writer import Insert, StorageError, Writer
 
@@ -71,17 +71,17 @@ class StoredGame:
 class Store:
     """Async access to players, games, seats and the append-only action log."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, writer_engine: Engine | None = None) -> None:
         self.engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self.writer = Writer(engine)
+        self.writer = Writer(engine, writer_engine)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
         """Connect to ``url``, upgrading the schema to the newest migration first."""
         if migrate:
             await upgrade(url)
-        return cls(make_engine(url))
+        return cls(make_engine(url), make_writer_engine(url))
 
     async def close(self) -> None:
         """Commit pending writes, then release connections."""
@@ -91,8 +91,8 @@ class Store:
     # players
 
     async def create_player(self, name: str, token: str) -> int:
-        async def op(c: AsyncConnection) -> int:
-            res = await c.execute(
+        def op(c: Connection) -> int:
+            res = c.execute(
                 insert(Player)
                 .values(name=name, token_hash=token_hash(token), created_at=now())
                 .returning(Player.id)
@@ -128,8 +128,8 @@ class Store:
         seats: int,
         table_options: dict[str, Any] | None = None,
     ) -> int:
-        async def op(c: AsyncConnection) -> int:
-            res = await c.execute(
+        def op(c: Connection) -> int:
+            res = c.execute(
                 insert(GameRow)
                 .values(
                     game_type=game_type,
@@ -143,7 +143,7 @@ class Store:
                 .returning(GameRow.id)
             )
             game_id = int(res.scalar_one())
-            await c.execute(
+            c.execute(
                 insert(SeatRow),
                 [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(seats)],
             )
@@ -157,10 +157,10 @@ class Store:
     async def start_game(self, game_id: int, filled: Sequence[SeatRecord]) -> None:
         """The game goes live with ``filled`` (bots in the seats left empty): one write."""
 
-        async def op(c: AsyncConnection) -> None:
+        def op(c: Connection) -> None:
             for record in filled:
-                await _seat_op(game_id, record)(c)
-            await _status_op(game_id, "live", None)(c)
+                _seat_op(game_id, record)(c)
+            _status_op(game_id, "live", None)(c)
 
         await self.writer.run(op)
 
@@ -170,8 +170,8 @@ class Store:
         await self.writer.run(_status_op(game_id, status, result))
 
     async def log_table_event(self, game_id: int, kind: str, detail: dict[str, Any]) -> None:
-        async def op(c: AsyncConnection) -> None:
-            await c.execute(
+        def op(c: Connection) -> None:
+            c.execute(
                 insert(TableEvent).values(game_id=game_id, at=now(), kind=kind, detail=detail)
             )
 
@@ -296,16 +296,16 @@ class Store:
     async def delete_everything(self) -> None:
         """Empty every table (tests only)."""
 
-        async def op(c: AsyncConnection) -> None:
+        def op(c: Connection) -> None:
             for model in (ActionRow, TableEvent, SeatRow, GameRow, Player):
-                await c.execute(delete(model))
+                c.execute(delete(model))
 
         await self.writer.run(op)
 
 
-def _seat_op(game_id: int, record: SeatRecord) -> Callable[[AsyncConnection], Awaitable[None]]:
-    async def op(c: AsyncConnection) -> None:
-        await c.execute(
+def _seat_op(game_id: int, record: SeatRecord) -> Callable[[Connection], None]:
+    def op(c: Connection) -> None:
+        c.execute(
             update(SeatRow)
             .where(SeatRow.game_id == game_id, SeatRow.seat == record.seat)
             .values(
@@ -321,14 +321,14 @@ def _seat_op(game_id: int, record: SeatRecord) -> Callable[[AsyncConnection], Aw
 
 def _status_op(
     game_id: int, status: str, result: dict[str, Any] | None
-) -> Callable[[AsyncConnection], Awaitable[None]]:
+) -> Callable[[Connection], None]:
     values: dict[str, Any] = {"status": status}
     if status in ("finished", "abandoned"):
         values["finished_at"] = now()
         values["result"] = result
 
-    async def op(c: AsyncConnection) -> None:
-        await c.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+    def op(c: Connection) -> None:
+        c.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
     return op
 

@@ -12,8 +12,6 @@ const STORE = {
 };
 // Close codes after which reconnecting by itself would only repeat the failure.
 const NO_RETRY = new Set([4000, 4002, 4008, 4011]);
-// Seat names for games whose replays we show (replay messages carry no table info).
-const SEAT_NAMES = { whist: ["North", "East", "South", "West"] };
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // alternating colours in a hand
 const RANKS = "23456789TJQKA";
@@ -136,49 +134,7 @@ function seatName(seat, names, me) {
   return seat === me ? `${n} (you)` : n;
 }
 
-function teams(names) {
-  return names.length === 4 ? [`${names[0]}/${names[2]}`, `${names[1]}/${names[3]}`] : ["team 0", "team 1"];
-}
-
-function eventLine(e, names, me) {
-  const seat = e.seat;
-  switch (e.kind) {
-    case "play":
-      if ("card" in e) return `${seat === me ? "You play" : seatName(seat, names, me) + " plays"} ${cardLabel(e.card)}`;
-      break;
-    case "trick": {
-      const w = e.winner;
-      let line = `${w === me ? "You win" : seatName(w, names, me) + " wins"} the trick`;
-      if (Array.isArray(e.tricks) && e.tricks.length === 2) {
-        const [a, b] = teams(names);
-        line += ` (tricks ${a} ${e.tricks[0]} – ${b} ${e.tricks[1]})`;
-      }
-      return line;
-    }
-    case "deal": {
-      const parts = [`Deal ${e.deal ?? "?"}`];
-      if ("dealer" in e) parts.push(`${seatName(e.dealer, names, me)} deals`);
-      if ("trump" in e) parts.push(`trump ${cardLabel(e.trump)}`);
-      return parts.join(" · ");
-    }
-    case "hand":
-      return seat === me ? `You are dealt ${plural((e.cards || []).length, "card")}` : (me === null ? `${seatName(seat, names, me)}: ${valueText(e.cards)}` : null);
-    case "deal_end": {
-      const [a, b] = teams(names);
-      const p = e.points || [0, 0];
-      const s = e.score || [0, 0];
-      return `Deal over: ${a} +${p[0]}, ${b} +${p[1]}; score ${a} ${s[0]} – ${b} ${s[1]}`;
-    }
-    case "game_over":
-      return `Game over: ${e.summary || valueText(e)}`;
-    default:
-      break;
-  }
-  const rest = Object.entries(e).filter(([k]) => k !== "kind" && k !== "seat");
-  const head = seat !== undefined && seat !== null ? `${seatName(seat, names, me)}: ${e.kind}` : e.kind;
-  return `${head} ${rest.map(([k, v]) => `${k} ${valueText(v)}`).join(", ")}`.trim();
-}
-
+// An action without the server's label (a frame from an older server): its fields.
 function actionLabel(a) {
   const rest = Object.entries(a).filter(([k]) => k !== "type");
   if (a.type === "play" && rest.length === 1 && rest[0][0] === "card") return cardLabel(a.card);
@@ -186,9 +142,11 @@ function actionLabel(a) {
 }
 const isCardPlay = (a) => a.type === "play" && Object.keys(a).length === 2 && isCard(a.card);
 
-function resultText(result, names) {
+// The result line; `hints.result`, where the game gives one, is its summary in the
+// table's words.
+function resultText(result, names, hints = {}) {
   if (!result) return "no result recorded";
-  let out = result.summary || "";
+  let out = hints.result || result.summary || "";
   if (Array.isArray(result.scores)) {
     const per = result.scores.map((s, i) => `${seatName(i, names, null)} ${s}`).join(", ");
     out = out ? `${out} (scores: ${per})` : `scores: ${per}`;
@@ -351,18 +309,18 @@ function onState(msg) {
   if (!S.cur || S.cur.table !== msg.table) return;
   const cur = S.cur;
   if (msg.type === "update") {
-    // The narrator starts from the position before the first logged event (tractor
-    // names plays by the trump and landlord of that position).
-    if (!cur.log.length && msg.events.length) cur.logView = cur.view;
     // Not a server event: the log line saying why a move was made for us.
-    if (ranOutOfTime(cur, msg)) cur.log.push({ kind: "time_ran_out", seat: cur.seat });
-    for (const e of msg.events) cur.log.push(e);
+    if (ranOutOfTime(cur, msg)) cur.log.push({ line: "Your time ran out: a bot played for you." });
+    const said = msg.narration || [];
+    msg.events.forEach((e, i) => cur.log.push({ event: e, line: said[i] ?? null }));
   }
   cur.view = msg.view;
   cur.version = msg.version;
   cur.status = msg.status;
   cur.toAct = msg.to_act || [];
   cur.legal = msg.legal || null;
+  cur.labels = msg.labels || null;
+  cur.hints = msg.hints || {};
   // The turn clock as of this frame (older servers send none); counted down locally.
   cur.clock = msg.clock ? { ...msg.clock, at: performance.now() } : null;
   cur.seat = msg.seat;
@@ -372,7 +330,8 @@ function onState(msg) {
   if (cur.retryOnUpdate) {
     const a = cur.retryOnUpdate;
     cur.retryOnUpdate = null;
-    retryLate(cur, a);
+    const d = drawingOf((cur.view || {}).game);
+    if (d && d.retry) d.retry(cur, a);
   }
 }
 
@@ -408,7 +367,8 @@ function onError(msg) {
     return;
   }
   if (S.cur) S.cur.pending = false;
-  if (S.cur && S.cur.lastAction && lateAction(S.cur, msg.code)) return;
+  const late = S.cur && S.cur.lastAction ? drawingOf((S.cur.view || {}).game) : null;
+  if (late && late.late && late.late(S.cur, msg.code)) return;
   showError(msg.code, text);
   if (S.cur) renderTable();
 }
@@ -510,11 +470,20 @@ function sendResume(table, since, seatToken) {
 
 // ---------------------------------------------------------------- the table
 
-function tableNames(info, game, view) {
-  if (info && info.seats) return displayNames(info.seats.map((s) => s.name), game);
+// The seats' names as the game gives them (table info), or numbered before it comes.
+function tableNames(info, view) {
+  if (info && info.seats) return info.seats.map((s) => s.name);
   const n = view && Array.isArray(view.stacks) ? view.stacks.length
     : view && Array.isArray(view.hand_sizes) ? view.hand_sizes.length : 4;
-  return SEAT_NAMES[game] || defaultSeatNames(game, n);
+  return Array.from({ length: n }, (_, i) => `Seat ${i + 1}`);
+}
+
+// The server's label of a legal action (the frame's `labels`, in `legal`'s order).
+function labelFor(legal, labels) {
+  return (a) => {
+    const i = (legal || []).indexOf(a);
+    return labels && i >= 0 && typeof labels[i] === "string" ? labels[i] : actionLabel(a);
+  };
 }
 
 function renderTable() {
@@ -525,8 +494,7 @@ function renderTable() {
   if (!cur) return;
   const info = cur.info;
   const view = cur.view || {};
-  const game = (info && info.game) || view.game || "";
-  const names = tableNames(info, game, view);
+  const names = tableNames(info, view);
   const me = cur.seat;
   const clockInfo = info ? clockSummary(info) : "";
   $("#table-title").replaceChildren(`#${cur.table} ${info ? info.name : ""}`, clockInfo ? el("small", { class: "muted" }, ` · ${clockInfo}`) : "");
@@ -561,7 +529,7 @@ function renderTable() {
   $("#result").classList.toggle("hidden", !over);
   if (over) {
     $("#result").replaceChildren(
-      el("strong", {}, `Game ${status}. `), gameSummary(game, resultText(result, names), names), " ",
+      el("strong", {}, `Game ${status}. `), resultText(result, names, cur.hints), " ",
       el("button", { type: "button", onclick: () => openReplay(cur.table, "all") }, `Replay game ${cur.table}`));
   }
 
@@ -569,38 +537,32 @@ function renderTable() {
   // The hand is drawn below the board, as clickable cards (bridge: dummy's on the table).
   const legal = cur.legal || [];
   const myTurn = status === "live" && legal.length > 0 && !cur.pending;
-  renderBoard($("#board"), view, { names, me, toAct: cur.toAct, skip: ["hand"], legal, myTurn, act, handBelow: true });
+  const d = drawingOf(view.game);
+  const ctl = { legal, labels: cur.labels, hints: cur.hints || {}, labelOf: labelFor(legal, cur.labels),
+    myTurn, act, rerender: renderTable, handBelow: true };
+  renderBoard($("#board"), view, { names, me, toAct: cur.toAct, skip: ["hand"], ...ctl });
   const hand = Array.isArray(view.hand) ? view.hand : null;
   $("#hand-area").classList.toggle("hidden", me === null && !legal.length);
-  $("#hand-title").textContent = hand ? `${game === "poker" ? "Your cards" : "Your hand"} (${hand.length})` : "";
+  $("#hand-title").textContent = hand ? `Your hand (${hand.length})` : "";
   const cardPlays = legal.filter(isCardPlay);
-  const handCards = hand ? sortHand(hand) : [];
-  const tractor = game === "tractor" && "levels" in view;
-  const rummy = game === "rummy" && "variant" in view;
-  if (tractor && hand) $("#hand").replaceChildren(...tractorHand(view, legal, myTurn, renderTable));
-  else if (rummy && hand) $("#hand").replaceChildren(...rummyHand(view, legal, myTurn, act));
+  if (d && d.hand && hand) $("#hand").replaceChildren(...d.hand(view, ctl, renderTable));
   else {
-    $("#hand").replaceChildren(...handCards.map((c) => {
+    $("#hand").replaceChildren(...(hand ? sortHand(hand) : []).map((c) => {
       const action = myTurn ? cardPlays.find((a) => sameCard(a.card, c)) : undefined;
       return action
-        ? cardNode(c, { class: "legal", onclick: () => act(action), title: `play ${cardLabel(c)}` })
+        ? cardNode(c, { class: "legal", onclick: () => act(action), title: ctl.labelOf(action) })
         : cardNode(c, { class: myTurn && cardPlays.length ? "dim" : "" });
     }));
   }
   const others = legal.filter((a) => !(hand && isCardPlay(a) && hand.some((c) => sameCard(c, a.card))));
-  let controls;
-  if (game === "poker" && view.stacks) controls = pokerControls(legal, view, myTurn, act);
-  else if (game === "bridge" && view.auction) controls = bridgeControls(others.filter((a) => a.type !== "play"), view, myTurn, act);
-  else if (tractor) controls = tractorControls(legal, view, myTurn, act, renderTable);
-  else if (rummy) controls = rummyControls(legal, view, myTurn, act);
-  else controls = others.map((a) => el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, actionLabel(a)));
+  const controls = d && d.controls
+    ? d.controls(legal, view, ctl)
+    : others.map((a) => el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));
   $("#actions").replaceChildren(...controls);
-  const forDummy = game === "bridge" && myTurn && cardPlays.length && view.next_player === view.dummy && view.dummy !== me;
+  const said = myTurn && d && d.note ? d.note(view, legal, me) : null;
   let note = "";
   if (cur.pending) note = "sending…";
-  else if (forDummy) note = "Your turn: play a highlighted card from dummy's hand on the table.";
-  else if (myTurn && tractor) note = "Your turn: " + tractorNote(view, legal);
-  else if (myTurn && rummy) note = "Your turn: " + rummyNote(view, legal);
+  else if (said) note = `Your turn: ${said}`;
   else if (myTurn) note = "Your turn: " + (cardPlays.length ? "click a highlighted card." : "choose an action.");
   else if (status === "live" && cur.toAct.length) note = `Waiting for ${cur.toAct.map((s) => seatName(s, names, me)).join(", ")}…`;
   else if (waiting) note = "Waiting for players; “Start” fills empty seats with bots.";
@@ -609,10 +571,8 @@ function renderTable() {
   renderAnalyses(cur, view, names);
   drawClocks();
 
-  // event log, newest last
-  const narrate = makeNarrator(game, 0, cur.logView);
-  const lines = cur.log.map((e) => (e.kind === "time_ran_out"
-    ? "Your time ran out: a bot played for you." : narrate(e, names, me))).filter(Boolean);
+  // event log, newest last: the server's narration of each event
+  const lines = cur.log.map((x) => x.line).filter(Boolean);
   const log = $("#log");
   log.replaceChildren(...lines.slice(-200).map((l) => el("li", {}, l)));
   log.scrollTop = log.scrollHeight;
@@ -621,52 +581,23 @@ function renderTable() {
 // The newest ended board's double-dummy table under the board; older ones folded.
 function renderAnalyses(cur, view, names) {
   const box = $("#analysis");
-  const ended = view.game === "bridge" ? (view.results || []).map((r) => r.board) : [];
-  const boards = Object.keys(cur.analyses).map(Number).sort((a, b) => a - b);
+  const d = drawingOf(view.game);
+  const ended = d && d.analysis ? (view.results || []).map((r) => r.board) : [];
+  const boards = d && d.analysis ? Object.keys(cur.analyses).map(Number).sort((a, b) => a - b) : [];
   const waiting = ended.filter((b) => !cur.analyses[b]).slice(-1);
   box.classList.toggle("hidden", !boards.length && !waiting.length);
   const nodes = [];
   if (waiting.length) nodes.push(el("p", { class: "muted" }, `Double-dummy analysis of board ${waiting[0]}: computing…`));
   const newest = boards[boards.length - 1];
-  if (newest !== undefined) nodes.push(ddTableNode(cur.analyses[newest], names));
+  if (newest !== undefined) nodes.push(d.analysis.board(cur.analyses[newest], names));
   for (const b of boards.slice(0, -1).reverse()) {
-    nodes.push(el("details", {}, el("summary", {}, `Board ${b}: ${parText(cur.analyses[b].par)}`), ddTableNode(cur.analyses[b], names)));
+    nodes.push(el("details", {}, el("summary", {}, `Board ${b}: ${d.analysis.par(cur.analyses[b].par)}`), d.analysis.board(cur.analyses[b], names)));
   }
   box.replaceChildren(...nodes);
 }
 
-// The table moved on while an action was on its way. In tractor that is mostly a
-// takeback window closing (the previous player kept its play, or the next one played,
-// maybe the round's last card): keeping or taking back a play is then moot, and a play
-// or draw whose trick has not changed is sent once more at the new version. True when
-// handled without a message.
-function lateAction(cur, code) {
-  const a = cur.lastAction;
-  const view = cur.view || {};
-  if (view.game !== "tractor") return false;
-  if ((a.type === "confirm" || a.type === "takeback")
-    && ["stale_version", "game_over", "nothing_to_take_back", "not_your_turn"].includes(code)) {
-    renderTable();
-    return true;
-  }
-  if (code !== "stale_version" || cur.retries >= 5) return false;
-  if (cur.version === cur.actVersion) {
-    cur.retryOnUpdate = a; // the update that made it stale is still on its way
-    return true;
-  }
-  retryLate(cur, a);
-  return true;
-}
-
-function retryLate(cur, a) {
-  const view = cur.view || {};
-  if (JSON.stringify(view.trick || null) !== cur.actTrick) return;
-  if (!(cur.legal || []).some((x) => x.type === a.type)) return;
-  act(a, cur.retries + 1);
-}
-
 function lastGameOver(log) {
-  for (let i = log.length - 1; i >= 0; i--) if (log[i].kind === "game_over") return log[i];
+  for (let i = log.length - 1; i >= 0; i--) if (log[i].event && log[i].event.kind === "game_over") return log[i].event;
   return null;
 }
 
@@ -685,37 +616,28 @@ function act(action, retries = 0) {
   }
 }
 
-// Renders a view: trick games as a table seen from the viewer's seat, any other
-// game as its fields. Used by the live table and the replay viewer alike.
-function renderBoard(box, view, { names, me, toAct, skip = [], legal = [], myTurn = false, act: send = null, handBelow = false }) {
+// Renders a view: a game with its own drawing (games.js) as that draws it, other trick
+// games as a table seen from the viewer's seat, any other game as its fields. Used by
+// the live table and the replay viewer alike; `ctl` carries the frame's hints and the
+// legal actions with their labels.
+function renderBoard(box, view, { names, me, toAct, skip = [], ...ctl }) {
   if (!view || Object.keys(view).length === 0) {
     box.replaceChildren(el("p", { class: "muted" }, "waiting for the table…"));
     return;
   }
-  if (view.game === "poker" && Array.isArray(view.stacks)) {
-    box.replaceChildren(pokerBoard(view, names, me, toAct));
-    return;
-  }
-  if (view.game === "bridge" && Array.isArray(view.auction)) {
-    box.replaceChildren(bridgeBoard(view, names, me, toAct, { legal, myTurn, act: send, handBelow }));
-    return;
-  }
-  if (view.game === "tractor" && Array.isArray(view.levels)) {
-    box.replaceChildren(tractorBoard(view, names, me, toAct, { handBelow }));
-    return;
-  }
-  if (view.game === "rummy" && typeof view.variant === "string") {
-    box.replaceChildren(rummyBoard(view, names, me, toAct, { legal, myTurn, act: send, handBelow }));
+  const d = drawingOf(view.game);
+  if (d) {
+    box.replaceChildren(d.board(view, names, me, toAct, { legal: [], hints: {}, labelOf: actionLabel, ...ctl }));
     return;
   }
   if (Array.isArray(view.trick) && "leader" in view && Array.isArray(view.hand_sizes)) {
-    box.replaceChildren(trickBoard(view, names, me, toAct));
+    box.replaceChildren(trickBoard(view, names, me, toAct, ctl.hints || {}));
     return;
   }
   box.replaceChildren(genericBoard(view, names, me, skip));
 }
 
-function trickBoard(view, names, me, toAct) {
+function trickBoard(view, names, me, toAct, hints) {
   const n = view.hand_sizes.length;
   const seatNames = names.length === n ? names : Array.from({ length: n }, (_, i) => names[i] || `Seat ${i}`);
   const bottom = typeof me === "number" && me >= 0 ? me : 0;
@@ -726,7 +648,7 @@ function trickBoard(view, names, me, toAct) {
   if ("deal" in view) info.push(`Deal ${view.deal}${view.deals ? `/${view.deals}` : ""}`);
   if ("trump" in view) info.push(el("span", {}, "Trump ", cardNode(view.trump, { class: "mini" })));
   if ("dealer" in view) info.push(`Dealer ${seatName(view.dealer, seatNames, me)}`);
-  const [ta, tb] = teams(seatNames);
+  const [ta, tb] = hints.teams || ["team 1", "team 2"];
   if (Array.isArray(view.score)) info.push(`Score ${ta} ${view.score[0]} – ${tb} ${view.score[1]}`);
   if (Array.isArray(view.tricks)) info.push(`Tricks ${ta} ${view.tricks[0]} – ${tb} ${view.tricks[1]}`);
   const spots = [];
@@ -778,7 +700,7 @@ function renderGames(games) {
       onclick: () => openReplay(g.game_id, g.status === "finished" || g.status === "abandoned" ? "all" : "spectator") },
       `#${g.game_id} ${g.game} · ${g.status} · ${plural(g.actions, "move")}`),
     el("div", { class: "muted small" }, `${g.name} · ${g.created_at.replace("T", " ").slice(0, 19)}`,
-      g.result && g.result.summary ? ` · ${gameSummary(g.game, g.result.summary, COMPASS)}` : ""))));
+      g.result && g.result.summary ? ` · ${g.result.summary}` : ""))));
   if (!games.length) $("#games").replaceChildren(el("li", { class: "muted" }, "no stored games"));
 }
 
@@ -797,9 +719,11 @@ function openReplay(gameId, viewer, analysis = false, index = 0) {
 function onReplay(msg) {
   const r = S.replay;
   // A page requested before the analysis box was toggled is not this replay's.
-  if (!r || r.gameId !== msg.game_id || (msg.game === "bridge" && !!msg.analysis !== !!r.analysis)) return;
+  const d = drawingOf(msg.game);
+  if (!r || r.gameId !== msg.game_id || (d && d.analysis && !!msg.analysis !== !!r.analysis)) return;
   const first = r.steps.length === 0;
-  Object.assign(r, { game: msg.game, status: msg.status, total: msg.total, result: msg.result, viewer: msg.viewer });
+  Object.assign(r, { game: msg.game, status: msg.status, total: msg.total, result: msg.result, viewer: msg.viewer,
+    names: msg.seat_names });
   r.steps.push(...msg.steps);
   if (first && msg.status !== "finished" && msg.status !== "abandoned" && msg.viewer !== "spectator") r.viewer = "spectator";
   if (r.steps.length < msg.total && msg.steps.length) {
@@ -811,27 +735,20 @@ function onReplay(msg) {
   renderReplay();
 }
 
-function replaySeatCount(r) {
-  for (const s of r.steps) if (Array.isArray(s.view.hand_sizes)) return s.view.hand_sizes.length;
-  for (const s of r.steps) if (Array.isArray(s.view.stacks)) return s.view.stacks.length;
-  if (r.result && Array.isArray(r.result.scores)) return r.result.scores.length;
-  return (SEAT_NAMES[r.game] || []).length || 4;
-}
-
 function renderReplay() {
   const r = S.replay;
   $("#replay-empty").classList.toggle("hidden", !!r);
   $("#replay-main").classList.toggle("hidden", !r);
   if (!r || !r.steps.length) return;
-  const n = replaySeatCount(r);
-  const names = SEAT_NAMES[r.game] && SEAT_NAMES[r.game].length === n ? SEAT_NAMES[r.game] : defaultSeatNames(r.game, n);
+  const names = r.names || tableNames(null, r.steps[0].view);
+  const d = drawingOf(r.game);
   const done = r.status === "finished" || r.status === "abandoned";
   $("#replay-title").textContent = `Game #${r.gameId} · ${r.game} · ${r.status}`;
   const viewers = [["spectator", "spectator"], ...(done ? [["all", "all cards"]] : []),
     ...(done ? names.map((nm, i) => [String(i), nm]) : [])];
   $("#replay-viewer").replaceChildren(...viewers.map(([v, label]) =>
     el("option", { value: v, selected: String(r.viewer) === v }, label)));
-  $("#rp-dd-box").classList.toggle("hidden", !(done && r.game === "bridge"));
+  $("#rp-dd-box").classList.toggle("hidden", !(done && d && d.analysis));
   $("#rp-dd").checked = !!r.analysis;
   r.index = Math.max(0, Math.min(r.index, r.steps.length - 1));
   const step = r.steps[r.index];
@@ -840,29 +757,20 @@ function renderReplay() {
   slider.value = String(r.index);
   $("#rp-pos").textContent = `step ${step.seq} / ${r.total - 1}`;
   const me = typeof r.viewer === "number" ? r.viewer : null;
+  // Who chose the step's action and what it was, then what happened, in the game's words.
   $("#rp-action").textContent = step.seq === 0
     ? "The deal"
-    : isCardPlay(step.action || {})
-      ? `${seatName(playedFrom(step), names, me)} plays ${cardLabel(step.action.card)}`
-      : `${seatName(step.seat, names, me)}: ${gameActionLabel(r.game, step.action || {}, r.index > 0 ? r.steps[r.index - 1].view : {})}`;
-  const before = r.index > 0 ? r.steps[r.index - 1].view : null;
-  const narrate = makeNarrator(r.game, before && Array.isArray(before.trick) ? before.trick.length : 0, before);
-  $("#rp-events").replaceChildren(...step.events.map((e) => narrate(e, names, me)).filter(Boolean).map((l) => el("li", {}, l)));
+    : `${seatName(step.seat, names, me)}: ${step.label || actionLabel(step.action || {})}`;
+  $("#rp-events").replaceChildren(...(step.narration || []).filter(Boolean).map((l) => el("li", {}, l)));
   const toAct = Array.isArray(step.view.to_act) ? step.view.to_act : [];
-  renderBoard($("#rp-board"), step.view, { names, me, toAct });
-  if (me !== null && Array.isArray(step.view.hand) && !["poker", "bridge", "tractor", "rummy"].includes(r.game)) {
+  renderBoard($("#rp-board"), step.view, { names, me, toAct, hints: step.hints || {} });
+  if (me !== null && Array.isArray(step.view.hand) && !d) {
     $("#rp-board").append(el("div", { class: "cards" }, sortHand(step.view.hand).map((c) => cardNode(c))));
   }
   const a = step.analysis || {};
-  $("#rp-analysis").replaceChildren(...[a.play ? cardScoresNode(a.play, names) : null, a.board ? ddTableNode(a.board, names) : null].filter(Boolean));
-  $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${gameSummary(r.game, resultText(r.result, names), names)}` : "";
-}
-
-// The hand a step's card came from: its play event says so. The step's seat is who
-// chose the card, which in bridge is declarer for dummy's cards too.
-function playedFrom(step) {
-  const e = (step.events || []).find((x) => x.kind === "play" && typeof x.seat === "number");
-  return e ? e.seat : step.seat;
+  const drawn = d && d.analysis ? [a.play ? d.analysis.play(a.play, names) : null, a.board ? d.analysis.board(a.board, names) : null] : [];
+  $("#rp-analysis").replaceChildren(...drawn.filter(Boolean));
+  $("#rp-result").textContent = r.index === r.steps.length - 1 && r.result ? `Result: ${resultText(r.result, names, step.hints || {})}` : "";
 }
 
 function stepReplay(to) {

@@ -1,86 +1,27 @@
-// cardtable browser client: bridge tables, auction, double-dummy tables and controls.
-// Loaded after games.js (shared words, dispatch) and before app.js; the helpers of
-// both are used at run time.
+// cardtable browser client: the bridge table, the auction grid, the bidding box and the
+// double-dummy tables. Loaded after games.js (the registry of drawings) and before
+// app.js, whose helpers it uses at run time. The words (labels, event lines, the calls
+// as read, vulnerability, board results) come from the server: the frame's labels and hints.
 "use strict";
 
+const COMPASS = ["North", "East", "South", "West"];
 const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠", N: "NT", NT: "NT" };
-const CALL_WORDS = { P: "Pass", X: "Double", XX: "Redouble" };
-const VULNERABLE = { None: "none", NS: "North/South", EW: "East/West", All: "both" };
-
-function callText(call) {
-  const t = String(call);
-  if (CALL_WORDS[t]) return CALL_WORDS[t];
-  const m = /^([1-7])(NT|N|C|D|H|S)(X{0,2})$/.exec(t);
-  return m ? `${m[1]}${STRAIN_SYMBOLS[m[2]]}${m[3]}` : t;
-}
 const callRed = (call) => /^[1-7][DH]/.test(String(call));
-
-function boardResultText(r) {
-  if (r.contract === null || r.contract === undefined) return `Board ${r.board}: passed out, NS 0`;
-  const need = Number(String(r.contract)[0]) + 6;
-  const outcome = r.tricks >= need ? `made ${r.tricks}` : `down ${need - r.tricks}`;
-  const score = r.score_ns >= 0 ? `+${r.score_ns}` : String(r.score_ns);
-  return `Board ${r.board}: ${callText(r.contract)} by ${"NESW"[r.declarer]} ${outcome}, NS ${score}`;
+// A par contract of the double-dummy analysis (an `analysis` message, not a frame).
+function parContractText(contract) {
+  const m = /^([1-7])(NT|N|C|D|H|S)(X{0,2})$/.exec(String(contract));
+  return m ? `${m[1]}${STRAIN_SYMBOLS[m[2]]}${m[3]}` : String(contract);
 }
 
-// Event lines; a narrator remembers how full the trick is, since a first card "leads".
-function bridgeNarrator(inTrick = 0) {
-  let count = inTrick;
-  return (e, names, me) => {
-    const [actor, you] = subject(e.seat, names, me);
-    switch (e.kind) {
-      case "deal":
-        count = 0;
-        return `Board ${e.board} · dealer ${seatName(e.dealer, names, me)} · vulnerable: ${VULNERABLE[e.vulnerability] || e.vulnerability}`;
-      case "hand":
-        return e.seat === me ? `You are dealt ${plural((e.cards || []).length, "card")}` : null;
-      case "call":
-        if (e.call === "P") return `${actor} ${verb("pass", you)}`;
-        if (e.call === "X") return `${actor} ${verb("double", you)}`;
-        if (e.call === "XX") return `${actor} ${verb("redouble", you)}`;
-        return `${actor} ${you ? "bid" : "bids"} ${callText(e.call)}`;
-      case "passed_out":
-        return `Board ${e.board} is passed out`;
-      case "contract":
-        return `Contract: ${callText(e.contract)} by ${seatName(e.declarer, names, me)}`;
-      case "play": {
-        const word = count === 0 ? "lead" : "play";
-        count = (count + 1) % 4;
-        return `${actor} ${verb(word, you)} ${cardLabel(e.card)}`;
-      }
-      case "dummy":
-        return `Dummy (${seatName(e.seat, names, me)}) goes down`;
-      case "trick": {
-        count = 0;
-        const t = e.tricks || [0, 0];
-        return `${e.winner % 2 === 0 ? "North/South" : "East/West"} win the trick (${seatName(e.winner, names, me)}) NS ${t[0]} – EW ${t[1]}`;
-      }
-      case "claim":
-        return `${actor} ${verb("claim", you)} ${e.tricks} of the remaining tricks`;
-      case "claim_answer":
-        return `${actor} ${verb("accept", you)} the claim`;
-      case "claim_rejected":
-        return `${actor} ${verb("reject", you)} the claim; play goes on`;
-      case "claim_accepted":
-        return `The claim is accepted ${e.by === "defenders" ? "by the defenders" : "(it holds double dummy)"}`;
-      case "board_end":
-        return `${boardResultText(e)} (total NS ${e.total_ns >= 0 ? "+" : ""}${e.total_ns})`;
-      case "game_over":
-        return `Game over: ${e.summary}`;
-      default:
-        return null;
-    }
-  };
-}
-
-function auctionTable(view, names) {
-  const cells = [...Array(view.dealer || 0).fill(""), ...(view.auction || []).map((c) => c.call)];
+function auctionTable(view, names, hints) {
+  const said = hints.auction || [];
+  const cells = [...Array(view.dealer || 0).fill(""), ...(view.auction || []).map((c, i) => [c.call, said[i] ?? c.call])];
   const rows = [];
   for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
   if (!rows.length) rows.push([]);
   return el("table", { class: "auction" },
     el("tr", {}, [0, 1, 2, 3].map((s) => el("th", { class: s % 2 === 0 ? "ns" : "ew" }, (names[s] || COMPASS[s]).slice(0, 5)))),
-    rows.map((r) => el("tr", {}, [0, 1, 2, 3].map((i) => el("td", { class: callRed(r[i]) ? "red" : "" }, r[i] ? callText(r[i]) : "")))));
+    rows.map((r) => el("tr", {}, [0, 1, 2, 3].map((i) => el("td", { class: r[i] && callRed(r[i][0]) ? "red" : "" }, r[i] ? r[i][1] : "")))));
 }
 
 // A hand as four suit lines; cards become buttons where `playable` says so.
@@ -102,6 +43,7 @@ function suitLines(cards, playable) {
 }
 
 function bridgeBoard(view, names, me, toAct, ctl = {}) {
+  const hints = ctl.hints || {};
   const bottom = typeof me === "number" && me >= 0 ? me : 2; // spectators sit South
   const places = ["bottom", "left", "top", "right"];
   const played = new Map();
@@ -111,10 +53,10 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
   const info = [
     `Board ${view.board}${view.boards > 1 ? ` (${view.board_index}/${view.boards})` : ""}`,
     `Dealer ${seatName(view.dealer, names, me)}`,
-    `Vulnerable: ${VULNERABLE[view.vulnerability] || view.vulnerability}`,
+    `Vulnerable: ${hints.vulnerable ?? view.vulnerability}`,
   ];
   if (view.contract) {
-    info.push(el("strong", {}, `${callText(view.contract)} by ${seatName(view.declarer, names, me)}`));
+    info.push(el("strong", {}, `${hints.contract ?? view.contract} by ${seatName(view.declarer, names, me)}`));
     info.push(`Tricks NS ${t.NS ?? 0} – EW ${t.EW ?? 0}`);
   }
   if ((view.results || []).length) info.push(`Score NS ${view.total_ns >= 0 ? "+" : ""}${view.total_ns}`);
@@ -141,17 +83,17 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     return el("div", { class: `spot ${places[rel]}${acting ? " acting" : ""}` }, kids);
   });
   const centre = el("div", { class: "centre" });
-  if (bidding) centre.append(auctionTable(view, names));
+  if (bidding) centre.append(auctionTable(view, names, hints));
   else {
     if (Array.isArray(view.last_trick) && view.last_trick.length) {
       centre.append(el("div", { class: "muted" }, "Last trick"),
         el("div", { class: "cards small" }, view.last_trick.map((c, i) =>
           el("span", { class: "lt" }, cardNode(c, { class: "mini" }), el("small", {}, "NESW"[(view.last_leader + i) % 4])))));
     }
-    centre.append(el("details", { class: "auction-box" }, el("summary", {}, "Auction"), auctionTable(view, names)));
+    centre.append(el("details", { class: "auction-box" }, el("summary", {}, "Auction"), auctionTable(view, names, hints)));
   }
   if (view.claim) centre.append(el("div", { class: "claim" }, `${seatName(view.claim.seat, names, me)} claims ${view.claim.tricks} of the remaining tricks`));
-  const results = (view.results || []).map((r) => el("div", { class: "small" }, boardResultText(r)));
+  const results = (hints.results || []).map((r) => el("div", { class: "small" }, r));
   return el("div", { class: `felt bridge${bidding ? " bidding" : ""}` },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),
     el("div", { class: "compass" }, spots, centre),
@@ -166,7 +108,7 @@ function parText(p) {
   if (!p || !(p.contracts || []).length) return "Par 0: passed out";
   const score = p.score_ns >= 0 ? `+${p.score_ns}` : String(p.score_ns);
   return `Par NS ${score}: ` + p.contracts.map((c) =>
-    `${callText(c.contract)} by ${c.declarers.split("").join("/")} (${plural(c.tricks, "trick")})`).join("; ");
+    `${parContractText(c.contract)} by ${c.declarers.split("").join("/")} (${plural(c.tricks, "trick")})`).join("; ");
 }
 
 function ddTableNode(a, names) {
@@ -198,7 +140,8 @@ function cardScoresNode(p, names) {
 }
 
 // The bidding box (one row per level) and the claim picker; cards are clicked on the table.
-function bridgeControls(legal, view, myTurn, act) {
+function bridgeControls(legal, view, ctl) {
+  const { myTurn, act } = ctl;
   const nodes = [];
   const calls = legal.filter((a) => a.type === "call");
   if (calls.length) {
@@ -208,22 +151,28 @@ function bridgeControls(legal, view, myTurn, act) {
       const bids = calls.filter((a) => a.call.startsWith(String(level)));
       if (bids.length) rows.push(el("div", { class: "bid-row" }, bids.map((a) => el("button", {
         type: "button", class: `action bid${callRed(a.call) ? " red" : ""}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call,
-      }, callText(a.call)))));
+      }, ctl.labelOf(a)))));
     }
     // Pass, double and redouble beside the seven levels (not above them): one row less.
     nodes.push(el("div", { class: "bidding-box" },
-      el("div", { class: "bid-specials" }, specials.map((a) => el("button", { type: "button", class: `action call-${a.call}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call }, callText(a.call)))),
+      el("div", { class: "bid-specials" }, specials.map((a) => el("button", { type: "button", class: `action call-${a.call}`, disabled: !myTurn, onclick: () => act(a), "data-call": a.call }, ctl.labelOf(a)))),
       el("div", { class: "bid-levels" }, rows)));
   }
   const claims = legal.filter((a) => a.type === "claim");
   if (claims.length) {
     const pick = el("select", { id: "claim-n", disabled: !myTurn },
-      claims.map((a) => el("option", { value: a.tricks, selected: a.tricks === claims[claims.length - 1].tricks }, `${a.tricks}`)));
-    nodes.push(el("span", { class: "raise-box" }, el("label", { for: "claim-n" }, "Claim"), pick, "more tricks",
+      claims.map((a) => el("option", { value: a.tricks, selected: a.tricks === claims[claims.length - 1].tricks }, ctl.labelOf(a))));
+    nodes.push(el("span", { class: "raise-box" }, pick,
       el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim")));
   }
-  for (const a of legal.filter((x) => x.type === "accept_claim" || x.type === "reject_claim")) {
-    nodes.push(el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, a.type === "accept_claim" ? "Accept claim" : "Reject claim"));
+  for (const a of legal.filter((x) => x.type !== "call" && x.type !== "claim" && x.type !== "play")) {
+    nodes.push(el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));
   }
   return nodes;
+}
+
+// Whose cards the declarer plays now: dummy's are clicked on the table.
+function bridgeNote(view, legal, me) {
+  const dummy = view.next_player === view.dummy && view.dummy !== me && legal.some((a) => a.type === "play");
+  return dummy ? "play a highlighted card from dummy's hand on the table." : null;
 }

@@ -1,8 +1,9 @@
-"""Pure text formatting for the terminal clients: views, events, action menus.
+"""Pure text formatting for the terminal clients: cards, seats, clocks, menus.
 
-Nothing here does I/O.  Every game gets a generic rendering (the view's fields,
-the legal actions as a numbered menu); whist-shaped views (a ``trump``, a
-``trick`` and a ``hand``) get a card-table layout with suit symbols.
+Nothing here does I/O and nothing knows a game: the game's words (menu labels, event
+lines, hints) come from the server in every frame.  Any game's table can be shown
+generically (the view's fields); a game that has its own layout draws it in
+``<game>_text.py`` (see :mod:`server.terminal.views`).
 """
 
 from __future__ import annotations
@@ -199,101 +200,7 @@ def ran_out(
     return left < 2 and any(e.get("seat") == me for e in events)
 
 
-# events
-
-
-def _team_names(names: Sequence[str]) -> tuple[str, str]:
-    if len(names) == 4:
-        return f"{names[0]}/{names[2]}", f"{names[1]}/{names[3]}"
-    return "team 0", "team 1"
-
-
-def event_line(event: dict[str, Any], names: Sequence[str], me: int | None) -> str | None:
-    """One short line for an event, or None for events the view already shows."""
-    kind = event.get("kind", "?")
-    seat = event.get("seat")
-    if kind == "play" and "card" in event:
-        verb = "play" if seat == me else "plays"
-        actor = "You" if seat == me else who(seat, names, me)
-        return f"{actor} {verb} {card_text(str(event['card']))}"
-    if kind == "trick" and "winner" in event:
-        winner = event["winner"]
-        line = f"{'You win' if winner == me else who(winner, names, me) + ' wins'} the trick"
-        tricks = event.get("tricks")
-        if isinstance(tricks, list) and len(tricks) == 2:
-            a, b = _team_names(names)
-            line += f"  (tricks {a} {tricks[0]} – {b} {tricks[1]})"
-        return line
-    if kind == "deal":
-        parts = [f"Deal {event.get('deal', '?')}"]
-        if "dealer" in event:
-            parts.append(f"{who(event['dealer'], names, me)} deals")
-        if "trump" in event:
-            parts.append(f"trump {card_text(str(event['trump']))}")
-        return " · ".join(parts)
-    if kind == "hand":
-        if seat == me and isinstance(event.get("cards"), list):
-            return f"You are dealt {len(event['cards'])} cards"
-        return None
-    if kind == "deal_end":
-        a, b = _team_names(names)
-        pts, score = event.get("points") or [0, 0], event.get("score") or [0, 0]
-        return f"Deal over: {a} +{pts[0]}, {b} +{pts[1]}; score {a} {score[0]} – {b} {score[1]}"
-    if kind == "game_over":
-        return f"Game over: {event.get('summary') or value_text(event)}"
-    rest = {k: v for k, v in event.items() if k not in ("kind", "seat")}
-    head = f"{who(seat, names, me)}: {kind}" if seat is not None else kind
-    detail = ", ".join(f"{k} {value_text(v)}" for k, v in rest.items())
-    return f"{head} {detail}".rstrip()
-
-
 # views
-
-
-def is_whist_view(view: dict[str, Any]) -> bool:
-    return view.get("game") == "whist" and "trick" in view and "trump" in view
-
-
-def _trick_line(cards: Sequence[str], leader: int, names: Sequence[str], me: int | None) -> str:
-    n = len(names) or 4
-    return "  ".join(
-        f"{who((leader + i) % n, names, me)} {card_text(c)}" for i, c in enumerate(cards)
-    )
-
-
-def render_whist(
-    view: dict[str, Any], names: Sequence[str], me: int | None, to_act: Sequence[int]
-) -> list[str]:
-    """The whist table: deal and trump, scores, last trick, the trick, the hand."""
-    a, b = _team_names(names)
-    score, tricks = view.get("score", [0, 0]), view.get("tricks", [0, 0])
-    lines = [
-        f"Deal {view.get('deal')}/{view.get('deals')} · trump {card_text(view['trump'])} · "
-        f"dealer {who(view.get('dealer'), names, me)}",
-        f"Score   {a} {score[0]} – {b} {score[1]}     "
-        f"Tricks this deal  {a} {tricks[0]} – {b} {tricks[1]}",
-    ]
-    if view.get("last_trick"):
-        lines.append(
-            "Last trick: " + _trick_line(view["last_trick"], view.get("last_leader", 0), names, me)
-        )
-    trick = view.get("trick") or []
-    lines.append(
-        "Trick:      " + (_trick_line(trick, view.get("leader", 0), names, me) if trick else "-")
-    )
-    sizes = view.get("hand_sizes")
-    if isinstance(sizes, list):
-        lines.append(
-            "Cards held: " + "  ".join(f"{who(i, names, me)} {n}" for i, n in enumerate(sizes))
-        )
-    if "hand" in view:
-        lines.append(f"Your hand:  {hand_line(view['hand'])}")
-    if "hands" in view:
-        for i, h in enumerate(view["hands"]):
-            lines.append(f"{who(i, names, me)}: {hand_line(h)}")
-    if to_act:
-        lines.append("To act:     " + ", ".join(who(s, names, me) for s in to_act))
-    return lines
 
 
 _SKIP_GENERIC = {"game", "to_act", "result"}
@@ -317,15 +224,6 @@ def render_generic(
     if to_act:
         lines.append(f"{'to act':<{width}}  " + ", ".join(who(s, names, me) for s in to_act))
     return lines
-
-
-def render_view(
-    view: dict[str, Any], names: Sequence[str], me: int | None, to_act: Sequence[int]
-) -> list[str]:
-    """The readable state of a table for its viewer."""
-    if is_whist_view(view):
-        return render_whist(view, names, me, to_act)
-    return render_generic(view, names, me, to_act)
 
 
 def result_text(result: dict[str, Any] | None, names: Sequence[str]) -> str:
@@ -362,8 +260,27 @@ def action_label(action: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def build_menu(legal: Sequence[dict[str, Any]]) -> list[MenuItem]:
-    """The numbered menu: lone-card plays in hand order, other actions as the server sent them."""
+# A run of more entries than this differing only in one number (bridge's claims of
+# 0..13 tricks) is offered as its largest; a smaller one may be typed (``claim 9``).
+RANGE_FOLD = 5
+
+
+def _numbered(action: dict[str, Any]) -> tuple[str, str] | None:
+    """(type, field) of an action made of its type and one integer, else None."""
+    rest = [k for k, v in action.items() if k != "type"]
+    if len(rest) == 1 and isinstance(action[rest[0]], int) and not isinstance(
+        action[rest[0]], bool
+    ):
+        return str(action.get("type")), rest[0]
+    return None
+
+
+def build_menu(
+    legal: Sequence[dict[str, Any]], labels: Sequence[str] | None = None
+) -> list[MenuItem]:
+    """The numbered menu with the server's labels: lone-card plays in hand order, other
+    actions as the server sent them; a long run of one numbered action is folded into
+    its largest.  Without labels, actions read generically."""
 
     def key(a: dict[str, Any]) -> tuple[int, tuple[int, int]]:
         card = a.get("card")
@@ -371,8 +288,23 @@ def build_menu(legal: Sequence[dict[str, Any]]) -> list[MenuItem]:
             return (0, card_key(str(card)))
         return (1, (0, 0))
 
+    texts = list(labels) if labels is not None and len(labels) == len(legal) else None
+    runs: dict[tuple[str, str], list[int]] = {}
+    for i, a in enumerate(legal):
+        shape = _numbered(a)
+        if shape is not None:
+            runs.setdefault(shape, []).append(i)
+    dropped = set()
+    for (_, field), members in runs.items():
+        if len(members) > RANGE_FOLD:
+            top = max(members, key=lambda i: legal[i][field])
+            dropped |= set(members) - {top}
     ordered = sorted(enumerate(legal), key=lambda ia: (key(ia[1]), ia[0]))
-    return [MenuItem(action_label(a), dict(a)) for _, a in ordered]
+    return [
+        MenuItem(texts[i] if texts else action_label(a), dict(a))
+        for i, a in ordered
+        if i not in dropped
+    ]
 
 
 def menu_lines(menu: Sequence[MenuItem], width: int = 78) -> list[str]:

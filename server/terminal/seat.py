@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.clock import SystemClock
 from server.ratelimit import TokenBucket
-from server.terminal import bridge_text, render, views
+from server.terminal import render, views
 from server.terminal.session import PlayOptions, Session
 
 Reader = Callable[[str], Awaitable[str]]
@@ -60,6 +60,7 @@ class SeatClient:
         self.status = "waiting"
         self.to_act: list[int] = []
         self.legal: list[dict[str, Any]] | None = None
+        self.hints: dict[str, Any] = {}  # the game's display hints for this view
         self.menu: list[render.MenuItem] = []
         self.events_seen: list[dict[str, Any]] = []
         self.rendered_version = -1  # the version whose table was printed last
@@ -75,7 +76,6 @@ class SeatClient:
         self.finished = False
         self.finishing = False  # the game ended; waiting for the table's final status
         self.result: dict[str, Any] | None = None
-        self.narrator = views.Narrator(self.session.game)
         # ``draw all`` in the tractor draw: the declarations the player let pass by
         # (None: off).  The client presses only ``draw``; it stops for a new one.
         self.auto_draw: frozenset[str] | None = None
@@ -93,10 +93,6 @@ class SeatClient:
 
     @property
     def names(self) -> list[str]:
-        # Games that number their seats (tractor, rummy) get readable names.
-        return views.display_names(self._raw_names(), views.game_of(self.view, self.session.game))
-
-    def _raw_names(self) -> list[str]:
         if self.info:
             return render.seat_names(self.info)
         if self.session.names:
@@ -327,8 +323,10 @@ class SeatClient:
         self.status = str(msg.get("status"))
         self.to_act = list(msg.get("to_act") or [])
         self.legal = msg.get("legal")
-        self.menu = views.build_menu(self.legal or [], self.view)
+        self.hints = msg.get("hints") or {}
+        self.menu = views.build_menu(self.legal or [], msg.get("labels"))
         events = msg.get("events", []) if msg["type"] == "update" else []
+        lines = msg.get("narration") or [None] * len(events)
         elapsed = time.monotonic() - self.clock_at
         timed_out = not self.awaiting_ack and render.ran_out(self.clock, self.me, elapsed, events)
         clock = msg.get("clock")
@@ -338,19 +336,15 @@ class SeatClient:
         if msg.get("seat") is not None:
             self.session.seat = msg["seat"]
         self.save()
-        self.narrator.game = views.game_of(self.view, self.narrator.game)
-        if msg["type"] == "snapshot":
-            self.narrator.sync(self.view)
         if timed_out:
             self.write("Your time ran out: a bot played for you.")
             # The prompt still waiting answers the next turn: show its table and menu.
             self.reshow = True
         if msg["type"] == "update":
-            for event in events:
+            for event, line in zip(events, lines, strict=False):
                 self.events_seen.append(event)
                 if event.get("kind") == "board_end" and isinstance(event.get("board"), int):
                     self.boards_ended.add(event["board"])
-                line = self.narrator.line(event, self.names, self.me)
                 if line:
                     self.write(line)
             if self.opts.verbose and not self._my_turn():
@@ -376,7 +370,7 @@ class SeatClient:
         self.rendered_version = self.session.version
         head = f"── table {self.session.table} · {self.view.get('game', self.session.game)}"
         self.write(f"{head} · version {self.session.version} ──")
-        for line in views.render_view(self.view, self.names, self.me, self.to_act):
+        for line in views.render_view(self.view, self.hints, self.names, self.me, self.to_act):
             self.write(line)
         banked = bool((self.info or {}).get("time_bank"))
         elapsed = time.monotonic() - self.clock_at
@@ -399,7 +393,7 @@ class SeatClient:
         if not isinstance(board, int) or board in self.analysed:
             return None
         self.analysed.add(board)
-        for line in bridge_text.analysis_lines(msg):
+        for line in views.analysis_lines(msg):
             self.write(line)
         if self.finishing and not self._analysis_missing():
             return await self._finish(ws)
@@ -432,8 +426,8 @@ class SeatClient:
             result = await self._stored_result(ws)
         game_id = self.session.table
         self.write("")
-        game = views.game_of(self.view, self.session.game)
-        self.write(f"Game {self.status}. Result: {views.result_text(result, self.names, game)}")
+        said = views.result_text(result, self.names, self.hints)
+        self.write(f"Game {self.status}. Result: {said}")
         self.write(f"Game id: {game_id}")
         self.write(f"Replay it with: cardtable replay {game_id}")
         # Nothing is left to resume: keep the identity, forget the table.

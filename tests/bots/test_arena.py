@@ -10,6 +10,7 @@ import pytest
 from bots.arena import Progress, derive_seeds, mean_ci, play_game, run
 from bots.base import RandomBot, make_bot
 from rules.poker.game import PokerGame
+from rules.registry import get_game
 
 GAME = PokerGame()
 HEADS_UP = GAME.parse_config({"seats": 2, "hands": 1})
@@ -70,3 +71,28 @@ def test_progress_bar_only_on_a_terminal():
     bar = Progress(10, tty)
     bar.update(10)
     assert "10/10 games" in tty.getvalue() and tty.getvalue().endswith("\n")
+
+
+class _Undecided:
+    """A bot that cannot decide."""
+
+    def decide(self, view, legal, seat, seed, budget):
+        return None
+
+
+class _Illegal:
+    """A bot whose every answer the rules refuse."""
+
+    def decide(self, view, legal, seat, seed, budget):
+        return {"type": "call", "call": "8NT"}
+
+
+@pytest.mark.parametrize(("bot", "illegal"), [(_Undecided(), 0), (_Illegal(), 4)])
+def test_a_bot_without_a_legal_answer_gets_the_games_stand_in(bot, illegal):
+    # As at a table: Game.stand_in moves for the seat.  Bridge's never bids for a
+    # seat, so four of them pass the board out.
+    bridge = get_game("bridge")
+    config = bridge.parse_config({"boards": 1})
+    scores, actions, refused = play_game(bridge, config, 5, [bot] * 4)
+    assert (actions, refused) == (4, illegal)
+    assert scores == (0, 0, 0, 0)

@@ -160,7 +160,7 @@ def test_the_bot_bids_a_whole_auction_through_the_rules():
         while state.phase is Phase.AUCTION:
             seat = game.to_act(state)[0]
             action = bot.decide(game.view(state, seat), game.legal(state, seat), seat, 0, 1.0)
-            state, _ = game.apply(state, seat, action)  # raises IllegalAction if illegal
+            state, _ = game.act(state, seat, action)  # raises IllegalAction if illegal
         assert state.phase in (Phase.PLAY, Phase.OVER)
 
 

@@ -40,10 +40,10 @@ def with_played(state, seat):
 def ending():
     state = GAME.new(GAME.parse_config({"deal": DEAL, "dealer": "S"}), 0)
     for c in ("1NT", "P", "P", "P"):
-        state, _ = GAME.apply(state, GAME.to_act(state)[0], {"type": "call", "call": c})
+        state, _ = GAME.act(state, GAME.to_act(state)[0], {"type": "call", "call": c})
     for card in SCRIPT_ORDER:
         seat = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, seat, {"type": "play", "card": card})
+        state, _ = GAME.act(state, seat, {"type": "play", "card": card})
     return state
 
 
@@ -99,7 +99,7 @@ def test_opening_lead_samples_respect_the_auction():
     state = GAME.new(GAME.parse_config({}), 14)  # East holds 6 HCP
     for c in ("1NT", "P", "3NT", "P", "P", "P"):
         seat = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, seat, {"type": "call", "call": c})
+        state, _ = GAME.act(state, seat, {"type": "call", "call": c})
     view = GAME.view(state, E)
     view["played"] = []
     pos = read_position(view, E)

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from engine.rng import Rng
+from engine.rng import Rng, derive_seed
 
 
 def test_stream_is_pinned():
@@ -16,6 +16,15 @@ def test_stream_is_pinned():
         10590380919521690900,
     ]
     assert Rng(2026).shuffled(list(range(10))) == [6, 8, 0, 1, 7, 5, 2, 3, 4, 9]
+
+
+def test_decision_seeds_are_pinned():
+    # Stored games replay their bots' decisions from these seeds (the server's
+    # move seeds before they moved here): the values must never change.
+    assert derive_seed(1, 0, 0) == 1000003
+    assert derive_seed(2026, 17, 3) == 2026006608
+    assert derive_seed((1 << 63) - 5, 123456, 7) == 9223372036853602936  # wraps at 2**63
+    assert derive_seed(0xDEADBEEFCAFE, 1, 2) == 5030875649808112795
 
 
 def test_same_seed_same_shuffle_other_seed_other_shuffle():

@@ -76,9 +76,10 @@ def trace(
             break
         seat = rng.choice(acting)
         action = choose(state, seat, game.legal(state, seat), rng)
-        canonical = game.validate(state, seat, action)
-        feed([seat, canonical, game.describe(canonical)])
-        state, events = game.apply(state, seat, canonical)
+        move = game.validate(state, seat, action)
+        canonical = move.action
+        feed([seat, canonical])
+        state, events = game.apply(state, seat, move)
         feed([game.action_view(state, seat, canonical, v) for v in viewers])
         snapshot(events)
         taken += 1

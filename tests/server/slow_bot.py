@@ -19,3 +19,10 @@ class BrokenBot:
         self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
     ) -> Action:
         return {"type": "play", "card": "no such card"}
+
+
+class UndecidedBot:
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action | None:
+        return None  # cannot decide: the table's stand-in moves

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bots.base import BOTS
 from engine.rng import Rng
 from rules.registry import get_game
 from server.app import Server
@@ -116,3 +117,21 @@ async def test_a_dead_worker_costs_stand_ins_and_one_new_pool(
     assert runner.rebuilds == 1
     new_workers = runner.worker_pids()
     assert new_workers and not set(new_workers) & set(old_workers)
+
+
+async def test_a_bot_that_cannot_decide_gets_the_stand_in_without_an_error(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setitem(
+        BOTS, "whist", {**BOTS["whist"], "undecided": "tests.server.slow_bot:UndecidedBot"}
+    )
+    runner = BotRunner(workers=0, budget=5.0)  # in a thread: the patched registry applies
+    view, legal, seat = whist_turn()
+    try:
+        with caplog.at_level(logging.INFO, "cardtable.bots"):
+            action = await runner.decide("whist", "undecided", view, legal, seat, 3)
+    finally:
+        await runner.close()
+    assert action == get_game("whist").stand_in(legal, Rng(3))
+    # An answer of None is the bot's way to say so, not a failure.
+    assert [r.levelno for r in caplog.records] == [logging.INFO]

@@ -119,12 +119,12 @@ def _scripted_log() -> list[tuple[int, dict[str, Any]]]:
     log: list[tuple[int, dict[str, Any]]] = []
     for seat, call in ((0, "4S"), (1, "P"), (2, "P"), (3, "P")):
         log.append((seat, {"type": "call", "call": call}))
-        state, _ = game.apply(state, seat, log[-1][1])
+        state, _ = game.act(state, seat, log[-1][1])
     while game.result(state) is None:
         seat = game.to_act(state)[0]
         action = [a for a in game.legal(state, seat) if a["type"] == "play"][-1]
         log.append((seat, dict(action)))
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.act(state, seat, action)
     return log
 
 
@@ -170,7 +170,7 @@ def test_every_card_of_a_stored_board_against_its_double_dummy_score(sqlite_url:
             costly += step["analysis"]["play"]["cost"] > 0
         else:
             assert step["analysis"] is None or step["analysis"]["play"] is None
-        state, _ = game.apply(state, step["seat"], action)
+        state, _ = game.act(state, step["seat"], action)
     assert plays == 52 and costly >= 5
 
 

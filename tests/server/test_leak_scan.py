@@ -5,7 +5,9 @@ ask for a replay of the game still in play (as spectators: the only replay a liv
 game allows).  Afterwards every frame each of them received is checked: updates
 and snapshots against what was secret from that viewer at their version, every
 replay step against what was secret at that step, and every other frame against
-what was secret when it arrived.
+what was secret when it arrived.  The game's words in a frame are scanned as people
+read them (``A♠`` as well as ``AS``): a narration line may name only what its event
+names, a label only what its action names, and hints nothing secret.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 
 from engine.events import SPECTATOR, visible
 from engine.replay import LoggedAction, steps
-from engine.secrecy import faces_named
+from engine.secrecy import faces_named, faces_shown
 from rules.registry import get_game
 from tests.server.conftest import Client, Harness, make_settings, start_harness
 
@@ -90,6 +92,23 @@ def _scan(client: Client, viewer: int, game: Any, played: dict[int, Any], table:
         where = sorted(k for k, v in shown.items() if faces_named(v, skip) & leaked)
         assert not leaked, f"{what} v{seq} to {who} leaks {sorted(leaked)} in {where}"
 
+    def check_words(msg: dict[str, Any], seq: int, who: int, what: str) -> None:
+        """Narration, labels and hints, in any spelling of a card."""
+        secret = game.secrets(played[seq].state, who)
+        said = [
+            *zip(msg.get("narration") or [], msg.get("events", []), strict=True),
+            *zip(msg.get("labels") or [], msg.get("legal") or [], strict=True),
+            (msg.get("label"), msg.get("action")),
+        ]
+        for text, source in said:
+            # A friend call names any card of the deck as a choice, not as a fact.
+            if text is None or (isinstance(source, dict) and source.get("type") == "call"):
+                continue
+            leaked = (faces_shown(text) - faces_named(source)) & secret
+            assert not leaked, f"{what} v{seq} to {who} leaks {sorted(leaked)} in {text!r}"
+        leaked = faces_shown(msg.get("hints") or {}, skip | {"callable"}) & secret
+        assert not leaked, f"{what} v{seq} hints to {who} leak {sorted(leaked)}"
+
     for frame in client.frames:
         msg = json.loads(frame)
         if msg["type"] == "replay":
@@ -97,6 +116,7 @@ def _scan(client: Client, viewer: int, game: Any, played: dict[int, Any], table:
                 seq = step["seq"]
                 assert step["events"] == visible(played[seq].events, SPECTATOR)
                 check({k: step[k] for k in ("action", "view")}, seq, SPECTATOR, "replay step")
+                check_words(step, seq, SPECTATOR, "replay step")
                 checked += 1
             continue
         if msg["type"] == "analysis":
@@ -105,7 +125,11 @@ def _scan(client: Client, viewer: int, game: Any, played: dict[int, Any], table:
             latest = msg["version"]
             if msg["type"] == "update":
                 assert msg["events"] == visible(played[latest].events, viewer)
-            shown = {k: v for k, v in msg.items() if k not in ("events", "legal")}
+                assert len(msg["narration"]) == len(msg["events"])
+            assert (msg["labels"] is None) == (msg["legal"] is None)
+            check_words(msg, latest, viewer, msg["type"])
+            words = ("events", "legal", "narration", "labels", "hints")
+            shown = {k: v for k, v in msg.items() if k not in words}
             # A friend call names any card of the deck as a choice, not as a fact.
             shown["legal"] = [a for a in msg["legal"] or [] if a.get("type") != "call"]
             check(shown, latest, viewer, msg["type"])

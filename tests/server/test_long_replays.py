@@ -28,7 +28,7 @@ async def _store_long_game(harness: Harness, hands: int = 150) -> tuple[int, int
     while game.result(state) is None:
         seat = game.to_act(state)[0]
         action = dict(rng.choice(list(game.legal(state, seat))))
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.act(state, seat, action)
         log.append(LoggedAction(len(log) + 1, seat, action))
     store = harness.server.store
     game_id = await store.create_game("poker", game.config_json(config), seed, "long", 6)

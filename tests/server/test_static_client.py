@@ -107,192 +107,33 @@ def test_the_scripts_parse(name: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-# --- the game layouts' words: the browser says what the terminal client says ----------
+# --- the clients know no game's rules -----------------------------------------------
 #
-# game-tractor.js and game-rummy.js word events and actions as server/terminal/tractor_text.py
-# and rummy_text.py do.  These run the scripts' pure functions under Node (no browser, no network)
-# against the Python side on games played out with the rules.
+# What a game says (labels, narration, hints) comes from the server; app.js names no game
+# and only games.js's registry picks a game's drawing (game-<name>.js).
 
-_HARNESS = r"""
-const fs = require("fs");
-const vm = require("vm");
-const scripts = process.argv.slice(2, -1);
-const input = process.argv[process.argv.length - 1];
-const ctx = {
-  window: { addEventListener() {} }, localStorage: { getItem() { return null; } }, console,
-};
-vm.createContext(ctx);
-const expose = "tractorNarrator, tractorLabel, rummyEventLine, rummyLabel, " +
-  "rummyRules, tractorShape, tractorGroups, displayNames";
-vm.runInContext(scripts.map((f) => fs.readFileSync(f, "utf8")).join("\n") +
-  `\n;globalThis.__api = { ${expose} };`, ctx);
-const api = ctx.__api;
-const data = JSON.parse(fs.readFileSync(input, "utf8"));
-const out = {};
-if (data.tractor) out.tractor = data.tractor.map((g) => {
-  const narrate = api.tractorNarrator(g.view0);
-  return { lines: g.events.map((e) => narrate(e, g.names, g.me)),
-    labels: g.actions.map(([a, v]) => api.tractorLabel(a, v)) };
-});
-if (data.rummy) out.rummy = data.rummy.map((g) => ({
-  lines: g.events.map((e) => api.rummyEventLine(e, g.names, g.me)),
-  labels: g.actions.map(([a, v]) => api.rummyLabel(a, v)),
-}));
-const trump = (f) => ([cards, rank, suit]) => f(cards, { rank, suit });
-if (data.shapes) out.shapes = data.shapes.map(trump(api.tractorShape));
-if (data.groups) out.groups = data.groups.map(trump(api.tractorGroups));
-if (data.names) out.names = data.names.map(([names, game]) => api.displayNames(names, game));
-process.stdout.write(JSON.stringify(out));
-"""
+GAME_NAMES = re.compile(r"\b(bridge|tractor|rummy|poker|whist)\b", re.I)
 
 
-def _run_js(tmp_path: Path, data: dict) -> dict:
-    harness = tmp_path / "harness.js"
-    harness.write_text(_HARNESS)
-    (tmp_path / "input.json").write_text(json.dumps(data))
-    done = subprocess.run(
-        [
-            "node",
-            str(harness),
-            *(str(STATIC / name) for name in SCRIPTS),
-            str(tmp_path / "input.json"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+def _code(text: str) -> str:
+    """A script without its comments (line comments only: the scripts use no others)."""
+    return "\n".join(re.sub(r"(^|\s)//.*$", "", line) for line in text.splitlines())
 
 
-def _first_lower(text: str) -> str:
-    """Buttons are capitalised (``Take back your play``), menu lines not."""
-    return text[:1].lower() + text[1:]
-
-
-def _play(game_name: str, options: dict, seed: int, me: int, pick, limit: int = 3000):
-    """Play a game out; the events and views seat ``me`` saw, and sampled (action, view)."""
-    import random
-
-    from engine.events import visible
-    from rules.registry import get_game
-
-    game = get_game(game_name)
-    config = game.parse_config(options)
-    state = game.new(config, seed)
-    rng = random.Random(seed)
-    view0 = game.view(state, me)
-    events = visible(game.initial_events(state), me)
-    actions = []
-    for _ in range(limit):
-        to_act = game.to_act(state)
-        if not to_act:
-            break
-        seat = rng.choice(sorted(to_act))
-        legal = game.legal(state, seat)
-        view = game.view(state, seat)
-        action = pick(rng, view, legal, seat)
-        if rng.random() < 0.3:
-            actions.append((rng.choice(legal), view))
-        state, new = game.apply(state, seat, action)
-        events += visible(new, me)
-    return view0, events, actions
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_tractor_and_rummy_read_as_in_the_terminal(tmp_path: Path) -> None:
-    from bots.base import make_bot
-    from server.terminal.rummy_text import rummy_event, rummy_label
-    from server.terminal.tractor_text import TractorNarrator, tractor_label
-    from server.terminal.views import display_names
-
-    def random_pick(rng, view, legal, seat):
-        return rng.choice(legal)
-
-    greedy = make_bot("rummy", "greedy")
-
-    def rummy_pick(rng, view, legal, seat):
-        return greedy.decide(view, legal, seat, rng.randrange(1 << 30), 1.0)
-
-    tractor_games = []
-    for options, seed in (
-        ({"rounds": 1, "takeback_allowed": True}, 3),
-        ({"rounds": 1, "finding_friends": True, "seats": 5}, 4),
-    ):
-        view0, events, actions = _play("tractor", options, seed, 0, random_pick)
-        n = len(view0["hand_sizes"])
-        names = display_names([str(i) for i in range(n)], "tractor")
-        tractor_games.append(
-            {"view0": view0, "events": events, "names": names, "me": 0, "actions": actions[:150]}
-        )
-    rummy_games = []
-    rummy_tables: tuple[tuple[dict[str, object], int], ...] = (
-        ({"pool": 0, "players": 3}, 5),
-        ({"variant": "gin", "target": 0}, 6),
-    )
-    for rummy_options, seed in rummy_tables:
-        view0, events, actions = _play("rummy", rummy_options, seed, 1, rummy_pick)
-        names = display_names([str(i) for i in range(len(view0["hand_sizes"]))], "rummy")
-        rummy_games.append({"events": events, "names": names, "me": 1, "actions": actions[:150]})
-    got = _run_js(tmp_path, {"tractor": tractor_games, "rummy": rummy_games})
-
-    for g, js in zip(tractor_games, got["tractor"], strict=True):
-        narrator = TractorNarrator()
-        narrator.sync(g["view0"])
-        want = [narrator.line(e, g["names"], g["me"]) for e in g["events"]]
-        assert js["lines"] == want
-        assert any(line and "wins the trick" in line for line in want)
-        for (action, view), label in zip(g["actions"], js["labels"], strict=True):
-            if action["type"] != "draw":  # the terminal's also explains its "draw all"
-                assert _first_lower(label) == _first_lower(tractor_label(action, view))
-    for g, js in zip(rummy_games, got["rummy"], strict=True):
-        assert js["lines"] == [rummy_event(e, g["names"], g["me"]) for e in g["events"]]
-        for (action, view), label in zip(g["actions"], js["labels"], strict=True):
-            assert _first_lower(label) == _first_lower(rummy_label(action, view))
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_tractor_plays_are_named_and_hands_sorted_in_trump_order(tmp_path: Path) -> None:
-    got = _run_js(
-        tmp_path,
-        {
-            "shapes": [
-                [["5S", "5S"], "2", "H"],
-                [["5S", "5S", "6S", "6S"], "2", "H"],
-                [["AH", "AH", "2S", "2S", "2H", "2H"], "2", "H"],  # A, off-suit 2, trump 2
-                [["AS", "AS", "KS", "3S"], "2", "H"],
-                [["5S", "6H"], "2", "H"],  # two suits: a follow, no shape
-                [["QS", "QS", "AS", "AS"], "K", "H"],  # K is the rank: Q and A are adjacent
-            ],
-            "groups": [[["3S", "BJ", "2H", "AS", "KD", "2S", "AH", "SJ", "5C"], "2", "H"]],
-            "names": [
-                [["0", "1", "2", "3"], "tractor"],
-                [["0", "1"], "rummy"],
-                [["North", "East", "South", "West"], "bridge"],
-            ],
-        },
-    )
-    assert got["shapes"] == [
-        "pair",
-        "tractor of 2 pairs",
-        "tractor of 3 pairs",
-        "1 pair + 2 singles",
-        "",
-        "tractor of 2 pairs",
-    ]
-    assert got["groups"] == [
-        [
-            ["trumps", ["BJ", "SJ", "2H", "2S", "AH"]],
-            ["♠", ["AS", "3S"]],
-            ["♣", ["5C"]],
-            ["♦", ["KD"]],
-        ]
-    ]
-    assert got["names"] == [
-        ["North", "East", "South", "West"],
-        ["Seat 1", "Seat 2"],
-        ["North", "East", "South", "West"],
-    ]
+def test_only_the_registry_names_a_game() -> None:
+    for name in ("app.js", "clock.js"):
+        code = _code((STATIC / name).read_text())
+        assert not GAME_NAMES.search(code), (name, GAME_NAMES.findall(code))
+    registry = _code((STATIC / "games.js").read_text())
+    assert sorted(set(re.findall(r'case "(\w+)":', registry))) == [
+        "bridge", "poker", "rummy", "tractor",
+    ]  # fmt: skip
+    # No script re-derives a game's card order or points: Tractor's and rummy's come
+    # in the frames' hints.
+    for name in GAME_SCRIPTS:
+        code = _code((STATIC / name).read_text())
+        for rule in ("phi", "tractorKey", "rummyPoints", "deadwood(", "getStructure"):
+            assert rule not in code, (name, rule)
 
 
 # --- small words checked on the scripts' pure functions ------------------------------
@@ -326,35 +167,26 @@ def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_a_count_of_one_is_singular(tmp_path: Path) -> None:
-    names = '["North", "East", "South", "West"]'
+def test_buttons_and_results_read_in_the_servers_words(tmp_path: Path) -> None:
+    legal = '[{type: "play", card: "AS"}, {type: "raise", to: 12}]'
     got = _eval_js(
         tmp_path,
         [
-            f'eventLine({{kind: "hand", seat: 0, cards: ["AS"]}}, {names}, 0)',
-            f'bridgeNarrator()({{kind: "hand", seat: 0, cards: ["AS"]}}, {names}, 0)',
-            f'rummyEventLine({{kind: "hand", seat: 1, cards: ["AS"]}}, {names}, 1)',
-            f'rummyEventLine({{kind: "reshuffle", cards: 1}}, {names}, 0)',
-            f'rummyEventLine({{kind: "drop", seat: 0, points: 1}}, {names}, 1)',
-            'parText({score_ns: 50, contracts: [{contract: "1N", declarers: "N", tricks: 1}]})',
-            'gameActionLabel("bridge", {type: "claim", tricks: 1})',
-            f'tractorNarrator()({{kind: "buried", seat: 0, count: 1}}, {names}, 1)',
-            'tractorNarrator()({kind: "trick", winner: 1, points: 1, attacker_points: 1},'
-            ' ["North", "East", "South", "West", "Fifth"], 0)',
-            "plural(2, 'card')",
+            f'(() => {{ const l = {legal}; const f = labelFor(l, ["Play A♠", "Raise to 12"]);'
+            " return l.map(f); })()",
+            f"(() => {{ const l = {legal}; return l.map(labelFor(l, null)); }})()",
+            'resultText({summary: "seats 0 and 2 win", scores: [1, 0, 1, 0]},'
+            ' ["N", "E", "S", "W"], {result: "North/South win"})',
+            "plural(1, 'card') + ', ' + plural(2, 'card')",
+            '[drawingOf("bridge") !== null, drawingOf("whist"), drawingOf("no-such-game")]',
         ],
     )
     assert got == [
-        "You are dealt 1 card",
-        "You are dealt 1 card",
-        "You are dealt 1 card",
-        "The stock ran out: the discard pile is shuffled into a new stock (1 card)",
-        "North drops out of the deal (1 point)",
-        "Par NS +50: 1NT by N (1 trick)",
-        "claim 1 more trick",
-        "North buries 1 card",
-        "East wins the trick (1 point; attackers 1)",
-        "2 cards",
+        ["Play A♠", "Raise to 12"],
+        ["A♠", "raise to=12"],  # a frame without labels (an older server): the fields
+        "North/South win (scores: N 1, E 0, S 1, W 0)",
+        "1 card, 2 cards",
+        [True, None, None],
     ]
 
 

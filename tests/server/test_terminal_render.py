@@ -1,4 +1,6 @@
-"""The terminal client's pure formatting: menus, card input, event lines, views."""
+"""The terminal client's pure formatting: menus, card input, views.  The words it
+prints (labels, event lines, hints) are the games' presentations', as the server
+sends them in every frame."""
 
 from __future__ import annotations
 
@@ -10,15 +12,13 @@ import pytest
 
 from rules.bridge.game import BridgeGame
 from rules.poker.game import PokerGame
+from rules.registry import get_game
 from server.terminal import views
-from server.terminal.bridge_text import board_result_text
 from server.terminal.render import (
     build_menu,
-    event_line,
     hand_line,
     match_input,
     menu_lines,
-    render_view,
     result_text,
     seat_names,
 )
@@ -76,23 +76,14 @@ def test_other_games_actions_keep_server_order_and_match_by_label_or_type() -> N
     assert match_input("7s 7d 7h", cards) == {"type": "meld", "cards": ["7H", "7S", "7D"]}
 
 
-def test_events_read_as_short_lines() -> None:
-    assert event_line({"kind": "play", "seat": 1, "card": "TH"}, NAMES, 2) == "East plays 10♥"
-    assert event_line({"kind": "play", "seat": 2, "card": "AS"}, NAMES, 2) == "You play A♠"
-    assert event_line({"kind": "trick", "winner": 2, "tricks": [3, 1]}, NAMES, 0) == (
-        "South wins the trick  (tricks North/South 3 – East/West 1)"
-    )
-    assert str(event_line({"kind": "trick", "winner": 0, "tricks": [1, 0]}, NAMES, 0)).startswith(
-        "You win the trick"
-    )
-    assert event_line({"kind": "deal", "deal": 2, "dealer": 1, "trump": "7D"}, NAMES, 0) == (
-        "Deal 2 · East deals · trump 7♦"
-    )
-    # Your own dealt hand is shown by the view; other seats' hands never reach you.
-    assert event_line({"kind": "hand", "seat": 0, "cards": ["AS"] * 13}, NAMES, 0) == (
-        "You are dealt 13 cards"
-    )
-    assert event_line({"kind": "bet", "seat": 3, "amount": 40}, NAMES, 0) == "West: bet amount 40"
+def test_menus_take_the_servers_labels_and_fold_long_numbered_runs() -> None:
+    legal = [*plays("AS"), *({"type": "claim", "tricks": n} for n in range(8))]
+    labels = ["Play A♠", *(f"Claim {n}" for n in range(8))]
+    menu = build_menu(legal, labels)
+    # Eight claims are one entry, the largest; a smaller one may be typed.
+    assert [m.label for m in menu] == ["Play A♠", "Claim 7"]
+    assert views.match_input("claim 3", menu) == {"type": "claim", "tricks": 3}
+    assert views.match_input("play a♠", menu) == {"type": "play", "card": "AS"}
 
 
 def test_a_hand_is_grouped_by_suit_high_to_low() -> None:
@@ -116,7 +107,8 @@ def test_whist_view_shows_trump_trick_scores_and_hand() -> None:
         "score": [0, 0],
         "hand": ["QH", "2C"],
     }
-    text = "\n".join(render_view(view, NAMES, 3, [3]))
+    hints = {"teams": ["North/South", "East/West"]}
+    text = "\n".join(views.render_view(view, hints, NAMES, 3, [3]))
     assert "trump 7♦" in text and "dealer North" in text
     assert "Trick:      East 10♥  South 2♥" in text
     assert "Last trick: North A♠  East 3♠  South 4♠  West (you) 5♠" in text
@@ -126,7 +118,7 @@ def test_whist_view_shows_trump_trick_scores_and_hand() -> None:
 
 def test_unknown_games_show_their_fields() -> None:
     view = {"game": "holdem", "board": ["AS", "KD"], "pot": 40, "hand": ["QS", "JC"]}
-    lines = render_view(view, ["Seat 0", "Seat 1"], 1, [0])
+    lines = views.render_view(view, {}, ["Seat 0", "Seat 1"], 1, [0])
     assert lines == ["board   A♠ K♦", "pot     40", "hand    ♠ Q   ♣ J", "to act  Seat 0"]
 
 
@@ -149,7 +141,7 @@ def test_integral_scores_print_as_integers() -> None:
     )
     assert result_text({"scores": [2.0, -2.0]}, ["A", "B"]) == "scores: A 2, B -2"
     view = {"game": "x", "score": -653.0, "totals": [10.0, -10.0]}
-    assert render_view(view, NAMES, 0, []) == ["score   -653", "totals  10 -10"]
+    assert views.render_view(view, {}, NAMES, 0, []) == ["score   -653", "totals  10 -10"]
 
 
 # ---------------------------------------------------------------- poker and bridge
@@ -165,7 +157,7 @@ def _poker(*moves: tuple[int, dict[str, Any]]) -> tuple[Any, list[dict[str, Any]
     state = POKER.new(POKER.parse_config({"seats": 3, "hands": 2}), 7)
     events: list[dict[str, Any]] = []
     for seat, action in moves:
-        state, more = POKER.apply(state, seat, action)
+        state, more = POKER.act(state, seat, action)
         events += [e.to_json() for e in more]
     return state, events
 
@@ -175,7 +167,7 @@ def _bridge(*moves: tuple[int, dict[str, Any]]) -> tuple[Any, list[dict[str, Any
     state = BRIDGE.new(BRIDGE.parse_config({}), 1)
     events: list[dict[str, Any]] = []
     for seat, action in moves:
-        state, more = BRIDGE.apply(state, seat, action)
+        state, more = BRIDGE.act(state, seat, action)
         events += [e.to_json() for e in more]
     return state, events
 
@@ -189,12 +181,19 @@ ONE_NT_BY_NORTH = [_call(0, "1NT"), _call(1, "P"), _call(2, "P"), _call(3, "P")]
 
 def _screen(game: Any, state: Any, viewer: int, names: list[str]) -> str:
     view = game.view(state, viewer)
-    return "\n".join(views.render_view(view, names, viewer, list(game.to_act(state))))
+    hints = game.presentation.hints(view)
+    return "\n".join(views.render_view(view, hints, names, viewer, list(game.to_act(state))))
 
 
 def _lines(game: str, events: list[dict[str, Any]], names: list[str], me: int) -> list[str]:
-    narrator = views.Narrator(game)
-    return [line for e in events if (line := narrator.line(e, names, me)) is not None]
+    said = get_game(game).presentation.narration({}, events, me, names)
+    return [line for line in said if line is not None]
+
+
+def _menu(game: Any, state: Any, seat: int) -> tuple[list[views.MenuItem], dict[str, Any]]:
+    view = game.view(state, seat)
+    legal = game.legal(state, seat)
+    return views.build_menu(legal, game.presentation.labels(view, legal)), view
 
 
 POKER_SCREENS: list[tuple[str, Callable[[], tuple[Any, list[dict[str, Any]]]], list[str]]] = [
@@ -280,10 +279,9 @@ def test_poker_events_read_as_table_talk() -> None:
 
 def test_poker_menu_reads_call_raise_to_and_all_in_and_takes_typed_amounts() -> None:
     state, _ = _poker()
-    view = POKER.view(state, 0)
-    menu = views.build_menu(POKER.legal(state, 0), view)
+    menu, view = _menu(POKER, state, 0)
     assert [m.label for m in menu] == [
-        "fold", "call 2", "raise to 4", "raise to 7", "all in (200)", "sit out",
+        "Fold", "Call 2", "Raise to 4", "Raise to 7", "All in (200)", "Sit out",
     ]  # fmt: skip
     cases = {
         "raise 37": {"type": "raise", "to": 37},
@@ -299,9 +297,8 @@ def test_poker_menu_reads_call_raise_to_and_all_in_and_takes_typed_amounts() -> 
     # On the flop, first to act bets rather than raises.
     state, _ = _poker((0, {"type": "call"}), (1, {"type": "call"}), (2, {"type": "check"}))
     seat = POKER.to_act(state)[0]
-    view = POKER.view(state, seat)
-    menu = views.build_menu(POKER.legal(state, seat), view)
-    assert [m.label for m in menu][:3] == ["check", "bet 2", "bet 3"]
+    menu, view = _menu(POKER, state, seat)
+    assert [m.label for m in menu][:3] == ["Check", "Bet 2", "Bet 3"]
     assert views.match_input("raise 9", menu, view) == {"type": "bet", "to": 9}
 
 
@@ -352,10 +349,9 @@ def test_bridge_table_screens(
 
 def test_bridge_menu_offers_calls_and_takes_typed_calls() -> None:
     state, _ = _bridge(_call(0, "1C"))
-    view = BRIDGE.view(state, 1)
-    menu = views.build_menu(BRIDGE.legal(state, 1), view)
+    menu, view = _menu(BRIDGE, state, 1)
     labels = [m.label for m in menu]
-    assert labels[:4] == ["Pass", "Double", "1♦", "1♥"] and labels[-1] == "7NT"
+    assert labels[:4] == ["Pass", "Double", "Bid 1♦", "Bid 1♥"] and labels[-1] == "Bid 7NT"
     cases: dict[str, dict[str, Any] | str] = {
         "1nt": {"type": "call", "call": "1NT"},
         "2c": {"type": "call", "call": "2C"},  # a bid, not the two of clubs
@@ -371,12 +367,11 @@ def test_bridge_menu_offers_calls_and_takes_typed_calls() -> None:
 
 def test_bridge_declarer_plays_from_dummy_and_may_claim() -> None:
     state, _ = _bridge(*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"}))
-    view = BRIDGE.view(state, 0)
-    menu = views.build_menu(BRIDGE.legal(state, 0), view)
-    dummy = {views.render.card_text(c) for c in view["dummy_hand"]}
+    menu, view = _menu(BRIDGE, state, 0)
+    dummy = {f"Play {views.render.card_text(c)} from dummy" for c in view["dummy_hand"]}
     cards = [m.label for m in menu if m.action["type"] == "play"]
     assert cards and set(cards) <= dummy  # the legal cards are dummy's, not North's
-    assert menu[-1].label == "claim all 13"
+    assert menu[-1].label == "Claim 13 more tricks"
     assert views.match_input("claim 9", menu, view) == {"type": "claim", "tricks": 9}
 
 
@@ -397,9 +392,9 @@ def test_bridge_events_read_as_table_talk() -> None:
     # Finish the trick: the next cards are plays, not leads, and a side wins it.
     for seat in (0, 3):  # declarer North plays dummy South's card, then West
         legal = BRIDGE.legal(state, seat)
-        state, more = BRIDGE.apply(state, seat, legal[0])
+        state, more = BRIDGE.act(state, seat, legal[0])
         events += [e.to_json() for e in more]
-    state, more = BRIDGE.apply(state, 0, BRIDGE.legal(state, 0)[0])
+    state, more = BRIDGE.act(state, 0, BRIDGE.legal(state, 0)[0])
     events += [e.to_json() for e in more]
     lines = _lines("bridge", events, NAMES, 2)
     # South's card, chosen by the declarer: credited to North, from dummy.
@@ -407,33 +402,11 @@ def test_bridge_events_read_as_table_talk() -> None:
     assert re.fullmatch(r"West plays \S+", lines[8])
     assert re.fullmatch(r"North plays \S+", lines[9])
     assert re.fullmatch(r"You play \S+ from dummy", _lines("bridge", events, NAMES, 0)[7])
-    # A narrator that starts from a snapshot mid-play knows who declares.
-    narrator = views.Narrator("bridge")
-    narrator.sync(BRIDGE.view(after_lead, 1))
-    line = narrator.line({"kind": "play", "seat": 2, "card": "2C"}, NAMES, 1)
-    assert line == "North plays 2♣ from dummy"
+    # Narration that starts from a view mid-play knows who declares.
+    play = {"kind": "play", "seat": 2, "card": "2C"}
+    line = BRIDGE.presentation.narration(BRIDGE.view(after_lead, 1), [play], 1, NAMES)
+    assert line == ["North plays 2♣ from dummy"]
     assert re.fullmatch(r"(North/South|East/West) win the trick \(\w+\)  NS \d – EW \d", lines[10])
-
-
-@pytest.mark.parametrize(
-    ("result", "line"),
-    [
-        (
-            {"board": 1, "contract": "4S", "declarer": 2, "tricks": 10, "score_ns": 420},
-            "Board 1: 4♠ by S made 10, NS +420",
-        ),
-        (
-            {"board": 2, "contract": "3NTX", "declarer": 1, "tricks": 7, "score_ns": 300},
-            "Board 2: 3NTX by E down 2, NS +300",
-        ),
-        (
-            {"board": 3, "contract": None, "declarer": None, "tricks": None},
-            "Board 3: passed out, NS 0",
-        ),
-    ],
-)
-def test_bridge_board_results(result: dict[str, Any], line: str) -> None:
-    assert board_result_text(result) == line
 
 
 def test_a_busted_seat_between_hands_is_offered_a_rebuy_of_any_size() -> None:
@@ -447,11 +420,10 @@ def test_a_busted_seat_between_hands_is_offered_a_rebuy_of_any_size() -> None:
         (0, {"type": "bet", "to": 188}),
         (1, {"type": "call"}),
     ]:
-        state, _ = POKER.apply(state, seat, action)
+        state, _ = POKER.act(state, seat, action)
     assert POKER.to_act(state) == (1,)
-    view = POKER.view(state, 1)
-    menu = views.build_menu(POKER.legal(state, 1), view)
-    assert [m.label for m in menu] == ["rebuy 200", "sit out"]
+    menu, view = _menu(POKER, state, 1)
+    assert [m.label for m in menu] == ["Rebuy 200", "Sit out"]
     assert views.match_input("rebuy 100", menu, view) == {"type": "rebuy", "chips": 100}
     text = _screen(POKER, state, 1, POKER_NAMES)
     assert "between hands" in text and "busted" in text
@@ -468,28 +440,26 @@ def _friends_round(seed: int) -> tuple[Any, Any]:
     rng = Rng(seed)
     while not any(by is not None for by in s.called_by):
         seat = rng.choice(game.to_act(s))
-        s, _ = game.apply(s, seat, rng.choice(game.legal(s, seat)))
+        s, _ = game.act(s, seat, rng.choice(game.legal(s, seat)))
     return game, s
 
 
 def test_finding_friends_screen_names_the_calls_and_the_side_so_far() -> None:
     game, s = _friends_round(3)
-    names = views.display_names([str(i) for i in range(5)], "tractor")
+    names = list(game.seat_names(s.config))
     assert names == ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5"]
     landlord = s.landlord
-    text = "\n".join(views.render_view(game.view(s, 0), names, 0, list(game.to_act(s))))
+    text = _screen(game, s, 0, names)
     # Seed 3: Seat 3 declares, and answers its own call (a wasted call: no friend).
     assert landlord == 2 and s.landlord_side == {2}
     assert "\nLandlord: Seat 3; side so far: Seat 3; friends called: the 1st 10♦ (Seat 3)\n" in text
     assert "\nLevels: Seat 1 2 · Seat 2 2 · Seat 3 2 · Seat 4 2 · Seat 5 2" in text
-    narrator = views.Narrator("tractor")
     call = {"kind": "friends_called", "seat": landlord,
             "calls": [{"card": "AS", "nth": 1}]}
-    assert narrator.line(call, names, 0).endswith("for friends: the 1st A♠")
     friend = {"kind": "friend", "seat": 2, "call": 0, "card": "AS", "nth": 1, "wasted": False}
-    assert narrator.line(friend, names, 0) == (
-        "Seat 3 is a friend of the landlord, playing the 1st A♠"
-    )
+    said = _lines("tractor", [call, friend], names, 0)
+    assert said[0].endswith("for friends: the 1st A♠")
+    assert said[1] == "Seat 3 is a friend of the landlord, playing the 1st A♠"
 
 
 def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
@@ -527,26 +497,18 @@ def test_a_move_made_for_a_seat_out_of_time_is_told_apart() -> None:
 
 
 def test_counts_of_one_are_singular_in_tractor_and_rummy() -> None:
-    from server.terminal.rummy_text import melds_line, rummy_event
-    from server.terminal.tractor_text import TractorNarrator
-
     names = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
-    narrator = TractorNarrator()
-    assert narrator.line({"kind": "buried", "seat": 1, "count": 1}, names, 0) == (
-        "Seat 2 buries 1 card"
-    )
     failed = {"kind": "throw_failed", "seat": 1, "forced": ["3S"], "attempted": 1, "penalty": 1}
-    assert narrator.line(failed, names, 0) == (
-        "Throw failed: Seat 2 must play 3♠ (tried 1 card; 1 point penalty)"
-    )
-    assert rummy_event({"kind": "drop", "seat": 1, "points": 1}, names, 0) == (
-        "Seat 2 drops out of the deal (1 point)"
-    )
-    assert rummy_event({"kind": "reshuffle", "cards": 1}, names, 0) == (
-        "The stock ran out: the discard pile is shuffled into a new stock (1 card)"
-    )
-    gin = {"variant": "gin"}
-    assert melds_line(["2S", "3S", "4S", "AH"], gin) == "Melds: [2♠ 3♠ 4♠] · deadwood A♥ (1 point)"
-    assert melds_line(["2S", "3S", "4S", "AH", "2D"], gin) == (
-        "Melds: [2♠ 3♠ 4♠] · deadwood A♥ 2♦ (3 points)"
-    )
+    assert _lines("tractor", [{"kind": "buried", "seat": 1, "count": 1}, failed], names, 0) == [
+        "Seat 2 buries 1 card",
+        "Throw failed: Seat 2 must play 3♠ (tried 1 card; 1 point penalty)",
+    ]
+    rummy = [{"kind": "drop", "seat": 1, "points": 1}, {"kind": "reshuffle", "cards": 1}]
+    assert _lines("rummy", rummy, names, 0) == [
+        "Seat 2 drops out of the deal (1 point)",
+        "The stock ran out: the discard pile is shuffled into a new stock (1 card)",
+    ]
+    arrangement = {"melds": [{"kind": "run", "cards": ["2S", "3S", "4S"], "jokers": 0}],
+                   "leftover": ["AH"], "deadwood": 1, "counted": 1, "valid": False}  # fmt: skip
+    hints = get_game("rummy").presentation.hints({"variant": "indian", "arrangement": arrangement})
+    assert hints["summary"] == "1 meld (1 run, 1 pure) · would be charged 1"

@@ -26,10 +26,10 @@ def _stored(
         while game.result(state) is None:
             seat = game.to_act(state)[0]
             log.append((seat, game.legal(state, seat)[0]))
-            state, _ = game.apply(state, seat, log[-1][1])
+            state, _ = game.act(state, seat, log[-1][1])
     else:
         for seat, action in log:
-            state, _ = game.apply(state, seat, action)
+            state, _ = game.act(state, seat, action)
     result = game.result(state)
     at = datetime.now(UTC)
     return StoredGame(
@@ -58,7 +58,7 @@ def test_whist_replays_as_a_card_table_not_a_field_dump() -> None:
     assert "step 0/52: the deal\n  * Deal 1 · North deals · trump " in out
     assert "\n  Deal 1/1 · trump " in out
     assert "\n  North: ♠ " in out and "\n  West: ♠ " in out  # every hand, as "all"
-    assert "\nstep 1/52: East plays " in out and "\n  * East plays " in out
+    assert "\nstep 1/52: East: Play " in out and "\n  * East plays " in out
     assert "\n  Trick:      East " in out
     assert "\n  * Deal over: North/South +" in out
     # The result reads like the live client's, scores as integers.
@@ -75,18 +75,19 @@ def test_bridge_replay_credits_dummys_cards_to_the_declarer() -> None:
     game = get_game("bridge")
     state = game.new(game.parse_config({}), 1)
     for seat, action in moves:
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.act(state, seat, action)
     moves.append((1, game.legal(state, 1)[0]))
-    state, _ = game.apply(state, 1, moves[-1][1])
+    state, _ = game.act(state, 1, moves[-1][1])
     dummy_card = game.legal(state, 0)[0]
     moves.append((0, dummy_card))
     out = _replay(_stored("bridge", moves))
     card = out.split("step 6/6: ")[1].splitlines()[0]
-    assert card.startswith("North plays ") and card.endswith(" from dummy"), card
+    assert card.startswith("North: Play ") and card.endswith(" from dummy"), card
     page = out.split("step 6/6: ")[1]
     assert "\n  * North plays " in page and "from dummy\n" in page
     assert "South plays" not in page  # the card is not credited to dummy
-    assert "step 5/6: East plays " in out  # the opening lead, from East's own hand
+    assert "step 5/6: East: Play " in out  # the opening lead, from East's own hand
+    assert "\n  * East leads " in out
 
 
 def test_poker_replay_result_prints_integral_chips_as_integers() -> None:

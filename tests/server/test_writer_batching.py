@@ -27,7 +27,9 @@ def count_inserts(store: Store) -> list[int]:
         if statement.lstrip().upper().startswith("INSERT INTO ACTIONS"):
             sizes.append(len(params) if many else 1)
 
-    event.listen(store.engine.sync_engine, "before_cursor_execute", seen)
+    # SQLite's writer has an engine of its own (one thread hand-off per commit).
+    engine = store.writer.sync_engine or store.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
     return sizes
 
 

@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 from engine.events import Event
-from engine.game import Action
+from engine.game import Action, Move
+from rules.tractor.friends import FriendCall
 from rules.tractor.state import TractorState
+from rules.tractor.structure import Structure
 
-Checked = tuple[Action, tuple[int, ...]]
-"""The canonical action and the card ids it names."""
+
+@dataclass(frozen=True)
+class TractorMove(Move):
+    """A checked tractor action and what the check worked out, so that applying
+    it checks nothing again: the card ids it names (in hand order), a lead's
+    decomposition into units, a Finding Friends call's parsed calls."""
+
+    cards: tuple[int, ...] = ()
+    lead: Structure | None = None
+    calls: tuple[FriendCall, ...] = ()
 
 Step = tuple[TractorState, list[Event]]
 """A state after an action, and what happened."""
 
 
 class PhaseRules(ABC):
-    """One phase's rules.  ``legal``, ``check`` and ``apply`` are only asked of a
-    seat that is to act (the dispatcher answers everyone else)."""
+    """One phase's rules.  ``legal`` and ``check`` are only asked of a seat that is
+    to act (the dispatcher answers everyone else); ``apply`` only gets a move
+    ``check`` returned."""
 
     @abstractmethod
     def to_act(self, state: TractorState) -> tuple[int, ...]:
@@ -32,10 +44,9 @@ class PhaseRules(ABC):
         """Legal actions (a representative subset where there are many)."""
 
     @abstractmethod
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
-        """The canonical action and the card ids it names, or IllegalAction."""
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
+        """The checked move (canonical action, card ids...), or IllegalAction."""
 
     @abstractmethod
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
-        """Perform a checked action (``action`` canonical, ``cards`` its card ids)."""
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
+        """Perform a move ``check`` returned, without checking it again."""

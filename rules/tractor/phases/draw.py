@@ -23,7 +23,7 @@ from rules.tractor.declarations import declaration_options, kitty_trump_suit, un
 from rules.tractor.memo import Memo
 from rules.tractor.options import NoDeclarationPolicy, TractorConfig
 from rules.tractor.order import Trump
-from rules.tractor.phases.base import Checked, PhaseRules, Step
+from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
     display_trump,
     drawing,
@@ -122,16 +122,16 @@ class Draw(PhaseRules):
             return [{"type": "draw"}, *decls]
         return [*decls, {"type": "pass"}]
 
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         kind: Any = action.get("type")
         if kind == "draw":
             if not drawing(state) or seat != state.drawer:
                 raise IllegalAction("not_your_turn", "it is not your turn to draw")
-            return {"type": "draw"}, ()
+            return TractorMove({"type": "draw"}, seat, state)
         if kind == "pass":
             if not undeclined(state, seat):
                 raise IllegalAction("nothing_to_pass", "you have no declaration to pass on")
-            return {"type": "pass"}, ()
+            return TractorMove({"type": "pass"}, seat, state)
         if kind != "declare":
             raise IllegalAction("bad_action", "during the draw: draw, declare or pass")
         faces = parse_cards(action)
@@ -148,15 +148,15 @@ class Draw(PhaseRules):
             )
         cards = take(state.hands[seat], faces)
         assert cards is not None
-        return {"type": "declare", "cards": [format_card(f)] * n}, cards
+        return TractorMove({"type": "declare", "cards": [format_card(f)] * n}, seat, state,
+                           cards=cards)
 
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
-        kind = action["type"]
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
+        kind = move.action["type"]
         if kind == "draw":
             return _draw(state)
         if kind == "declare":
-            return _declare(state, seat, cards)
+            return _declare(state, seat, move.cards)
         declined = list(state.declined)
         declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
         after = replace(state, declined=tuple(declined))

@@ -16,7 +16,7 @@ from engine.events import Event
 from engine.game import Action
 from rules.tractor.friends import call_choices, calls_json, parse_calls
 from rules.tractor.order import tables
-from rules.tractor.phases.base import Checked, PhaseRules, Step
+from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
     cards_in_hand,
     in_hand_order,
@@ -57,17 +57,18 @@ class Bury(PhaseRules):
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         return [{"type": "bury", "cards": spell(c)} for c in bury_choices(state)]
 
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         kind = action.get("type")
         reject_takeback(state, seat, kind)
         cards = cards_in_hand(state, seat, action, "bury")
         if len(cards) != state.config.kitty_size:
             raise IllegalAction("wrong_count", f"bury exactly {state.config.kitty_size} cards")
         canonical = in_hand_order(state.hands[seat], cards)
-        return {"type": "bury", "cards": spell(canonical)}, canonical
+        return TractorMove({"type": "bury", "cards": spell(canonical)}, seat, state,
+                           cards=canonical)
 
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
+        cards = move.cards
         hands = list(state.hands)
         buried = set(cards)
         hands[seat] = tuple(c for c in hands[seat] if c not in buried)
@@ -88,19 +89,18 @@ class Call(PhaseRules):
                                state.config.decks, sample_rng(state))
         return [{"type": "call", "calls": calls_json(c)} for c in choices]
 
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         assert state.trump is not None
         if action.get("type") != "call":
             raise IllegalAction("bad_action", 'expected {"type": "call", "calls": [...]}')
         calls = parse_calls(action, state.trump, state.config.friend_calls,
                             state.config.decks)
-        return {"type": "call", "calls": calls_json(calls)}, ()
+        return TractorMove({"type": "call", "calls": calls_json(calls)}, seat, state,
+                           calls=calls)
 
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
-        assert state.trump is not None and state.landlord is not None
-        calls = parse_calls(action, state.trump, state.config.friend_calls,
-                            state.config.decks)
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
+        assert state.landlord is not None
+        calls = move.calls
         after = replace(state, calls=calls, called_by=(None,) * len(calls), phase=Phase.PLAY)
         return after, [Event("friends_called", {"seat": state.landlord,
                                                 "calls": calls_json(calls)})]

@@ -16,7 +16,7 @@ from engine.cards import FACES_PER_DECK
 from engine.events import Event
 from engine.game import Action
 from rules.tractor.order import Trump, tables
-from rules.tractor.phases.base import Checked, PhaseRules, Step
+from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
     cards_in_hand,
     in_hand_order,
@@ -119,24 +119,25 @@ class Play(PhaseRules):
             return [{"type": "confirm"}, {"type": "takeback"}]
         return [{"type": "play", "cards": spell(c)} for c in play_choices(state, seat)]
 
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         assert state.trump is not None
         kind = action.get("type")
         reject_takeback(state, seat, kind)
         if kind in ("takeback", "confirm"):
-            return {"type": kind}, ()
+            return TractorMove({"type": kind}, seat, state)
         cards = cards_in_hand(state, seat, action, "play")
         hand = state.hands[seat]
+        canonical = in_hand_order(hand, cards)
+        lead = None
         if not state.trick:
-            check_lead(cards, state.trump)
+            lead = check_lead(canonical, state.trump)
         else:
             check_follow(_lead(state), hand, cards, state.trump)
-        canonical = in_hand_order(hand, cards)
-        return {"type": "play", "cards": spell(canonical)}, canonical
+        return TractorMove({"type": "play", "cards": spell(canonical)}, seat, state,
+                           cards=canonical, lead=lead)
 
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
-        kind = action["type"]
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
+        kind = move.action["type"]
         if kind == "takeback":
             return _take_back(state)
         if state.takeback is not None:
@@ -144,7 +145,7 @@ class Play(PhaseRules):
             state = replace(state, takeback=None)
             if kind == "confirm":
                 return state, [Event("confirm", {"seat": seat})]
-        return _play(state, seat, cards)
+        return _play(state, seat, move.cards, move.lead)
 
 
 def _take_back(state: TractorState) -> Step:
@@ -161,7 +162,9 @@ def _take_back(state: TractorState) -> Step:
     return after, [Event("takeback", {"seat": tb.seat, "cards": spell(tb.cards)})]
 
 
-def _play(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
+def _play(state: TractorState, seat: int, cards: tuple[int, ...],
+          lead: Structure | None) -> Step:
+    """Play checked ``cards``; ``lead`` is their decomposition when they lead."""
     assert state.trump is not None and state.landlord is not None
     trump = state.trump
     sides = sides_for(state.config)
@@ -169,8 +172,7 @@ def _play(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
     failed = state.failed_throws
     seats = state.seats
     throw_failed = False
-    if not state.trick:
-        lead = check_lead(cards, trump)
+    if lead is not None:
         others = [state.hands[s] for s in range(seats) if s != seat]
         outcome = resolve_throw(lead, others, trump, state.config.throw_failure_unit)
         if not outcome.stands:

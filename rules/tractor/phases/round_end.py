@@ -14,7 +14,7 @@ from engine.cards import RANKS
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import Action
-from rules.tractor.phases.base import Checked, PhaseRules, Step
+from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import spell
 from rules.tractor.phases.draw import new_round, round_events
 from rules.tractor.scoring import (
@@ -105,13 +105,12 @@ class RoundOver(PhaseRules):
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         return [{"type": "next_round"}]
 
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         if action.get("type") != "next_round":
             raise IllegalAction("bad_action", 'the round is over: {"type": "next_round"}')
-        return {"type": "next_round"}, ()
+        return TractorMove({"type": "next_round"}, seat, state)
 
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
         landlord = state.results[-1].next_landlord
         nxt = new_round(state.config, state.seed, state.round_no + 1, levels=state.levels,
                         landlord=landlord, starter=landlord,
@@ -128,9 +127,9 @@ class Over(PhaseRules):
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         return []
 
-    def check(self, state: TractorState, seat: int, action: Action) -> Checked:
+    def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         raise IllegalAction("game_over", "the match is over")
 
-    def apply(self, state: TractorState, seat: int, action: Action,
-              cards: tuple[int, ...]) -> Step:
-        raise IllegalAction("game_over", "the match is over")
+    def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
+        # check refuses everything, so no move of this phase exists.
+        raise AssertionError("no move is applied once the match is over")

@@ -18,7 +18,7 @@ def _after_auction() -> tuple[BridgeGame, BridgeState]:
     game = BridgeGame()
     state = game.new(game.parse_config({"deal": DEAL, "dealer": "E", "vulnerable": "EW"}), 3)
     for seat, call in ((1, "P"), (2, "3NT"), (3, "P"), (0, "P"), (1, "P")):
-        state, _ = game.apply(state, seat, {"type": "call", "call": call})
+        state, _ = game.act(state, seat, {"type": "call", "call": call})
     return game, state
 
 
@@ -60,7 +60,7 @@ def test_card_scores_follow_the_position_through_the_play() -> None:
         assert info is not None and info["played"] == card
         assert info["cost"] == info["best"] - scores[card] >= 0
         played.append(card)
-        state, _ = game.apply(state, seat, {"type": "play", "card": card})
+        state, _ = game.act(state, seat, {"type": "play", "card": card})
     assert card_scores(state) == {}
 
 
@@ -70,7 +70,7 @@ def test_no_card_scores_in_the_auction_and_board_end_names_dealer_and_vulnerabil
     assert card_scores(state) == {} and play_analysis(state, "AS") is None
     events = []
     for seat in (1, 2, 3, 0):
-        state, ev = game.apply(state, seat, {"type": "call", "call": "P"})
+        state, ev = game.act(state, seat, {"type": "call", "call": "P"})
         events += ev
     end = next(e for e in events if e.kind == "board_end")
     assert (end.data["deal"], end.data["dealer"], end.data["vulnerability"]) == (DEAL, 1, "EW")

@@ -26,7 +26,7 @@ DATA = Path(__file__).with_name("data")
 def bid(state, *calls):
     for c in calls:
         seat = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, seat, {"type": "call", "call": c})
+        state, _ = GAME.act(state, seat, {"type": "call", "call": c})
     return state
 
 
@@ -51,7 +51,7 @@ def test_insufficient_bid_is_refused_without_change():
     s = bid(fixed(SUITED), "1S")
     before = state_hash(GAME, s)
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, E, {"type": "call", "call": "1H"})
+        GAME.act(s, E, {"type": "call", "call": "1H"})
     assert err.value.code == "insufficient_bid" and "1H" not in err.value.message
     assert state_hash(GAME, s) == before
 
@@ -63,15 +63,15 @@ def test_opening_lead_from_declarers_left_and_declarer_plays_dummy():
     assert s.contract.declarer == N and s.dummy == S
     assert GAME.to_act(s) == (E,)
     assert "dummy_hand" not in GAME.view(s, E)  # not before the opening lead
-    s, events = GAME.apply(s, E, {"type": "play", "card": "AH"})
+    s, events = GAME.act(s, E, {"type": "play", "card": "AH"})
     assert [e.kind for e in events] == ["play", "dummy"]
     assert len(GAME.view(s, W)["dummy_hand"]) == 13
     # South (dummy) to play: North acts for it; South's own seat cannot.
     assert GAME.to_act(s) == (N,)
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, S, {"type": "play", "card": "AD"})
+        GAME.act(s, S, {"type": "play", "card": "AD"})
     assert err.value.code == "not_your_turn"
-    s, _ = GAME.apply(s, N, {"type": "play", "card": "AD"})
+    s, _ = GAME.act(s, N, {"type": "play", "card": "AD"})
     assert GAME.to_act(s) == (W,)
 
 
@@ -80,34 +80,34 @@ def test_follow_suit_and_trumps_win():
     the suit led."""
     deal = "N:AK.AK.AK.AKQJT98 QJT.QJ.QJ.765432 98.T9.T98765432. 765432.8765432.."
     s = bid(fixed(deal), "1S", "P", "P", "P")  # spades trump, North declares
-    s, _ = GAME.apply(s, E, {"type": "play", "card": "QH"})
+    s, _ = GAME.act(s, E, {"type": "play", "card": "QH"})
     with pytest.raises(IllegalAction) as err:  # South (dummy) has hearts
-        GAME.apply(s, N, {"type": "play", "card": "9S"})
+        GAME.act(s, N, {"type": "play", "card": "9S"})
     assert err.value.code == "must_follow_suit"
-    s, _ = GAME.apply(s, N, {"type": "play", "card": "9H"})
-    s, _ = GAME.apply(s, W, {"type": "play", "card": "8H"})
-    s, events = GAME.apply(s, N, {"type": "play", "card": "AH"})
+    s, _ = GAME.act(s, N, {"type": "play", "card": "9H"})
+    s, _ = GAME.act(s, W, {"type": "play", "card": "8H"})
+    s, events = GAME.act(s, N, {"type": "play", "card": "AH"})
     assert events[-1].data["winner"] == N and s.leader == N
-    s, _ = GAME.apply(s, N, {"type": "play", "card": "AC"})
-    s, _ = GAME.apply(s, E, {"type": "play", "card": "7C"})
-    s, _ = GAME.apply(s, N, {"type": "play", "card": "2D"})  # dummy void in clubs: discard
-    s, events = GAME.apply(s, W, {"type": "play", "card": "2S"})  # West ruffs
+    s, _ = GAME.act(s, N, {"type": "play", "card": "AC"})
+    s, _ = GAME.act(s, E, {"type": "play", "card": "7C"})
+    s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})  # dummy void in clubs: discard
+    s, events = GAME.act(s, W, {"type": "play", "card": "2S"})  # West ruffs
     assert events[-1].data["winner"] == W
 
 
 def test_claim_accepted_by_both_defenders_ends_the_board():
     """Rule: a claim is accepted when the defenders accept."""
     s = bid(fixed(SUITED), "7S", "P", "P", "P")
-    s, _ = GAME.apply(s, E, {"type": "play", "card": "AH"})
-    s, _ = GAME.apply(s, N, {"type": "play", "card": "2D"})
-    s, _ = GAME.apply(s, W, {"type": "play", "card": "2C"})
-    s, _ = GAME.apply(s, N, {"type": "play", "card": "2S"})
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})
+    s, _ = GAME.act(s, W, {"type": "play", "card": "2C"})
+    s, _ = GAME.act(s, N, {"type": "play", "card": "2S"})
     assert s.leader == N and s.tricks == (1, 0)
-    s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 12})
+    s, _ = GAME.act(s, N, {"type": "claim", "tricks": 12})
     assert s.phase is Phase.CLAIM and set(GAME.to_act(s)) == {E, W}
-    s, _ = GAME.apply(s, E, {"type": "accept_claim"})
+    s, _ = GAME.act(s, E, {"type": "accept_claim"})
     assert GAME.to_act(s) == (W,)
-    s, events = GAME.apply(s, W, {"type": "accept_claim"})
+    s, events = GAME.act(s, W, {"type": "accept_claim"})
     assert s.phase is Phase.OVER and events[-1].kind == "game_over"
     # 7S by North not vulnerable (board 1), 13 tricks: 210 + 300 + 1000.
     assert s.results[0].score_ns == 1510 and s.results[0].claimed
@@ -116,11 +116,11 @@ def test_claim_accepted_by_both_defenders_ends_the_board():
 def test_rejected_claim_continues_play_and_only_declarer_claims():
     s = bid(fixed(SUITED), "1N", "P", "P", "P")
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, E, {"type": "claim", "tricks": 3})
+        GAME.act(s, E, {"type": "claim", "tricks": 3})
     assert err.value.code == "not_declarer"
-    s, _ = GAME.apply(s, E, {"type": "play", "card": "AH"})
-    s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 13})
-    s, _ = GAME.apply(s, W, {"type": "reject_claim"})
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.act(s, N, {"type": "claim", "tricks": 13})
+    s, _ = GAME.act(s, W, {"type": "reject_claim"})
     assert s.phase is Phase.PLAY and s.claim is None and GAME.to_act(s) == (N,)
 
 
@@ -132,11 +132,11 @@ def test_a_stand_in_for_a_late_bot_never_bids_claims_or_accepts():
         str({"type": "call", "call": "P"})
     }
     s = bid(s, "7S", "P", "P", "P")
-    s, _ = GAME.apply(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
     legal = GAME.legal(s, N)  # North declares: cards and claims
     assert any(a["type"] == "claim" for a in legal)
     assert all(GAME.stand_in(legal, rng)["type"] == "play" for _ in range(30))
-    s, _ = GAME.apply(s, N, {"type": "claim", "tricks": 13})
+    s, _ = GAME.act(s, N, {"type": "claim", "tricks": 13})
     assert GAME.stand_in(GAME.legal(s, W), rng) == {"type": "reject_claim"}
 
 
@@ -191,7 +191,7 @@ def test_pbn_export_then_import_replays_the_same_board():
         options, log = replay_board(board)
         s = GAME.new(GAME.parse_config(options), 0)
         for seat, action in log:
-            s, _ = GAME.apply(s, seat, action)
+            s, _ = GAME.act(s, seat, action)
         again = s.results[0]
         assert (again.contract, again.declarer, again.tricks, again.score_ns) == (
             result.contract,
@@ -213,7 +213,7 @@ def test_a_club_programs_pbn_file_loads_and_replays():
         options, log = replay_board(b)
         s = GAME.new(GAME.parse_config(options), 0)
         for seat, action in log:
-            s, _ = GAME.apply(s, seat, action)
+            s, _ = GAME.act(s, seat, action)
         outcomes.append(GAME.result(s).summary)
     assert outcomes == ["board 7: 3NT by W, 10 tricks, NS -630", "board 8: passed out"]
 

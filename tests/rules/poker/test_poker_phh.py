@@ -35,7 +35,7 @@ def random_hand(seed: int) -> tuple[object, object]:
     while GAME.to_act(state):
         seat = GAME.to_act(state)[0]
         legal = [a for a in GAME.legal(state, seat) if a["type"] != "sit_out"]
-        state, _ = GAME.apply(state, seat, rng.choice(legal))
+        state, _ = GAME.act(state, seat, rng.choice(legal))
     return state, config
 
 

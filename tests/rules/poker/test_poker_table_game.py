@@ -65,7 +65,7 @@ def random_session(config: PokerConfig, seed: int) -> tuple[PokerState, list[Log
         if action["type"] == "sit_out" and rng.below(3):
             action = legal[0]  # sit out less often, so sessions last
         before = state
-        state, events = GAME.apply(state, seat, action)
+        state, events = GAME.act(state, seat, action)
         log.append(LoggedAction(len(log) + 1, seat, action))
         assert _chips(state) == sum(state.bought_in), "chips created or lost"
         scan_step(GAME, state, viewers, events, before)
@@ -120,7 +120,7 @@ def test_the_result_names_seats_as_the_table_shows_them() -> None:
         seat = GAME.to_act(state)[0]
         legal = GAME.legal(state, seat)
         fold = [a for a in legal if a["type"] == "fold"]
-        state, _ = GAME.apply(state, seat, fold[0] if fold else legal[0])
+        state, _ = GAME.act(state, seat, fold[0] if fold else legal[0])
     result = GAME.result(state)
     assert result is not None
     winner = max(range(2), key=lambda s: result.scores[s])

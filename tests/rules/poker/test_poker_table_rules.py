@@ -54,7 +54,7 @@ def start(stacks: list[int], holes: list[str], board: str = "", **options: Any) 
 def play(state: PokerState, *moves: tuple[int, dict[str, Any]]) -> tuple[PokerState, list[Any]]:
     events = []
     for seat, action in moves:
-        state, evs = GAME.apply(state, seat, action)
+        state, evs = GAME.act(state, seat, action)
         events += [e.to_json() for e in evs]
     return state, events
 
@@ -76,7 +76,7 @@ def check_down(state: PokerState) -> tuple[PokerState, list[Any]]:
     events = []
     while GAME.to_act(state):
         seat = GAME.to_act(state)[0]
-        state, evs = GAME.apply(state, seat, CHECK)
+        state, evs = GAME.act(state, seat, CHECK)
         events += [e.to_json() for e in evs]
     return state, events
 
@@ -147,9 +147,9 @@ def test_minimum_raise_is_the_last_full_raise(moves: list[Any], actor: int, min_
     opts = GAME.options(state)
     assert opts is not None and opts.min_to == min_to and opts.max_to == 500
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, actor, raise_to(min_to - 1))
+        GAME.act(state, actor, raise_to(min_to - 1))
     assert err.value.code == "raise_too_small"
-    GAME.apply(state, actor, raise_to(min_to))  # exactly the minimum is fine
+    GAME.act(state, actor, raise_to(min_to))  # exactly the minimum is fine
 
 
 def test_first_bet_after_the_flop_is_at_least_the_big_blind():
@@ -157,8 +157,8 @@ def test_first_bet_after_the_flop_is_at_least_the_big_blind():
     state, _ = play(start([100, 100], _holes(2)), (1, CALL), (0, CHECK))
     opts = GAME.options(state)
     assert opts is not None and (opts.min_to, opts.max_to) == (2, 98)
-    assert GAME.validate(state, 0, {"type": "raise", "to": 37}) == bet(37)  # canonical word
-    assert GAME.validate(state, 0, {"type": "all_in"}) == bet(98)
+    assert GAME.validate(state, 0, {"type": "raise", "to": 37}).action == bet(37)  # canonical word
+    assert GAME.validate(state, 0, {"type": "all_in"}).action == bet(98)
 
 
 def test_short_all_in_does_not_reopen_betting_for_players_who_already_acted():
@@ -176,7 +176,7 @@ def test_short_all_in_does_not_reopen_betting_for_players_who_already_acted():
     assert opts.min_to is None and opts.to_call == 10
     assert {a["type"] for a in GAME.legal(state, 2)} == {"fold", "call", "sit_out"}
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, 2, raise_to(60))
+        GAME.act(state, 2, raise_to(60))
     assert err.value.code == "cannot_raise"
 
 
@@ -288,7 +288,7 @@ def _river(state: PokerState, *moves: tuple[int, dict[str, Any]]) -> tuple[Poker
     while state.hand is not None and state.hand.street < 3:
         seat = GAME.to_act(state)[0]
         opts = GAME.options(state)
-        state, evs = GAME.apply(state, seat, CALL if opts and opts.to_call else CHECK)
+        state, evs = GAME.act(state, seat, CALL if opts and opts.to_call else CHECK)
         events += [e.to_json() for e in evs]
     state, more = play(state, *moves)
     return state, events + more
@@ -371,7 +371,7 @@ def test_button_moves_to_the_next_seat_in_play_each_hand():
         seat = GAME.to_act(state)[0]
         legal = GAME.legal(state, seat)
         action = next((a for a in legal if a["type"] in ("check", "fold")), legal[0])
-        state, _ = GAME.apply(state, seat, action)
+        state, _ = GAME.act(state, seat, action)
     seats = [b for _, b in buttons]
     assert len(seats) == 6
     assert all((b - a) % 4 == 1 for a, b in itertools.pairwise(seats))
@@ -382,21 +382,21 @@ def test_sitting_out_folds_skips_hands_and_sitting_in_returns():
     they sit in again; the decision is offered between hands."""
     state = GAME.new(PokerConfig(seats=3, hands=5), 3)
     seat = GAME.to_act(state)[0]
-    state, events = GAME.apply(state, seat, {"type": "sit_out"})
+    state, events = GAME.act(state, seat, {"type": "sit_out"})
     assert {"kind": "sit_out", "seat": seat} in [e.to_json() for e in events]
     while state.phase is Phase.BETTING:
         s = GAME.to_act(state)[0]
         opts = GAME.options(state)
-        state, _ = GAME.apply(state, s, CALL if opts and opts.to_call else CHECK)
+        state, _ = GAME.act(state, s, CALL if opts and opts.to_call else CHECK)
     assert state.phase is Phase.BETWEEN and GAME.to_act(state) == (seat,)
     assert {a["type"] for a in GAME.legal(state, seat)} == {"sit_in", "sit_out"}
-    state, _ = GAME.apply(state, seat, {"type": "sit_out"})
+    state, _ = GAME.act(state, seat, {"type": "sit_out"})
     assert state.hand is not None and seat not in state.hand.players
     while state.phase is Phase.BETTING:
         s = GAME.to_act(state)[0]
         opts = GAME.options(state)
-        state, _ = GAME.apply(state, s, CALL if opts and opts.to_call else CHECK)
-    state, _ = GAME.apply(state, seat, {"type": "sit_in"})
+        state, _ = GAME.act(state, s, CALL if opts and opts.to_call else CHECK)
+    state, _ = GAME.act(state, seat, {"type": "sit_in"})
     assert state.hand is not None and seat in state.hand.players
 
 
@@ -415,9 +415,9 @@ def test_rebuys_up_to_the_table_maximum_between_hands():
     assert {"type": "rebuy", "chips": 150} in legal and {"type": "rebuy", "chips": 100} in legal
     assert {"type": "sit_in"} not in legal  # no chips to sit in with
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, 0, {"type": "rebuy", "chips": 151})
+        GAME.act(state, 0, {"type": "rebuy", "chips": 151})
     assert err.value.code == "over_max_buy_in"
-    after, _events = GAME.apply(state, 0, {"type": "rebuy", "chips": 120})
+    after, _events = GAME.act(state, 0, {"type": "rebuy", "chips": 120})
     assert after.bought_in[0] == 100 + 120 and after.phase is Phase.BETTING
     assert after.hand is not None and 0 in after.hand.players
 
@@ -429,7 +429,7 @@ def test_without_rebuys_a_busted_player_is_out_and_the_session_ends_with_one_lef
     state = GAME.new(config, 5)
     while state.phase is not Phase.OVER:
         seat = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, seat, {"type": "all_in"})
+        state, _ = GAME.act(state, seat, {"type": "all_in"})
     assert sorted(state.stacks) == [0, 20]
     result = GAME.result(state)
     assert result is not None and sorted(result.scores) == [-10, 10]
@@ -441,7 +441,7 @@ def test_session_ends_after_the_configured_number_of_hands():
     while state.phase is not Phase.OVER:
         seat = GAME.to_act(state)[0]
         legal = GAME.legal(state, seat)
-        state, _ = GAME.apply(state, seat, next(a for a in legal if a["type"] in ("check", "fold")))
+        state, _ = GAME.act(state, seat, next(a for a in legal if a["type"] in ("check", "fold")))
     assert state.hands_played == 4
     result = GAME.result(state)
     assert result is not None and sum(result.scores) == 0
@@ -479,10 +479,10 @@ def test_bad_options_are_rejected(options: dict[str, Any]):
 def test_illegal_actions_raise_stable_codes(action: dict[str, Any], code: str):
     state = start([100, 100, 100], _holes(3))
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, 2, action)
+        GAME.act(state, 2, action)
     assert err.value.code == code
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, 0, CALL)
+        GAME.act(state, 0, CALL)
     assert err.value.code == "not_your_turn"
 
 

@@ -47,7 +47,7 @@ def test_bot_games_are_legal_and_leak_nothing(options: dict[str, Any], seeds: ra
             legal = GAME.legal(state, seat)
             action = lineup[seat].decide(GAME.view(state, seat), legal, seat, seed + step, 1.0)
             previous = state
-            state, events = GAME.apply(state, seat, action)  # a bot never plays illegally
+            state, events = GAME.act(state, seat, action)  # a bot never plays illegally
             seen.add(str(action["type"]))
             seen.update(e.kind for e in events)
             scan_step(GAME, state, viewers, events, previous)
@@ -120,7 +120,7 @@ def test_a_deal_through_reshuffles_leaks_nothing() -> None:
             legal = GAME.legal(state, seat)
             action = lineup[seat].decide(GAME.view(state, seat), legal, seat, step, 1.0)
             previous = state
-            state, events = GAME.apply(state, seat, action)
+            state, events = GAME.act(state, seat, action)
             kinds.update(e.kind for e in events)
             scan_step(GAME, state, [0, 1, SPECTATOR], events, previous)
     assert "reshuffle" in kinds

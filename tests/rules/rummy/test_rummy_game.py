@@ -36,12 +36,12 @@ def table(options: dict[str, Any], **fields: Any) -> RummyState:
 
 
 def play(state: RummyState, seat: int, **action: Any) -> RummyState:
-    return GAME.apply(state, seat, action)[0]
+    return GAME.act(state, seat, action)[0]
 
 
 def rejected(state: RummyState, seat: int, code: str, **action: Any) -> None:
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, seat, action)
+        GAME.act(state, seat, action)
     assert err.value.code == code
 
 
@@ -82,7 +82,7 @@ def test_a_turn_is_draw_then_discard_and_passes_left() -> None:
 def test_taking_the_discard_shows_the_card_to_everyone() -> None:
     """'the discard pile top is public': who takes it is public too."""
     s = indian(hands=(ids(JUNK), ids(READY, 1)), turn=0)
-    s, events = GAME.apply(s, 0, {"type": "draw", "from": "discard"})
+    s, events = GAME.act(s, 0, {"type": "draw", "from": "discard"})
     assert ids("TD", 1)[0] in s.hands[0] and s.pile == ()
     assert events[0].visibility.shows(1) and events[0].data["card"] == "TD"
     assert GAME.view(s, 1)["known"][0] == ["TD"]
@@ -92,7 +92,7 @@ def test_taking_the_discard_shows_the_card_to_everyone() -> None:
 def test_a_stock_card_is_seen_by_the_drawer_only() -> None:
     """'cards drawn from the stock are seen only by the drawer'."""
     s = indian(hands=(ids(JUNK), ids(READY, 1)), turn=0)
-    s, events = GAME.apply(s, 0, {"type": "draw", "from": "stock"})
+    s, events = GAME.act(s, 0, {"type": "draw", "from": "stock"})
     mine = [e for e in events if e.visibility.shows(0) and not e.visibility.shows(1)]
     theirs = [e for e in events if e.visibility.shows(1)]
     assert mine[0].data["card"] == "7C"
@@ -202,7 +202,7 @@ def test_an_empty_stock_is_refilled_from_the_pile_but_its_top() -> None:
     pile = ids("2C 3C 4C 5C TD", 1)
     s = indian(hands=(ids(JUNK), ids(READY, 1)), turn=0, stock=(), pile=pile)
     assert {"type": "draw", "from": "stock"} in GAME.legal(s, 0)
-    s, events = GAME.apply(s, 0, {"type": "draw", "from": "stock"})
+    s, events = GAME.act(s, 0, {"type": "draw", "from": "stock"})
     assert events[0].kind == "reshuffle" and events[0].data == {"cards": 4}
     assert s.pile == ids("TD", 1) and len(s.stock) == 3 and s.reshuffles == 1
     drawn = next(c for c in s.hands[0] if c not in ids(JUNK))

@@ -50,16 +50,16 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
     # name, options, seed, actions, final state_hash, trace digest
     ("indian pool 101, 3 players", {"variant": "indian", "players": 3}, 4, 300,
      "c90b55e25c60257705ac9638b5c7551d5813e816ad036ea9e528118f728a5c2d",
-     "8fb5a4cba8f7f6e0e32114f6b0511774e2fb586f326bb7dfffb7fab81eef61e0"),
+     "793337c3bf31c36277cec0a8a5579fc21305c86b03c7113a217a28de52aca1c1"),
     ("indian single deal", {"variant": "indian", "players": 2, "pool": 0}, 2, 300,
      "607b787b5a48953e94412cfd34ec7df6bfe23fdfbb05498176d00b0401fc5b19",
-     "78449a918dcb3ef1352d8522a9c368abdac9a76b0bd27a809370d157b95f5ef3"),
+     "b67a65563183d4f824240db93dd302e2f2232bea88e1fbca781d7df18d0fa01b"),
     ("gin single deal", {"variant": "gin", "target": 0}, 5, 300,
      "01e4f5b207a872f8d5ec91a43bfec842038e85de22870f6c4cc090022cf24d9c",
-     "1616f1721d3e1c2e238dbe2a9e3efc9783da32648e9b48eed86d9917be130009"),
+     "a70538aa705ea9a3de5d148a5fcee60eded4d6b6c2e2e365093f65a966f8b5c3"),
     ("gin match", {"variant": "gin", "target": 100}, 13, 300,
      "e0c2b15327918b8dcdad05f35857b094e265058dce830b3138c44ddd391e3ec1",
-     "4932b0e19235633e92b982bc344cd254c2a32a956ef3b4fcef60f21aea5d76b5"),
+     "c7732c210153713baa5bd0cab129bf1bd83fc4c71747490ae53d750f79f191d4"),
 ]
 
 

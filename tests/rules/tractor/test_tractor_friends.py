@@ -60,7 +60,7 @@ def playing(hands: list[str], *, calls: list[tuple[str, int]], landlord: int = 0
 
 
 def act(state: TractorState, seat: int, cards: str) -> tuple[TractorState, list[Event]]:
-    return GAME.apply(state, seat, {"type": "play", "cards": cards.split()})
+    return GAME.act(state, seat, {"type": "play", "cards": cards.split()})
 
 
 def data(events: list[Event], kind: str) -> dict[str, Any]:
@@ -91,7 +91,7 @@ def test_deal_sizes_by_seat_count(seats: int, decks: int, kitty: int, hand: int,
         seat = min(GAME.to_act(s))
         options = GAME.legal(s, seat)
         pick = next((a for a in options if a["type"] in ("draw", "pass")), options[0])
-        s, _ = GAME.apply(s, seat, pick if rng.below(4) else options[-1])
+        s, _ = GAME.act(s, seat, pick if rng.below(4) else options[-1])
     assert s.phase is Phase.BURY and s.landlord is not None
     sizes = [len(h) for h in s.hands]
     assert sizes[s.landlord] == hand + kitty
@@ -138,11 +138,11 @@ def test_the_landlord_calls_after_burying() -> None:
     s = playing(["3C 4C 5C 6C 7C 8C 9C TC JC", "2D", "3D", "4D", "5D"], calls=[])
     s = replace(s, phase=Phase.BURY, calls=(), called_by=())
     kitty = ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"]
-    s, _ = GAME.apply(s, 0, {"type": "bury", "cards": kitty})
+    s, _ = GAME.act(s, 0, {"type": "bury", "cards": kitty})
     assert s.phase is Phase.CALL and GAME.to_act(s) == (0,)
     legal = GAME.legal(s, 0)
     assert legal and all(a["type"] == "call" and len(a["calls"]) == 1 for a in legal)
-    s2, ev = GAME.apply(s, 0, legal[0])
+    s2, ev = GAME.act(s, 0, legal[0])
     assert s2.phase is Phase.PLAY and len(s2.calls) == 1 and s2.called_by == (None,)
     called = next(e for e in ev if e.kind == "friends_called")
     assert called.visibility.seats is None  # the calls are public
@@ -174,7 +174,7 @@ def test_legal_calls_prefer_missing_side_suit_aces() -> None:
 def test_bad_calls_are_refused(calls: Any, code: str) -> None:
     s = at_call()
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, 0, {"type": "call", "calls": calls})
+        GAME.act(s, 0, {"type": "call", "calls": calls})
     assert err.value.code == code
     # Error messages never name a card (a rejection must not hint at a hand).
     assert "AD" not in err.value.message and "AC" not in err.value.message
@@ -183,7 +183,8 @@ def test_bad_calls_are_refused(calls: Any, code: str) -> None:
 def test_a_held_card_and_two_copies_of_one_face_may_be_called() -> None:
     s = at_call()
     ok = [{"card": "AS", "nth": 2}, {"card": "AD", "nth": 3}]
-    assert GAME.validate(s, 0, {"type": "call", "calls": ok}) == {"type": "call", "calls": ok}
+    call = {"type": "call", "calls": ok}
+    assert GAME.validate(s, 0, call).action == call
     both = [{"card": "AD", "nth": 1}, {"card": "AD", "nth": 2}]
     GAME.validate(s, 0, {"type": "call", "calls": both})
 
@@ -381,5 +382,5 @@ def test_bots_play_a_round_legally(seats: int) -> None:
         seat = GAME.to_act(s)[0]
         legal = GAME.legal(s, seat)
         action = bot.decide(GAME.view(s, seat), legal, seat, 1, 1.0)
-        s, _ = GAME.apply(s, seat, action)  # raises if the bot's action is illegal
+        s, _ = GAME.act(s, seat, action)  # raises if the bot's action is illegal
     assert s.phase is Phase.OVER and len(s.calls) == seats // 2 - 1

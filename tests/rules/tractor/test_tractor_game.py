@@ -76,7 +76,7 @@ def act(
     action: dict[str, Any] = {"type": kind}
     if cards:
         action["cards"] = cards.split()
-    return GAME.apply(state, seat, action)
+    return GAME.act(state, seat, action)
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -288,14 +288,14 @@ def test_random_rounds_hide_the_buried_kitty_until_the_round_ends() -> None:
     s = GAME.new(config(), 11)
     while s.phase is not Phase.PLAY:
         seat = rng.choice(GAME.to_act(s))
-        s, _ = GAME.apply(s, seat, rng.choice(GAME.legal(s, seat)))
+        s, _ = GAME.act(s, seat, rng.choice(GAME.legal(s, seat)))
     landlord = s.landlord
     assert landlord is not None
     for v in range(4):
         assert ("kitty" in GAME.view(s, v)) == (v == landlord)
     while s.phase is Phase.PLAY:
         seat = GAME.to_act(s)[0]
-        s, ev = GAME.apply(s, seat, GAME.legal(s, seat)[0])
+        s, ev = GAME.act(s, seat, GAME.legal(s, seat)[0])
     assert s.phase is Phase.ROUND_OVER
     assert len(event(ev, "round_end")["kitty"]) == 8
     assert all(len(GAME.view(s, v)["kitty"]) == 8 for v in (0, 1, 2, 3, SPECTATOR))
@@ -518,7 +518,7 @@ def test_views_show_only_the_viewers_hand() -> None:
     rng = Rng(1)
     for _ in range(60):
         seat = rng.choice(GAME.to_act(s))
-        s, _ = GAME.apply(s, seat, rng.choice(GAME.legal(s, seat)))
+        s, _ = GAME.act(s, seat, rng.choice(GAME.legal(s, seat)))
     for v in range(4):
         view = GAME.view(s, v)
         assert view["hand"] == [format_card(c) for c in s.hands[v]]
@@ -541,7 +541,7 @@ def test_junk_actions_are_refused() -> None:
     ]
     for action, code in cases:
         with pytest.raises(IllegalAction) as err:
-            GAME.apply(s, 0, action)
+            GAME.act(s, 0, action)
         assert err.value.code == code, action
 
 
@@ -565,4 +565,4 @@ def test_who_could_declare_is_not_shown_to_others_during_the_draw():
                 assert shown == drawer | ({viewer} & set(acting))
                 assert set(game.view(state, viewer)["to_act"]) == shown
             seat = acting[0]
-            state, _ = game.apply(state, seat, game.legal(state, seat)[0])
+            state, _ = game.act(state, seat, game.legal(state, seat)[0])

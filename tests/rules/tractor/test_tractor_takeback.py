@@ -45,7 +45,7 @@ def act(state: TractorState, seat: int, kind: str,
     action: dict[str, Any] = {"type": kind}
     if cards:
         action["cards"] = cards.split()
-    return GAME.apply(state, seat, action)
+    return GAME.act(state, seat, action)
 
 
 def code(state: TractorState, seat: int, kind: str, cards: str = "") -> str:
@@ -150,9 +150,9 @@ def test_the_log_with_takebacks_replays_to_the_same_state() -> None:
             takebacks += 1
         else:
             action = dict(bot.decide(GAME.view(state, seat), legal, seat, 1, 1.0))
-        action = dict(GAME.validate(state, seat, action))
-        state, _ = GAME.apply(state, seat, action)
-        log.append(LoggedAction(len(log) + 1, seat, action))
+        move = GAME.validate(state, seat, action)
+        state, _ = GAME.apply(state, seat, move)
+        log.append(LoggedAction(len(log) + 1, seat, move.action))
     assert takebacks > 5 and state.phase is Phase.OVER
     again = replay(GAME, cfg, 21, log)
     assert state_hash(GAME, again) == state_hash(GAME, state)

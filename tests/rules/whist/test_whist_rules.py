@@ -44,15 +44,15 @@ def test_must_follow_suit_when_able():
     """Rule: a player must follow the suit led if able."""
     s = position(["AS", "2H 3S", "4D", "5C"], leader=0, trick="AS")
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, 1, {"type": "play", "card": "2H"})
+        GAME.act(s, 1, {"type": "play", "card": "2H"})
     assert err.value.code == "must_follow_suit"
-    GAME.apply(s, 1, {"type": "play", "card": "3S"})
+    GAME.act(s, 1, {"type": "play", "card": "3S"})
 
 
 def test_void_player_may_discard_or_trump():
     """Rule: a player void in the suit led may play any card."""
     s = position(["AS", "2H", "4D", "5C"], leader=0, trick="AS")
-    GAME.apply(s, 1, {"type": "play", "card": "2h"})
+    GAME.act(s, 1, {"type": "play", "card": "2h"})
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_trick_winner(trick, trump, winner):
     cards = trick.split()
     s = position([cards[0], cards[1], cards[2], cards[3]], trump=trump, leader=0)
     for seat, c in enumerate(cards):
-        s, events = GAME.apply(s, seat, {"type": "play", "card": c})
+        s, events = GAME.act(s, seat, {"type": "play", "card": c})
     assert events[-1].kind in ("trick", "deal_end", "game_over")
     assert s.leader == winner or s.over
 
@@ -79,17 +79,17 @@ def test_out_of_turn_and_missing_cards_are_rejected_without_change():
     before = state_hash(GAME, s)
     other = (s.to_move + 1) % 4
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, other, {"type": "play", "card": "AS"})
+        GAME.act(s, other, {"type": "play", "card": "AS"})
     assert err.value.code == "not_your_turn"
     absent = next(f for f in range(52) if f not in s.hands[s.to_move])
     from engine.cards import format_face
 
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, s.to_move, {"type": "play", "card": format_face(absent)})
+        GAME.act(s, s.to_move, {"type": "play", "card": format_face(absent)})
     assert err.value.code == "not_in_hand"
     assert "S" not in err.value.message.split()
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(s, s.to_move, {"type": "play", "card": "ZZ"})
+        GAME.act(s, s.to_move, {"type": "play", "card": "ZZ"})
     assert err.value.code == "bad_card"
     assert state_hash(GAME, s) == before
 

@@ -1,0 +1,137 @@
+"""Hold'em in words: bets and raises, streets, showdowns, pots, the viewer's hand."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import CardParseError
+from engine.presentation import (
+    JSON,
+    Presentation,
+    capital,
+    cards_text,
+    subject,
+    verb,
+    who,
+)
+from rules.poker.evaluator import HandError, describe, evaluate
+
+POT_NAMES = ("main", "side", "side 2", "side 3", "side 4", "side 5", "side 6", "side 7")
+
+
+def pot_name(pot: Any) -> str:
+    """``main``, ``side``, ``side 2``... for a pot's index."""
+    return POT_NAMES[pot] if isinstance(pot, int) and 0 <= pot < len(POT_NAMES) else "side"
+
+
+def pot_text(view: JSON) -> str:
+    """``Pot 30``, and how it splits once there are side pots."""
+    text = f"Pot {view.get('pot', 0)}"
+    pots = view.get("pots") or []
+    if len(pots) > 1:
+        text += " (" + ", ".join(f"{pot_name(i)} {p['chips']}" for i, p in enumerate(pots)) + ")"
+    return text
+
+
+def seat_state(view: JSON, seat: int) -> str:
+    """``folded``, ``all in``, ``busted``, ``sitting out``, ``out`` or empty."""
+    players = view.get("players") or []
+    stacks = view.get("stacks") or []
+    if seat not in players:
+        sitting_out = view.get("sitting_out") or []
+        return "sitting out" if seat < len(sitting_out) and sitting_out[seat] else "out"
+    if seat < len(view.get("folded") or []) and view["folded"][seat]:
+        return "folded"
+    if seat < len(stacks) and stacks[seat] == 0:
+        return "busted" if view.get("hand_over") else "all in"
+    return ""
+
+
+class PokerPresentation(Presentation):
+    """Seats are numbered from 1; chips are plain numbers."""
+
+    def action_label(self, view: JSON, action: Mapping[str, Any]) -> str:
+        kind = action.get("type")
+        opts = view.get("options") or {}
+        if kind == "call":
+            return f"Call {opts['to_call']}" if opts.get("to_call") else "Call"
+        if kind in ("bet", "raise"):
+            to = action.get("to")
+            if to is not None and to == opts.get("max_to"):
+                return f"All in ({to})"
+            return f"Bet {to}" if kind == "bet" else f"Raise to {to}"
+        if kind == "all_in":
+            return f"All in ({opts['max_to']})" if opts.get("max_to") else "All in"
+        if kind == "rebuy":
+            return f"Rebuy {action.get('chips')}"
+        return capital(str(kind).replace("_", " "))
+
+    def narrate(
+        self, view: JSON, event: JSON, viewer: int | None, names: Sequence[str]
+    ) -> str | None:
+        kind = event.get("kind")
+        seat = event.get("seat")
+        actor, you = subject(seat, names, viewer)
+        if kind == "deal":
+            return (
+                f"Hand {event.get('hand')} · button {who(event.get('button'), names, viewer)} · "
+                f"blinds {who(event.get('small_blind'), names, viewer)}, "
+                f"{who(event.get('big_blind'), names, viewer)}"
+            )
+        if kind == "post":
+            blind = event.get("blind")
+            what = "the ante" if blind == "ante" else f"the {blind} blind"
+            return f"{actor} {verb('post', you)} {what} ({event.get('chips')})"
+        if kind == "action":
+            return _action_line(event, actor, you)
+        if kind == "refund":
+            return f"{event.get('chips')} uncalled returned to {who(seat, names, viewer)}"
+        if kind == "street":
+            return f"{capital(str(event.get('street', '')))}: {cards_text(event.get('board'))}"
+        if kind == "show":
+            shown = cards_text(event.get("cards"))
+            return f"{actor} {verb('show', you)} {shown} — {event.get('hand')}"
+        if kind == "muck":
+            return f"{actor} {verb('muck', you)}"
+        if kind == "win":
+            parts = []
+            for s, chips in event.get("shares") or []:
+                name, won = subject(s, names, viewer)
+                parts.append(f"{name} {verb('win', won)} {chips}")
+            pot = event.get("pot", 0)
+            return "; ".join(parts) + (f" ({pot_name(pot)} pot)" if pot else "")
+        if kind == "hand_end":
+            return f"Hand {event.get('hand')} over"
+        if kind in ("sit_out", "sit_in"):
+            return f"{actor} {verb('sit', you)} {str(kind)[4:]}"
+        if kind == "rebuy":
+            return f"{actor} {verb('rebuy', you)} {event.get('chips')} (stack {event.get('stack')})"
+        if kind == "game_over":
+            return f"Game over: {event.get('summary')}"
+        return None
+
+    def hints(self, view: JSON) -> JSON:
+        """The pot in words, each seat's state, and the viewer's best hand so far."""
+        out: JSON = {
+            "pot": pot_text(view),
+            "seat_states": [seat_state(view, s) for s in range(len(view.get("stacks") or []))],
+        }
+        cards = [*(view.get("hand") or []), *(view.get("board") or [])]
+        if view.get("hand") and 5 <= len(cards) <= 7:
+            with contextlib.suppress(HandError, CardParseError, ValueError):
+                out["hand_strength"] = describe(evaluate(cards))
+        return out
+
+
+def _action_line(event: JSON, actor: str, you: bool) -> str:
+    kind = str(event.get("type"))
+    tail = " (all in)" if event.get("all_in") else ""
+    if kind == "raise":
+        return f"{actor} {verb('raise', you)} to {event.get('to')}{tail}"
+    if kind == "bet":
+        return f"{actor} {verb('bet', you)} {event.get('to')}{tail}"
+    if kind == "call":
+        return f"{actor} {verb('call', you)} {event.get('chips')}{tail}"
+    return f"{actor} {verb(kind, you)}{tail}"
