@@ -1,4 +1,4 @@
-"""Crazy Eights table options (docs/rules/crazy_eights.md, "Options")."""
+"""Crazy Eights table options (docs/rules/crazy_eights.md, rule 9 "Game")."""
 
 from __future__ import annotations
 

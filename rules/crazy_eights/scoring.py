@@ -1,5 +1,5 @@
 """Crazy Eights scoring: penalty points for the cards left in a hand
-(docs/rules/crazy_eights.md, "Scoring")."""
+(docs/rules/crazy_eights.md, rule 8 "Scoring")."""
 
 from __future__ import annotations
 
