@@ -59,6 +59,10 @@ BOTS: dict[str, dict[str, str]] = {
         "greedy": "bots.rummy.greedy:RummyGreedyBot",
         "random": "bots.base:RandomBot",
     },
+    "crazy_eights": {
+        "heuristic": "bots.crazy_eights.heuristic:CrazyEightsHeuristicBot",
+        "random": "bots.base:RandomBot",
+    },
 }
 
 

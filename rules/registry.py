@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
     "bridge": "rules.bridge.game:BridgeGame",
     "tractor": "rules.tractor.game:TractorGame",
     "rummy": "rules.rummy.game:RummyGame",
+    "crazy_eights": "rules.crazy_eights.game:CrazyEightsGame",
 }
 
 

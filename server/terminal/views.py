@@ -25,6 +25,7 @@ from server.terminal import render
 from server.terminal.bridge_text import analysis_lines as analysis_lines
 from server.terminal.bridge_text import parse_call_input, render_bridge
 from server.terminal.bridge_text import play_analysis_lines as play_analysis_lines
+from server.terminal.crazy_eights_text import eight_input, render_crazy_eights
 from server.terminal.poker_text import render_poker
 from server.terminal.render import MenuItem
 from server.terminal.rummy_text import render_rummy, rummy_card_input
@@ -75,6 +76,7 @@ DRAWINGS: dict[str, Drawing] = {
     "bridge": Drawing(render_bridge, _typed_call),
     "tractor": Drawing(render_tractor, tractor_cards_input, _draws_on),
     "rummy": Drawing(render_rummy, rummy_card_input),
+    "crazy_eights": Drawing(render_crazy_eights, eight_input),
 }
 
 _AMOUNT = re.compile(r"^([a-z_]+)(?:\s+to)?\s+(\d+)$")

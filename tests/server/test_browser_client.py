@@ -310,6 +310,7 @@ async def test_each_game_is_drawn_by_its_own_layout(page: tuple[Page, Server]) -
     await p.js("window.__errors = []; addEventListener('error', (e) => __errors.push(e.message))")
     felts = {"poker": ".felt.poker", "bridge": ".felt.bridge", "tractor": ".felt.tractor"}
     felts["rummy"] = ".felt.rummy"
+    felts["crazy_eights"] = ".felt.crazy-eights"
     for game, felt in felts.items():
         await create(p, game, {})
         await p.wait(f"document.querySelector('#board').querySelector({json.dumps(felt)}) !== null")

@@ -32,6 +32,7 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("rummy", {"variant": "gin"}),
     ("rummy", {}),
     ("bridge", {}),
+    ("crazy_eights", {"seats": 3}),
 ]
 
 

@@ -13,13 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from rules.registry import available
 from server.app import STATIC, Server
 from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-# The page's scripts in the order index.html loads them (they share one global scope).
-SCRIPTS = re.findall(r'<script src="/([^"]+)"></script>', (STATIC / "index.html").read_text())
-GAME_SCRIPTS = [f"game-{g}.js" for g in ("poker", "bridge", "tractor", "rummy")]
+# The games games.js's registry has a drawing for, in its order; it loads their scripts.
+DRAWN = re.findall(r"^  (\w+): \(\) =>", (STATIC / "games.js").read_text(), re.M)
+GAME_SCRIPTS = [f"game-{g}.js" for g in DRAWN]
+# The page's scripts in the order they load (they share one global scope): index.html's,
+# with games.js followed by the drawings it loads.
+PAGE = re.findall(r'<script src="/([^"]+)"></script>', (STATIC / "index.html").read_text())
+SCRIPTS = [s for name in PAGE for s in ([name, *GAME_SCRIPTS] if name == "games.js" else [name])]
 
 
 async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -89,7 +94,6 @@ def test_the_client_loads_nothing_from_other_hosts() -> None:
         "/favicon.svg",
         "/style.css",
         "/games.js",
-        *(f"/{name}" for name in GAME_SCRIPTS),
         "/clock.js",
         "/app.js",
     ]
@@ -112,7 +116,7 @@ def test_the_scripts_parse(name: str) -> None:
 # What a game says (labels, narration, hints) comes from the server; app.js names no game
 # and only games.js's registry picks a game's drawing (game-<name>.js).
 
-GAME_NAMES = re.compile(r"\b(bridge|tractor|rummy|poker|whist)\b", re.I)
+GAME_NAMES = re.compile(rf"\b({'|'.join(available())})\b", re.I)
 
 
 def _code(text: str) -> str:
@@ -124,10 +128,10 @@ def test_only_the_registry_names_a_game() -> None:
     for name in ("app.js", "clock.js"):
         code = _code((STATIC / name).read_text())
         assert not GAME_NAMES.search(code), (name, GAME_NAMES.findall(code))
-    registry = _code((STATIC / "games.js").read_text())
-    assert sorted(set(re.findall(r'case "(\w+)":', registry))) == [
-        "bridge", "poker", "rummy", "tractor",
-    ]  # fmt: skip
+    assert sorted(DRAWN) == ["bridge", "crazy_eights", "poker", "rummy", "tractor"]
+    # A game's drawing is its registry entry and its script; neither comes without the other.
+    assert sorted(p.name for p in STATIC.glob("game-*.js")) == sorted(GAME_SCRIPTS)
+    assert set(DRAWN) <= set(available())
     # No script re-derives a game's card order or points: Tractor's and rummy's come
     # in the frames' hints.
     for name in GAME_SCRIPTS:

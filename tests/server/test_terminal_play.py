@@ -648,3 +648,58 @@ async def test_a_turn_clock_runs_out_against_a_real_server(server: Server, tmp_p
     stored = await server.store.get_game(table)
     assert stored is not None
     assert next(a.actor for a in stored.actions if a.seat == 0).startswith("timeout:")
+
+
+def _shedder(screen: Screen, typed: list[str]) -> Any:
+    """A Crazy Eights player that types its plays: an eight as ``8h s`` (naming
+    spades), another card by its spelling; a draw or a pass by the menu's first entry."""
+
+    def plain(card: str) -> str:
+        return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
+
+    async def read(prompt: str) -> str:
+        await asyncio.sleep(0)
+        menu_at = max(i for i, line in enumerate(screen.lines) if line == "Your legal moves:")
+        entries = re.findall(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|$)", " ".join(screen.lines[menu_at:]))
+        for _, label in entries:
+            if label.startswith("Play 8") and label.endswith("name spades"):
+                typed.append(label)
+                return f"{plain(label.split()[1].rstrip(','))} spades"
+        for _, label in entries:
+            if re.fullmatch(r"Play \S+", label):
+                typed.append(label)
+                return plain(label.split()[1])
+        return "1"
+
+    return read
+
+
+async def test_play_a_crazy_eights_game_against_bots(server: Server, tmp_path: Path) -> None:
+    screen, typed = Screen(), []
+    args = _args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "crazy_eights",
+        "--options", '{"seats": 3, "hands": 2}', "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    code = await asyncio.wait_for(run_play(args, _shedder(screen, typed), screen), 60)
+    assert code == 0, screen.text
+    out = screen.text
+    assert re.search(r"^Crazy Eights · hand 1 of 2 · dealer ", out, re.M)
+    assert re.search(r"^Pile: (10|[2-9JQKA])[♣♦♥♠] \(\d+\)  ·  stock: \d+ cards?$", out, re.M)
+    assert re.search(r"^Match \w+ .*or play an eight$", out, re.M)
+    assert re.search(r"^  Seat 2: \d+ cards?, \d+ penalty points?$", out, re.M)
+    assert re.search(r"^Your hand: ", out, re.M)
+    assert re.search(r"^Hand 2 · Seat 2 deals · starter ", out, re.M)
+    # What we typed was played, as we typed it.
+    assert typed
+    for label in typed:
+        said = "You play " + label.removeprefix("Play ").replace(", name", " and name")
+        assert said in out, label
+    assert re.search(r"^Seat [23] (plays|draws a card|passes)", out, re.M)
+    assert re.search(r"^(You go|Seat [23] goes) out; penalty points |^Hand blocked", out, re.M)
+    assert re.search(r"^Game finished\. Result: .* penalty points", out, re.M)
+    m = re.search(r"^Game id: (\d+)$", out, re.M)
+    assert m is not None
+    stored = await server.store.get_game(int(m.group(1)))
+    assert stored is not None and stored.status == "finished"
+    ours = [a.action for a in stored.actions if a.seat == 0 and a.action["type"] == "play"]
+    assert len(ours) == len(typed)

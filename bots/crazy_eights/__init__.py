@@ -1,0 +1,1 @@
+"""Crazy Eights bots."""
