@@ -8,6 +8,7 @@ import json
 import logging
 import secrets
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +20,18 @@ from websockets.http11 import Request, Response
 
 from engine.errors import IllegalAction
 from engine.replay import LoggedAction, replay
+from protocol import messages as p
+from protocol import requests as rq
+from protocol.frames import FrameError, parse_frame, request_id
+from protocol.messages import CloseCode, ErrorCode, TableError
 from rules.registry import available, get_game
-from server import protocol as p
-from server import requests as rq
 from server.analysis import Analyst
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
 from server.connection import Connection, Reply
-from server.frames import FrameError, parse_frame, request_id
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
-from server.protocol import CloseCode, ErrorCode, TableError
 from server.replay import build_replay, check_replay
 from server.seats import Seat
 from server.settings import Settings
@@ -39,7 +40,9 @@ from server.table_context import TableContext
 from server.turnclock import TurnClock
 
 log = logging.getLogger("cardtable.server")
-STATIC = Path(__file__).with_name("static")
+# The browser client lives in the clients package; the server only locates its
+# files (by name: it imports no client code), wherever the package is installed.
+STATIC = Path(str(resources.files("clients.web")))
 
 
 class Server:

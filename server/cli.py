@@ -11,9 +11,13 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.settings import Settings, default_db_path, sqlite_file
+
+if TYPE_CHECKING:
+    from clients.terminal.replay import ReplaySource
+    from server.persistence.store import StoredGame
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 
@@ -124,8 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.set_defaults(func=cmd_tournament)
 
+    from clients.terminal.play import add_play_parser
     from server.solve_cmd import add_solve_parser
-    from server.terminal.play import add_play_parser
 
     add_play_parser(sub)
     add_solve_parser(sub)
@@ -241,8 +245,30 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay_source(stored: StoredGame) -> ReplaySource:
+    """The terminal replay UI's view of a stored game: its seat names from the
+    rules, and its steps from the server's replay builder."""
+    from clients.terminal.replay import ReplaySource
+    from rules.registry import get_game
+    from server.replay import build_replay
+
+    game = get_game(stored.game_type)
+
+    def fetch(viewer: int | str, start: int, limit: int, analysis: bool) -> dict[str, Any]:
+        return build_replay(stored, viewer, start, limit, analysis=analysis)
+
+    return ReplaySource(
+        game_id=stored.id,
+        game_type=stored.game_type,
+        status=stored.status,
+        result=stored.result,
+        names=list(game.seat_names(game.parse_config(stored.config))),
+        fetch=fetch,
+    )
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    from server.terminal.replay import run_replay
+    from clients.terminal.replay import run_replay
 
     async def fetch(store: Any) -> Any:
         return await store.get_game(args.game_id)
@@ -255,7 +281,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2
-    return run_replay(stored, args.viewer, args.print_all, dd=args.dd)
+    return run_replay(replay_source(stored), args.viewer, args.print_all, dd=args.dd)
 
 
 def cmd_showdown(args: argparse.Namespace) -> int:
@@ -325,7 +351,7 @@ def _score(value: float, sign: str = "") -> str:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from server.schema import json_schema
+    from protocol.schema import json_schema
 
     text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
     if args.check:

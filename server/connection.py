@@ -21,9 +21,9 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from server import protocol as p
+from protocol import messages as p
+from protocol.messages import CloseCode, ErrorCode, TableError
 from server.clock import Clock
-from server.protocol import CloseCode, ErrorCode, TableError
 from server.ratelimit import TokenBucket
 from server.settings import Settings
 

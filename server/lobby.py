@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server import protocol as p
+from protocol import messages as p
+from protocol.messages import ErrorCode, TableError
 from server.clock import Clock
 from server.connection import Connection, encode
-from server.protocol import ErrorCode, TableError
 from server.table import Table
 
 OPEN = ("waiting", "live")  # the statuses the lobby lists

@@ -15,10 +15,10 @@ from typing import Any
 from engine.events import OMNISCIENT, SPECTATOR, visible
 from engine.game import Action, GameAnalysis
 from engine.replay import LoggedAction, Step, steps
+from protocol import messages as p
+from protocol.messages import ErrorCode, TableError
 from rules.registry import get_game
-from server import protocol as p
 from server.persistence.store import StoredGame
-from server.protocol import ErrorCode, TableError
 
 ViewerName = int | str
 # A replay page stays near this size however long the game: big frames stall the

@@ -20,10 +20,10 @@ from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
 from engine.events import SPECTATOR, Event, visible
 from engine.game import EndedBoard, Game
-from server import protocol as p
+from protocol import messages as p
+from protocol.messages import ErrorCode, TableError
 from server.connection import Connection, Reply, encode
 from server.persistence.store import SeatRecord, token_hash
-from server.protocol import ErrorCode, TableError
 from server.seats import Seat
 from server.table_absence import TableAbsence
 from server.table_context import TableContext

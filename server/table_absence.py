@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from bots.base import default_bot
 from engine.events import Event
 from engine.game import Game
+from protocol.messages import TableError
 from server.connection import Connection
 from server.persistence.writer import StorageError
-from server.protocol import TableError
 from server.seats import Seat
 from server.table_context import TableContext
 from server.table_moves import RETRY_DELAY

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from bots.base import default_bot
 from engine.game import Game
 from engine.rng import Rng, derive_seed
+from protocol.messages import ErrorCode, TableError
 from server.persistence.writer import StorageError
-from server.protocol import ErrorCode, TableError
 from server.seats import Seat
 from server.table_context import TableContext
 from server.turnclock import TurnClock

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from protocol.messages import CloseCode, ErrorCode, server_adapter
+from protocol.requests import CLIENT_TYPES
 from server.app import Server
-from server.protocol import CloseCode, ErrorCode, server_adapter
-from server.requests import CLIENT_TYPES
 from tests.server.conftest import make_settings
 
 # A longer run: CARDTABLE_FUZZ_EXAMPLES=5000.

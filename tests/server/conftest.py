@@ -14,10 +14,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
 
+from protocol.messages import server_adapter
 from server.app import Server
 from server.clock import FakeClock
 from server.persistence.database import normalize_url
-from server.protocol import server_adapter
 from server.settings import Settings
 
 PG_URL = os.environ.get(

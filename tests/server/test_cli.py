@@ -51,14 +51,16 @@ def test_games_lists_and_replay_prints_every_step(sqlite_url: str, capsys: Any) 
 
 
 def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:
-    from server.terminal.replay import run_replay
+    from clients.terminal.replay import run_replay
+    from server.cli import replay_source
 
     gid = finished_game(sqlite_url)
 
     stored = load_stored(sqlite_url, gid)
     keys = iter(["n", "n", "p", "g 52", "v 2", "bogus", "q"])
     pages: list[str] = []
-    assert run_replay(stored, None, False, read=lambda _: next(keys), write=pages.append) == 0
+    source = replay_source(stored)
+    assert run_replay(source, None, False, read=lambda _: next(keys), write=pages.append) == 0
     headers = [p.splitlines()[0] for p in pages if p.startswith("step")]
     assert headers[:4] == ["step 0/52: the deal", headers[1], headers[2], headers[1]]
     assert headers[1].startswith("step 1/52") and headers[2].startswith("step 2/52")

@@ -1,4 +1,4 @@
-"""Every server -> client message is built by its builder in server/protocol.py,
+"""Every server -> client message is built by its builder in protocol/messages.py,
 and what each builder makes is what the documented model (the schema) allows."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 import pytest
 
-from server import protocol as p
+from protocol import messages as p
 
 INFO: dict[str, Any] = {
     "table": 1,

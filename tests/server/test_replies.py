@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server import protocol as p
+from protocol import messages as p
 from server.connection import Reply
 from tests.server.conftest import Harness
 

@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
+from protocol.messages import ErrorCode
+from protocol.schema import json_schema
 from server.cli import SCHEMA_PATH, main
-from server.protocol import ErrorCode
-from server.schema import json_schema
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

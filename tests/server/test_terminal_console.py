@@ -6,7 +6,7 @@ import asyncio
 import io
 import threading
 
-from server.terminal.console import CLEAR_LINE, Console
+from clients.terminal.console import CLEAR_LINE, Console
 
 
 class SlowInput:

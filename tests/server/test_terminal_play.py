@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from clients.terminal.play import run_play
 from server.app import Server
 from server.cli import build_parser
 from server.settings import Settings
-from server.terminal.play import run_play
 
 
 def _settings(tmp_path: Path, port: int = 0, grace: float = 0.5) -> Settings:

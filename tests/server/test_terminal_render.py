@@ -10,11 +10,8 @@ from typing import Any
 
 import pytest
 
-from rules.bridge.game import BridgeGame
-from rules.poker.game import PokerGame
-from rules.registry import get_game
-from server.terminal import views
-from server.terminal.render import (
+from clients.terminal import views
+from clients.terminal.render import (
     build_menu,
     hand_line,
     match_input,
@@ -22,6 +19,9 @@ from server.terminal.render import (
     result_text,
     seat_names,
 )
+from rules.bridge.game import BridgeGame
+from rules.poker.game import PokerGame
+from rules.registry import get_game
 
 NAMES = ["North", "East", "South", "West"]
 
@@ -463,7 +463,7 @@ def test_finding_friends_screen_names_the_calls_and_the_side_so_far() -> None:
 
 
 def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
-    from server.terminal.render import clock_line
+    from clients.terminal.render import clock_line
 
     clock = {"seats": [0], "turn_left": 12.4, "banks": [45, 30, 0, 0]}
     # Whole seconds rounded up, as a countdown: 0s only when the time is gone.
@@ -484,7 +484,7 @@ def test_the_turn_clock_reads_as_time_left_and_bank() -> None:
 
 
 def test_a_move_made_for_a_seat_out_of_time_is_told_apart() -> None:
-    from server.terminal.render import ran_out
+    from clients.terminal.render import ran_out
 
     clock = {"seats": [0], "turn_left": 10.0, "banks": [5.0, 0, 0, 0]}
     ours = [{"kind": "play", "seat": 0, "card": "AS"}]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from clients.terminal.replay import run_replay
 from rules.registry import get_game
+from server.cli import replay_source
 from server.persistence.store import StoredAction, StoredGame
-from server.terminal.replay import run_replay
 
 
 def _stored(
@@ -48,7 +49,7 @@ def _stored(
 
 def _replay(stored: StoredGame, viewer: str | None = None) -> str:
     pages: list[str] = []
-    assert run_replay(stored, viewer, True, write=pages.append) == 0
+    assert run_replay(replay_source(stored), viewer, True, write=pages.append) == 0
     return "\n".join(pages)
 
 

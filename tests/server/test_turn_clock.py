@@ -154,7 +154,7 @@ def test_a_bank_without_a_turn_clock_is_refused() -> None:
     import pytest
     from pydantic import ValidationError
 
-    from server.requests import client_adapter
+    from protocol.requests import client_adapter
 
     with pytest.raises(ValidationError, match="time_bank needs turn_seconds"):
         client_adapter.validate_python({"type": "create_table", "game": "whist", "time_bank": 30})

@@ -19,24 +19,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.terminal import render
+from clients.terminal import render
 
 # The analysis messages (bridge's double-dummy tables) are drawn by bridge's module.
-from server.terminal.bridge_text import analysis_lines as analysis_lines
-from server.terminal.bridge_text import parse_call_input, render_bridge
-from server.terminal.bridge_text import play_analysis_lines as play_analysis_lines
-from server.terminal.crazy_eights_text import eight_input, render_crazy_eights
-from server.terminal.poker_text import render_poker
-from server.terminal.render import MenuItem
-from server.terminal.rummy_text import render_rummy, rummy_card_input
-from server.terminal.tractor_text import (
+from clients.terminal.bridge_text import analysis_lines as analysis_lines
+from clients.terminal.bridge_text import parse_call_input, render_bridge
+from clients.terminal.bridge_text import play_analysis_lines as play_analysis_lines
+from clients.terminal.crazy_eights_text import eight_input, render_crazy_eights
+from clients.terminal.poker_text import render_poker
+from clients.terminal.render import MenuItem
+from clients.terminal.rummy_text import render_rummy, rummy_card_input
+from clients.terminal.tractor_text import (
     AUTO_DRAW_WORDS,
     auto_draw_step,
     declare_options,
     render_tractor,
     tractor_cards_input,
 )
-from server.terminal.whist_text import render_whist
+from clients.terminal.whist_text import render_whist
 
 Render = Callable[
     [dict[str, Any], dict[str, Any], Sequence[str], int | None, Sequence[int]], list[str]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from server.terminal.render import card_key, card_text, hand_line, plural, who
+from clients.terminal.render import card_key, card_text, hand_line, plural, who
 
 COMPASS = ("North", "East", "South", "West")
 SIDES = ("North/South", "East/West")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.protocol import PROTOCOL_VERSION, server_adapter
-from server.requests import client_adapter
+from protocol.messages import PROTOCOL_VERSION, server_adapter
+from protocol.requests import client_adapter
 
 
 def json_schema() -> dict[str, Any]:

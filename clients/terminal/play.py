@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.terminal.client import PlayClient, Reader, Writer
-from server.terminal.console import Console
-from server.terminal.session import ANALYSIS_WAIT, DEFAULT_STATE, DEFAULT_URL, PlayOptions, Session
+from clients.terminal.client import PlayClient, Reader, Writer
+from clients.terminal.console import Console
+from clients.terminal.session import ANALYSIS_WAIT, DEFAULT_STATE, DEFAULT_URL, PlayOptions, Session
 
 MAX_TURN_SECONDS, MAX_TIME_BANK = 3600, 36000  # the server's limits (create_table)
 

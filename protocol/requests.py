@@ -1,4 +1,4 @@
-"""Client -> server messages of the wire protocol (server/protocol.py has the
+"""Client -> server messages of the wire protocol (protocol/messages.py has the
 envelope, the codes and the server's messages).
 
 Every request is a pydantic model here: ``client_adapter`` validates an inbound
@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
-from server.protocol import ANALYSIS_STEPS, PROTOCOL_VERSION, Id, Message
+from protocol.messages import ANALYSIS_STEPS, PROTOCOL_VERSION, Id, Message
 
 
 class Hello(Message):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from clients.terminal.render import MenuItem, card_text, is_card, plural, who
 from engine.cards import CardParseError, parse_face
-from server.terminal.render import MenuItem, card_text, is_card, plural, who
 
 
 def cards_text(cards: Any) -> str:

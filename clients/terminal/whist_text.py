@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from server.terminal.render import card_text, hand_line, who
+from clients.terminal.render import card_text, hand_line, who
 
 
 def _trick_line(cards: Sequence[str], leader: int, names: Sequence[str], me: int | None) -> str:

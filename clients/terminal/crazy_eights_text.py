@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from clients.terminal.render import MenuItem, card_text, hand_line, plural, who
 from engine.cards import CardParseError, parse_face
-from server.terminal.render import MenuItem, card_text, hand_line, plural, who
 
 _SUITS = {"c": "C", "d": "D", "h": "H", "s": "S", "clubs": "C", "diamonds": "D",
           "hearts": "H", "spades": "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S"}  # fmt: skip

@@ -1,5 +1,5 @@
 // cardtable browser client: lobby, table, replays. Plain JS, no build step.
-// It speaks the websocket protocol of server/protocol.py; the session token and
+// It speaks the websocket protocol of protocol/messages.py; the session token and
 // the seat tokens live in localStorage so a reload or a server restart resumes.
 "use strict";
 

@@ -18,9 +18,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from server.protocol import PROTOCOL_VERSION, CloseCode
-from server.terminal.seat import Quit, Reader, SeatClient, SetupFailed, Writer
-from server.terminal.session import DEFAULT_STATE
+from clients.terminal.seat import Quit, Reader, SeatClient, SetupFailed, Writer
+from clients.terminal.session import DEFAULT_STATE
+from protocol.messages import PROTOCOL_VERSION, CloseCode
 
 __all__ = ["PlayClient", "Reader", "Writer"]
 

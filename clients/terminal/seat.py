@@ -15,10 +15,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from server.clock import SystemClock
-from server.ratelimit import TokenBucket
-from server.terminal import render, views
-from server.terminal.session import PlayOptions, Session
+from clients.terminal import render, views
+from clients.terminal.pace import SendPace
+from clients.terminal.session import PlayOptions, Session
 
 Reader = Callable[[str], Awaitable[str]]
 Writer = Callable[[str], Any]
@@ -87,7 +86,7 @@ class SeatClient:
         # The client keeps under the server's default rate limit (20 messages/s,
         # bursts of 40): a refused message gets one error at most, later ones none,
         # and a move sent into that silence would wait for its ack for ever.
-        self.pace = TokenBucket(SEND_RATE, SEND_BURST, SystemClock())
+        self.pace = SendPace(SEND_RATE, SEND_BURST)
 
     # names
 
@@ -282,8 +281,7 @@ class SeatClient:
             # A server with a lower limit than we assumed: slow down, no bursts. The
             # notice names no request; a move waiting for its ack may be the one
             # dropped, so offer the menu again (a repeat is refused as stale).
-            self.pace = TokenBucket(self.pace.rate / 2, 1, SystemClock())
-            self.pace.tokens = 0
+            self.pace = self.pace.slower()
             if self.awaiting_ack:
                 self.awaiting_ack = False
                 self._redraw()

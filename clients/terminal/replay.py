@@ -10,18 +10,33 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from rules.registry import get_game
-from server.persistence.store import StoredGame
-from server.protocol import TableError
-from server.replay import build_replay
-from server.terminal import render, views
+from clients.terminal import render, views
+from protocol.messages import TableError
+
+ALL_STEPS = 100_000  # one page holds every step: the UI pages through them itself
 
 
-def _viewer(text: str | None, stored: StoredGame) -> int | str:
+@dataclass(frozen=True)
+class ReplaySource:
+    """One stored game as the replay UI needs it.  The CLI reads it from the
+    database; the client itself knows nothing of the server or the rules."""
+
+    game_id: int
+    game_type: str
+    status: str
+    result: dict[str, Any] | None
+    names: list[str]
+    # (viewer, first step, step count, analysis) -> the ``replay`` message's fields;
+    # raises TableError when the viewer may not see the game
+    fetch: Callable[[int | str, int, int, bool], dict[str, Any]]
+
+
+def _viewer(text: str | None, source: ReplaySource) -> int | str:
     if text is None:
-        return "all" if stored.status in ("finished", "abandoned") else "spectator"
+        return "all" if source.status in ("finished", "abandoned") else "spectator"
     return int(text) if text.lstrip("-").isdigit() else text
 
 
@@ -51,7 +66,7 @@ def render_step(
 
 
 def run_replay(
-    stored: StoredGame,
+    source: ReplaySource,
     viewer_text: str | None,
     print_all: bool,
     read: Callable[[str], str] = input,
@@ -59,23 +74,22 @@ def run_replay(
     dd: bool = False,
 ) -> int:
     """Run the replay UI; returns the process exit code."""
-    game = get_game(stored.game_type)
-    names = list(game.seat_names(game.parse_config(stored.config)))
-    viewer = _viewer(viewer_text, stored)
-    if dd and game.name != "bridge":
-        print(f"error: --dd is for bridge; this game is {game.name}", file=sys.stderr)
+    names = source.names
+    viewer = _viewer(viewer_text, source)
+    if dd and source.game_type != "bridge":
+        print(f"error: --dd is for bridge; this game is {source.game_type}", file=sys.stderr)
         return 2
-    if dd and stored.status in ("finished", "abandoned"):
+    if dd and source.status in ("finished", "abandoned"):
         write("(computing the double-dummy analysis of every card; this may take a while)")
     try:
-        data = build_replay(stored, viewer, 0, 100_000, analysis=dd)
+        data = source.fetch(viewer, 0, ALL_STEPS, dd)
     except TableError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
     steps, total = data["steps"], data["total"]
     # The analysis does not depend on the viewer: kept when the viewer changes.
     analyses = {s["seq"]: s.get("analysis") for s in steps}
-    header = f"game {stored.id} ({stored.game_type}, {stored.status}) as {viewer}"
+    header = f"game {source.game_id} ({source.game_type}, {source.status}) as {viewer}"
     me = viewer if isinstance(viewer, int) else None
 
     def page(i: int) -> str:
@@ -85,9 +99,9 @@ def run_replay(
         write(header)
         for i in range(len(steps)):
             write(page(i))
-        if stored.result:
+        if source.result:
             hints = steps[-1].get("hints") if steps else None
-            write(f"result: {views.result_text(stored.result, names, hints)}")
+            write(f"result: {views.result_text(source.result, names, hints)}")
         return 0
     i = 0
     write(header + " — Enter/n next, p previous, g N go to, v VIEWER, q quit")
@@ -105,7 +119,7 @@ def run_replay(
             i = max(0, min(int(cmd[2:]), len(steps) - 1))
         elif cmd.startswith("v "):
             try:
-                data = build_replay(stored, _viewer(cmd[2:].strip(), stored), 0, 100_000)
+                data = source.fetch(_viewer(cmd[2:].strip(), source), 0, ALL_STEPS, False)
             except TableError as exc:
                 write(f"error: {exc.message}")
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from server.terminal.render import card_text, who
+from clients.terminal.render import card_text, who
 
 
 def cards_text(cards: Any) -> str:

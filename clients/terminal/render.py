@@ -3,7 +3,7 @@
 Nothing here does I/O and nothing knows a game: the game's words (menu labels, event
 lines, hints) come from the server in every frame.  Any game's table can be shown
 generically (the view's fields); a game that has its own layout draws it in
-``<game>_text.py`` (see :mod:`server.terminal.views`).
+``<game>_text.py`` (see :mod:`clients.terminal.views`).
 """
 
 from __future__ import annotations

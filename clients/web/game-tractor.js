@@ -190,7 +190,7 @@ function tractorHand(view, ctl, rerender) {
 
 const pickedCards = () => TR.picked.map((k) => k.split("#")[0]);
 
-// What "draw all" does now (server/terminal/tractor_text.py auto_draw_step): draw; or stop
+// What "draw all" does now (clients/terminal/tractor_text.py auto_draw_step): draw; or stop
 // when a declaration not yet let pass is on offer (declaring stays the player's choice).
 function tractorAutoStep(legal, view) {
   if (view.phase !== "draw" || !legal.length) return "off";

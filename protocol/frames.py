@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from server.protocol import ErrorCode
+from protocol.messages import ErrorCode
 
 MAX_DEPTH = 32  # no message of the protocol nests deeper than a few levels
 

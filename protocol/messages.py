@@ -4,7 +4,7 @@ Here: the envelope, the error and close codes, and every server -> client
 message twice: its pydantic model (the documented schema) and the plain builder
 function every sender uses, so what is sent is what the schema describes (a
 test validates each builder's output against its model; no validation runs
-on the hot path).  Client -> server messages are in server/requests.py.
+on the hot path).  Client -> server messages are in protocol/requests.py.
 docs/protocol.md documents them and ``cardtable schema`` exports their JSON
 Schema (docs/protocol.schema.json, kept equal to the models by a test).  ``id``
 is an optional client request id that the reply (or error) to that request

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from clients.terminal.render import card_text, plural, who
 from engine.cards import CardParseError, format_face, parse_face, parse_faces
-from server.terminal.render import card_text, plural, who
 
 
 def rank_text(rank: Any) -> str:
