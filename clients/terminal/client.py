@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Generator
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -40,63 +41,74 @@ class PlayClient(SeatClient):
 
     # the connection
 
-    async def _connect(self) -> ClientConnection:
-        return await connect(self.opts.url, open_timeout=5, max_size=2**22)
-
     async def run(self) -> int:
+        # websockets' own reconnect loop: each pass of the ``async for`` is one
+        # connection; a drop continues the loop, which connects again at once and
+        # then backs off (``_delays``) while ``_retryable`` allows.
+        self.retry_until: float | None = None  # None: the first connection is not retried
+        first = True
         try:
-            ws = await self._connect()
+            async for ws in connect(
+                self.opts.url,
+                open_timeout=5,
+                max_size=2**22,
+                process_exception=self._retryable,
+                reconnect_delays=self._delays,
+            ):
+                try:
+                    return await self._session(ws, first)
+                except SetupFailed:
+                    return 1
+                except Quit:
+                    self.write(f"Left the client. Come back with: {self._resume_hint()}")
+                    return 0
+                except EOFError:
+                    self.write(f"End of input. Come back with: {self._resume_hint()}")
+                    return 1
+                except ConnectionClosed as exc:
+                    code = exc.rcvd.code if exc.rcvd is not None else None
+                    reason = exc.rcvd.reason if exc.rcvd is not None else "no close frame"
+                    self.write(f"Connection lost ({code or 'abnormal'}: {reason or 'no reason'}).")
+                    if code in NO_RETRY or self.session.table is None:
+                        return 1
+                finally:
+                    # the loop would close it only when it resumes; a return does not
+                    await ws.close()
+                first = False
+                # An act sent before the drop may never be acknowledged: the resume's
+                # snapshot says whether it landed (a repeat is refused as stale).
+                self.awaiting_ack = False
+                self.reshow = True
+                self._redraw()
+                self.write(f"Reconnecting to {self.opts.url} (up to {self.opts.retry:g}s)...")
+                self.retry_until = time.monotonic() + self.opts.retry
         except InvalidURI as exc:
             self.write(f"error: {exc}")
             return 2
         except (OSError, TimeoutError, InvalidHandshake) as exc:
-            self.write(f"error: cannot reach a cardtable server at {self.opts.url} ({exc})")
-            self.write("hint: start it with: cardtable serve")
-            return 2
-        first = True
-        while True:
-            try:
-                return await self._session(ws, first)
-            except SetupFailed:
-                return 1
-            except Quit:
-                self.write(f"Left the client. Come back with: {self._resume_hint()}")
-                return 0
-            except EOFError:
-                self.write(f"End of input. Come back with: {self._resume_hint()}")
-                return 1
-            except ConnectionClosed as exc:
-                code = exc.rcvd.code if exc.rcvd is not None else None
-                reason = exc.rcvd.reason if exc.rcvd is not None else "no close frame"
-                self.write(f"Connection lost ({code or 'abnormal'}: {reason or 'no reason'}).")
-                if code in NO_RETRY or self.session.table is None:
-                    return 1
-            finally:
-                await ws.close()
-            first = False
-            # An act sent before the drop may never be acknowledged: the resume's
-            # snapshot says whether it landed (a repeat is refused as stale).
-            self.awaiting_ack = False
-            self.reshow = True
-            self._redraw()
-            again = await self._reconnect()
-            if again is None:
-                self.write(f"Could not reconnect. When the server is back: {self._resume_hint()}")
-                return 1
-            ws = again
+            if first:
+                self.write(f"error: cannot reach a cardtable server at {self.opts.url} ({exc})")
+                self.write("hint: start it with: cardtable serve")
+                return 2
+        self.write(f"Could not reconnect. When the server is back: {self._resume_hint()}")
+        return 1
 
-    async def _reconnect(self) -> ClientConnection | None:
-        self.write(f"Reconnecting to {self.opts.url} (up to {self.opts.retry:g}s)...")
-        deadline = time.monotonic() + self.opts.retry
+    def _retryable(self, exc: Exception) -> Exception | None:
+        """For websockets' loop: None to try again, else the exception to raise.
+        Only after a drop, only until the ``--retry`` deadline, and only for a
+        server that is down or not yet answering."""
+        if self.retry_until is None or time.monotonic() >= self.retry_until:
+            return exc
+        return None if isinstance(exc, OSError | TimeoutError | InvalidHandshake) else exc
+
+    def _delays(self) -> Generator[float]:
+        """Pauses between failed attempts: short at first (a restart takes a second
+        or two), doubling up to 2 s, never past the deadline."""
         pause = 0.2
         while True:
-            try:
-                return await self._connect()
-            except (OSError, TimeoutError, InvalidHandshake):
-                if time.monotonic() >= deadline:
-                    return None
-                await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-                pause = min(pause * 2, 2.0)
+            left = (self.retry_until or 0.0) - time.monotonic()
+            yield min(pause, max(0.0, left))
+            pause = min(pause * 2, 2.0)
 
     def _resume_hint(self) -> str:
         extra = "" if self.opts.state_path == DEFAULT_STATE else f" --state {self.opts.state_path}"

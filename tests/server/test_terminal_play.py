@@ -264,6 +264,33 @@ def _resumed_at(screen: Screen) -> int:
     return next((i for i, line in enumerate(screen.lines) if line.startswith("Resuming")), 0)
 
 
+async def test_gives_up_reconnecting_at_the_retry_deadline(tmp_path: Path) -> None:
+    # The server goes away for good: the client retries for --retry seconds, then
+    # stops with the command that resumes later.
+    srv = Server(_settings(tmp_path, grace=30))
+    await srv.start()
+
+    stopped: list[bool] = []
+
+    async def read(prompt: str) -> str:
+        if not stopped:
+            stopped.append(True)
+            await srv.stop()
+        return "1"
+
+    screen = Screen()
+    args = _args(
+        "--url", f"ws://127.0.0.1:{srv.port}/", "--state", str(tmp_path / "s.json"),
+        "--retry", "1",
+    )  # fmt: skip
+    started = time.monotonic()
+    code = await asyncio.wait_for(run_play(args, read, screen), 20)
+    assert code == 1, screen.text
+    assert "Reconnecting to" in screen.text
+    assert "Could not reconnect. When the server is back: cardtable play --resume" in screen.text
+    assert 1 <= time.monotonic() - started < 10  # waited out the deadline, not much more
+
+
 async def test_resume_catches_up_on_a_game_a_bot_finished_for_us(tmp_path: Path) -> None:
     # We leave after one card; after the grace period a bot plays our seat to the end.
     # --resume then prints what we missed (every catch-up update carries the final
