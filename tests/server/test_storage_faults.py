@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from server.persistence.store import Store
@@ -16,8 +16,8 @@ from tests.server.conftest import Harness, make_settings, start_harness
 from tests.server.test_errors import turn_of
 
 
-@contextmanager
-def write_lock(url: str) -> Iterator[threading.Event]:
+@asynccontextmanager
+async def write_lock(url: str) -> AsyncIterator[threading.Event]:
     """Hold the database's write lock from another connection until the event is set
     (or the block ends)."""
     path = url.removeprefix("sqlite:///")
@@ -35,12 +35,14 @@ def write_lock(url: str) -> Iterator[threading.Event]:
 
     thread = threading.Thread(target=hold, daemon=True)
     thread.start()
-    assert held.wait(60), "could not take the write lock"
+    # Waited for off the event loop: the server may need the loop to finish the
+    # commit that holds the lock when we ask for it.
+    assert await asyncio.to_thread(held.wait, 60), "could not take the write lock"
     try:
         yield release
     finally:
         release.set()
-        thread.join(10)
+        await asyncio.to_thread(thread.join, 10)
 
 
 async def _seat_two(harness: Harness) -> tuple[Any, int, str]:
@@ -72,7 +74,7 @@ async def test_a_write_blocked_for_a_while_is_retried_and_lands(
 ) -> None:
     c, table, token = await _seat_two(harness)
     version = harness.server.lobby.tables[table].version
-    with write_lock(sqlite_url) as release:
+    async with write_lock(sqlite_url) as release:
         threading.Timer(2.5, release.set).start()  # longer than SQLite's own busy wait
         reply = await _act(c, table, token, harness)
     assert reply["type"] == "ack" and reply["version"] == version + 1
@@ -87,7 +89,7 @@ async def test_a_write_that_cannot_land_is_refused_whole_and_can_be_sent_again(
     c, table, token = await _seat_two(harness)
     t = harness.server.lobby.tables[table]
     version = t.version
-    with write_lock(sqlite_url):
+    async with write_lock(sqlite_url):
         reply = await _act(c, table, token, harness)
         assert reply["type"] == "error" and reply["code"] == "storage_unavailable", reply
         assert t.version == version, "nothing of a refused action is applied"
@@ -102,7 +104,7 @@ async def test_bots_carry_on_when_the_database_comes_back(sqlite_url: str) -> No
     try:
         h.server.store.writer.retry_for = 0.3
         c = await h.client("watcher")
-        with write_lock(sqlite_url):
+        async with write_lock(sqlite_url):
             created = await c.request({"type": "create_table", "game": "whist"}, timeout=30)
             assert created["code"] == "storage_unavailable", created
         created = await c.request({"type": "create_table", "game": "whist"})
@@ -111,7 +113,7 @@ async def test_bots_carry_on_when_the_database_comes_back(sqlite_url: str) -> No
         await c.request({"type": "start", "table": table})
         while t.version < 5:
             await asyncio.sleep(0.01)
-        with write_lock(sqlite_url):
+        async with write_lock(sqlite_url):
             stuck = t.version
             await asyncio.sleep(1.5)  # every bot write in this window fails
             assert t.version <= stuck + 1
