@@ -119,3 +119,14 @@ def test_every_cited_section_is_a_heading_of_its_doc() -> None:
                 wrong.append(f"{where(path, text, m.start())}: {m.group(1)} has no {section!r}")
     assert not wrong, "cited sections that do not exist:\n" + "\n".join(wrong)
     assert checked >= 20, f"only {checked} section citations found: is the pattern broken?"
+
+
+def test_the_image_copies_every_package_the_install_ships() -> None:
+    # `pip install .` in the image sees only what was copied: a package left out
+    # installs nothing and the server fails at its first import of it.
+    import tomllib
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    packages = [p.rstrip("*") for p in find["find"]["include"]]
+    copied = re.findall(r"^COPY (\S+) \1$", (ROOT / "docker" / "Dockerfile").read_text(), re.M)
+    assert sorted(set(packages) - set(copied)) == []
