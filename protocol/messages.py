@@ -170,6 +170,24 @@ class ClockState(BaseModel):
     banks: list[float] = Field(description="seconds of time bank left, one per seat")
 
 
+# Fields every frame that shows a table to a viewer carries.
+Labels = Annotated[
+    list[str] | None,
+    Field(
+        description="one label per entry of `legal`, in its order (the game's words); "
+        "null when `legal` is",
+    ),
+]
+Hints = Annotated[
+    dict[str, Any],
+    Field(
+        default_factory=dict,
+        description="display-only facts the game derives from `view` (a hand in the "
+        "game's order, each card's points...), keyed as the protocol doc lists them",
+    ),
+]
+
+
 class Snapshot(Message):
     """The whole view of a table for one viewer, at ``version``."""
 
@@ -181,16 +199,8 @@ class Snapshot(Message):
     view: dict[str, Any]
     to_act: list[int]
     legal: list[dict[str, Any]] | None = None
-    labels: list[str] | None = Field(
-        default=None,
-        description="one label per entry of `legal`, in its order (the game's words); "
-        "null when `legal` is",
-    )
-    hints: dict[str, Any] = Field(
-        default_factory=dict,
-        description="display-only facts the game derives from `view` (a hand in the "
-        "game's order, each card's points...), keyed as the protocol doc lists them",
-    )
+    labels: Labels = None
+    hints: Hints
     clock: ClockState | None = None
 
 
@@ -210,16 +220,8 @@ class Update(Message):
     view: dict[str, Any]
     to_act: list[int]
     legal: list[dict[str, Any]] | None = None
-    labels: list[str] | None = Field(
-        default=None,
-        description="one label per entry of `legal`, in its order (the game's words); "
-        "null when `legal` is",
-    )
-    hints: dict[str, Any] = Field(
-        default_factory=dict,
-        description="display-only facts the game derives from `view` (a hand in the "
-        "game's order, each card's points...), keyed as the protocol doc lists them",
-    )
+    labels: Labels = None
+    hints: Hints
     clock: ClockState | None = None
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from clients.terminal.render import card_key, card_text, hand_line, plural, who
+from clients.terminal.render import card_key, card_text, hand_line, plural, trick_line, who
 
 COMPASS = ("North", "East", "South", "West")
 SIDES = ("North/South", "East/West")
@@ -51,12 +51,6 @@ def auction_lines(calls: Sequence[str], dealer: int) -> list[str]:
     return rows
 
 
-def _trick_line(cards: Sequence[str], leader: int, names: Sequence[str], me: int | None) -> str:
-    return "  ".join(
-        f"{who((leader + i) % 4, names, me)} {card_text(c)}" for i, c in enumerate(cards)
-    )
-
-
 def render_bridge(
     view: dict[str, Any],
     hints: dict[str, Any],
@@ -90,11 +84,11 @@ def render_bridge(
         if view.get("last_trick"):
             lines.append(
                 "Last trick: "
-                + _trick_line(view["last_trick"], int(view.get("last_leader") or 0), names, me)
+                + trick_line(view["last_trick"], int(view.get("last_leader") or 0), names, me)
             )
         trick = view.get("trick") or []
         leader = int(view.get("leader") or 0)
-        lines.append("Trick:      " + (_trick_line(trick, leader, names, me) if trick else "-"))
+        lines.append("Trick:      " + (trick_line(trick, leader, names, me) if trick else "-"))
         if "dummy_hand" in view:
             lines.append(f"Dummy ({who(dummy, names, me)}): {hand_line(view['dummy_hand'])}")
     claim = view.get("claim")

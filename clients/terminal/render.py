@@ -117,6 +117,14 @@ def who(seat: Any, names: Sequence[str], me: int | None) -> str:
     return f"{name} (you)" if seat == me else name
 
 
+def trick_line(cards: Sequence[str], leader: int, names: Sequence[str], me: int | None) -> str:
+    """A trick's cards in play order, each after the seat that played it."""
+    n = len(names) or 4
+    return "  ".join(
+        f"{who((leader + i) % n, names, me)} {card_text(c)}" for i, c in enumerate(cards)
+    )
+
+
 def seating_lines(info: dict[str, Any], me: int | None) -> list[str]:
     """One line per seat: name, who sits there, bot or absent markers."""
     lines = []

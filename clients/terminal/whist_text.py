@@ -9,14 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from clients.terminal.render import card_text, hand_line, who
-
-
-def _trick_line(cards: Sequence[str], leader: int, names: Sequence[str], me: int | None) -> str:
-    n = len(names) or 4
-    return "  ".join(
-        f"{who((leader + i) % n, names, me)} {card_text(c)}" for i, c in enumerate(cards)
-    )
+from clients.terminal.render import card_text, hand_line, trick_line, who
 
 
 def render_whist(
@@ -37,11 +30,11 @@ def render_whist(
     ]
     if view.get("last_trick"):
         lines.append(
-            "Last trick: " + _trick_line(view["last_trick"], view.get("last_leader", 0), names, me)
+            "Last trick: " + trick_line(view["last_trick"], view.get("last_leader", 0), names, me)
         )
     trick = view.get("trick") or []
     lines.append(
-        "Trick:      " + (_trick_line(trick, view.get("leader", 0), names, me) if trick else "-")
+        "Trick:      " + (trick_line(trick, view.get("leader", 0), names, me) if trick else "-")
     )
     sizes = view.get("hand_sizes")
     if isinstance(sizes, list):

@@ -89,7 +89,6 @@ class Writer:
         self.max_batch = max_batch
         self._queue: list[_Pending] = []
         self._task: asyncio.Task[None] | None = None
-        self._wakeup: asyncio.Event | None = None
         self.closed = False
 
     async def run(self, op: Callable[[Connection], T] | Insert) -> T:
