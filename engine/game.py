@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, Event
+from engine.formats import FileFormat
 from engine.presentation import Presentation
 from engine.rng import Rng
 from engine.secrecy import faces_named, redact
@@ -123,6 +124,8 @@ class Game(ABC, Generic[S, C]):
     presentation: ClassVar[Presentation] = Presentation()
     # The analysis of ended boards and replayed actions, for games that have one.
     analysis: ClassVar[GameAnalysis[Any] | None] = None
+    # The file formats this game reads and writes (engine/formats.py).
+    formats: ClassVar[tuple[FileFormat, ...]] = ()
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""
