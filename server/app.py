@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import http
-import json
 import logging
 import secrets
 from dataclasses import replace
@@ -28,7 +27,7 @@ from rules.registry import available, get_game
 from server.analysis import Analyst
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
-from server.connection import Connection, Reply
+from server.connection import Connection, Reply, encode
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
@@ -389,11 +388,11 @@ class Server:
 
 def _encoded_replay(
     stored: StoredGame, viewer: Any, start: int, limit: int, analysis: bool, rid: Any
-) -> str:
+) -> bytes:
     data = build_replay(stored, viewer, start, limit, analysis=analysis)
     if rid is not None:
         data["id"] = rid
-    return json.dumps(data, separators=(",", ":"))
+    return encode(data)
 
 
 def with_port(settings: Settings, port: int) -> Settings:

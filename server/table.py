@@ -245,7 +245,7 @@ class Table(TableMoves, TableAbsence):
 
     def _broadcast_update(self, events: list[Event]) -> None:
         # Built and encoded once per viewer (every spectator shares one text).
-        texts: dict[int, str] = {}
+        texts: dict[int, bytes] = {}
         for conn, viewer in list(self.viewers.items()):
             text = texts.get(viewer)
             if text is None:
@@ -381,7 +381,7 @@ class Table(TableMoves, TableAbsence):
             self.seats[record.seat].kind, self.seats[record.seat].bot = "bot", bot
         self.status = "live"
         self.history.append((0, self.game.initial_events(self.state), self.state))
-        snapshots: dict[int, str] = {}
+        snapshots: dict[int, bytes] = {}
         for conn, viewer in list(self.viewers.items()):
             if viewer not in snapshots:
                 snapshots[viewer] = encode(self.snapshot(viewer))
