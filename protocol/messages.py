@@ -286,6 +286,8 @@ class CardAnalysis(BaseModel):
     played: str
     cost: int = Field(description="tricks the played card lost against the best card")
     taken: int = Field(description="tricks that side had already won this board")
+    verdict: str = Field(description='the analysis in words: "K♥ cost 1 trick: 2 instead of 3 '
+                         '(best: A♥)"')
 
 
 class StepAnalysis(BaseModel):

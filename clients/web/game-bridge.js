@@ -128,15 +128,12 @@ function ddTableNode(a, names) {
 function cardScoresNode(p, names) {
   const side = p.seat % 2 === 0 ? "North/South" : "East/West";
   const cards = Object.keys(p.scores).sort((x, y) => p.scores[y] - p.scores[x]);
-  const verdict = p.cost
-    ? `${cardLabel(p.played)} cost ${p.cost} trick${p.cost === 1 ? "" : "s"} (best ${p.best}: ${cards.filter((c) => p.scores[c] === p.best).map(cardLabel).join(" ")})`
-    : `${cardLabel(p.played)} was a best play (${p.best})`;
   return el("div", { class: "dd" },
     el("div", { class: "dd-title" }, `Double dummy: tricks ${side} take from here (${seatName(p.seat, names, null)} to play)`),
     el("div", { class: "dd-cards" }, cards.map((c) => el("span", {
       class: `dd-card${c === p.played ? " played" : ""}${p.scores[c] === p.best ? " best" : ""}`,
     }, cardLabel(c), " ", el("strong", {}, String(p.scores[c]))))),
-    el("div", { class: p.cost ? "dd-verdict cost" : "dd-verdict" }, verdict));
+    el("div", { class: p.cost ? "dd-verdict cost" : "dd-verdict" }, p.verdict));
 }
 
 // The bidding box (one row per level) and the claim picker; cards are clicked on the table.
