@@ -369,9 +369,9 @@ server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
 
-# builders: one per server -> client message (``snapshot`` and ``update`` are
-# built per viewer by the table, server/table.py). Plain dicts: frames are
-# built on the hot path, and the test client validates every one it receives.
+# builders: one per server -> client message. Plain dicts: frames are built on
+# the hot path (``update``: once per viewer per action), and the test client
+# validates every one it receives.
 
 
 def welcome(
@@ -413,6 +413,68 @@ def left(table: int) -> JSON:
 def table_status(info: JSON) -> JSON:
     """The ``table`` message: ``info`` is the table's :class:`TableInfo`."""
     return {"type": "table", "table": info}
+
+
+def snapshot(
+    *,
+    table: int,
+    version: int,
+    seat: int | None,
+    status: str,
+    view: JSON,
+    to_act: list[int],
+    legal: list[JSON] | None,
+    labels: list[str] | None,
+    hints: JSON,
+    clock: JSON | None,
+) -> JSON:
+    """The whole view of a table for one viewer (:class:`Snapshot`)."""
+    return {
+        "type": "snapshot",
+        "table": table,
+        "version": version,
+        "seat": seat,
+        "status": status,
+        "view": view,
+        "to_act": to_act,
+        "legal": legal,
+        "labels": labels,
+        "hints": hints,
+        "clock": clock,
+    }
+
+
+def update(
+    *,
+    table: int,
+    version: int,
+    seat: int | None,
+    status: str,
+    events: list[JSON],
+    narration: list[str | None],
+    view: JSON,
+    to_act: list[int],
+    legal: list[JSON] | None,
+    labels: list[str] | None,
+    hints: JSON,
+    clock: JSON | None,
+) -> JSON:
+    """One accepted action as one viewer sees it (:class:`Update`)."""
+    return {
+        "type": "update",
+        "table": table,
+        "version": version,
+        "seat": seat,
+        "status": status,
+        "events": events,
+        "narration": narration,
+        "view": view,
+        "to_act": to_act,
+        "legal": legal,
+        "labels": labels,
+        "hints": hints,
+        "clock": clock,
+    }
 
 
 def ack(table: int, version: int) -> JSON:

@@ -14,6 +14,7 @@ import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
@@ -66,6 +67,11 @@ class Table(TableMoves, TableAbsence):
     # (re-sent after a snapshot, so late viewers see them too).
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
     analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @cached_property
+    def names(self) -> list[str]:
+        """The seats' display names (the game's, fixed by the table's options)."""
+        return list(self.game.seat_names(self.config))
 
     # the actor
 
@@ -144,7 +150,7 @@ class Table(TableMoves, TableAbsence):
     # information
 
     def info(self) -> dict[str, Any]:
-        names = self.game.seat_names(self.config)
+        names = self.names
         return {
             "table": self.id,
             "name": self.name,
@@ -183,19 +189,18 @@ class Table(TableMoves, TableAbsence):
         view = self.game.view(self.state, viewer)
         legal = self._legal_for(viewer)
         words = self.game.presentation
-        return {
-            "type": "snapshot",
-            "table": self.id,
-            "version": self.version,
-            "seat": viewer if viewer >= 0 else None,
-            "status": self.status,
-            "view": view,
-            "to_act": self._to_act(viewer),
-            "legal": legal,
-            "labels": words.labels(view, legal),
-            "hints": words.hints(view),
-            "clock": self.clock_state(viewer),
-        }
+        return p.snapshot(
+            table=self.id,
+            version=self.version,
+            seat=viewer if viewer >= 0 else None,
+            status=self.status,
+            view=view,
+            to_act=self._to_act(viewer),
+            legal=legal,
+            labels=words.labels(view, legal),
+            hints=words.hints(view),
+            clock=self.clock_state(viewer),
+        )
 
     def _to_act(self, viewer: int) -> list[int]:
         if self.status != "live":
@@ -216,22 +221,20 @@ class Table(TableMoves, TableAbsence):
         # a table resumed after a restart lacks that position for its first action.
         before = self._state_at(version - 1) if words.remembers else None
         start = view if before is None else self.game.view(before, viewer)
-        names = list(self.game.seat_names(self.config))
-        return {
-            "type": "update",
-            "table": self.id,
-            "version": version,
-            "seat": viewer if viewer >= 0 else None,
-            "status": self.status if current else "live",
-            "events": shown,
-            "narration": words.narration(start, shown, viewer, names),
-            "view": view,
-            "to_act": list(self.game.to_act_visible(state, viewer)) if live else [],
-            "legal": legal,
-            "labels": words.labels(view, legal),
-            "hints": words.hints(view),
-            "clock": self.clock_state(viewer) if current else None,
-        }
+        return p.update(
+            table=self.id,
+            version=version,
+            seat=viewer if viewer >= 0 else None,
+            status=self.status if current else "live",
+            events=shown,
+            narration=words.narration(start, shown, viewer, self.names),
+            view=view,
+            to_act=list(self.game.to_act_visible(state, viewer)) if live else [],
+            legal=legal,
+            labels=words.labels(view, legal),
+            hints=words.hints(view),
+            clock=self.clock_state(viewer) if current else None,
+        )
 
     def _state_at(self, version: int) -> Any:
         """The state at ``version`` if the history still holds it (versions in the
