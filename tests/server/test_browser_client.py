@@ -34,6 +34,13 @@ CHROMIUM = next(
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
 
 
+PAGE_MODULES = (
+    'const { S } = await import("/state.js");'
+    ' const { openReplay, stepReplay } = await import("/replay.js");'
+    ' const { TR, tractorAutoStep } = await import("/game-tractor.js");'
+)
+
+
 class Page:
     """One tab over the DevTools protocol: evaluate, wait, screenshot."""
 
@@ -51,14 +58,27 @@ class Page:
                 return msg.get("result", {})
 
     async def js(self, expr: str) -> Any:
-        r = await self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+        """The value of ``expr`` evaluated in the page with what the tests use of its
+        modules in scope (the page sets no globals): the same module instances the
+        page runs, as a dynamic import of a module already loaded returns it."""
+        wrapped = f"(async () => {{ {PAGE_MODULES} return eval({json.dumps(expr)}); }})()"
+        r = await self.call(
+            "Runtime.evaluate", expression=wrapped, returnByValue=True, awaitPromise=True
+        )
         assert "exceptionDetails" not in r, r["exceptionDetails"]
         return r["result"].get("value")
 
-    async def wait(self, expr: str, timeout: float = 30) -> Any:
+    async def wait(self, expr: str, timeout: float = 30, *, loading: bool = False) -> Any:
+        """``expr`` once truthy; with ``loading``, an error (the page's modules not yet
+        there) counts as not yet."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            value = await self.js(expr)
+            try:
+                value = await self.js(expr)
+            except AssertionError:
+                if not loading:
+                    raise
+                value = None
             if value:
                 return value
             await asyncio.sleep(0.1)
@@ -111,8 +131,8 @@ async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, Server]]:
             await p.call("Runtime.enable")
             await p.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/")
             await p.wait(
-                "typeof S !== 'undefined' && S.connected"
-                " && document.querySelector('#create-game').options.length > 0"
+                "S.connected && document.querySelector('#create-game').options.length > 0",
+                loading=True,
             )
             yield p, server
     finally:
@@ -357,7 +377,7 @@ async def test_a_bridge_replay_says_dummys_cards_come_from_dummy(page: tuple[Pag
             "S.replay.steps.map((s, i) => [i, s])"
             ".filter(([, s]) => s.action && s.action.type === 'play'"
             " && s.events[0].kind === 'play' && s.events[0].seat !== s.seat)"
-            ".map(([i, s]) => [i, COMPASS[s.seat]])"
+            ".map(([i, s]) => [i, S.replay.names[s.seat]])"
         )
         if dummy_steps:
             break
