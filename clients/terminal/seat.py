@@ -180,8 +180,8 @@ class SeatClient:
         if word in HELP_WORDS:
             self.write(
                 "Type a menu number, a card (AS, 10h, T♥), a call (1nt, 2♥, pass, x), "
-                "an amount (raise 37, bet 50, all in, claim 9), 'draw all' (while cards are drawn), "
-                "or a JSON action; "
+                "an amount (raise 37, bet 50, all in, claim 9), "
+                "'draw all' (while cards are drawn), or a JSON action; "
                 "'q' leaves (resume later with --resume)."
             )
             self._redraw()
