@@ -10,8 +10,9 @@ arena"):
   seats swapped), so every bot plays every seat of every deal and the luck of the
   cards cancels out of the comparison.
 - **confidence intervals**: a bot's sample for a seed is its mean score over the
-  rotations of that seed; the standing is the mean over seeds with a normal 95%
-  interval (1.96 standard errors), which is valid because seeds are independent.
+  rotations of that seed; the standing is the mean over seeds with a Student-t 95%
+  interval (seeds are independent; t rather than the normal 1.96 because a
+  tournament often has only a handful of deals).
 - **progress bar** on stderr, only when stderr is a terminal.
 
 Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big blind).
@@ -26,12 +27,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from scipy.stats import t as student_t
+
 from bots.base import Bot
 from engine.errors import IllegalAction
+from engine.events import JSON
 from engine.game import Game
 from engine.rng import Rng, derive_seed
-
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,10 @@ class ArenaResult:
         return _standing(f"{a} - {b}", diffs, self.standing(a).games)
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% confidence interval."""
+def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """Mean and the half-width of its Student-t confidence interval at ``level``:
+    ``t(1 - (1 - level) / 2, n - 1) * s / sqrt(n)``, right for small samples
+    (with 3 deals the 95% factor is 4.30, not the normal 1.96)."""
     n = len(values)
     if n == 0:
         return 0.0, math.inf
@@ -80,12 +84,78 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     if n < 2:
         return mean, math.inf
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, Z95 * math.sqrt(var / n)
+    factor = float(student_t.ppf(1 - (1 - level) / 2, n - 1))
+    return mean, factor * math.sqrt(var / n)
 
 
 def _standing(name: str, values: Sequence[float], games: int) -> Standing:
     mean, half = mean_ci(values)
     return Standing(name, mean, half, len(values), games)
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One arena game: the scores, the log it replays from, and the stand-ins."""
+
+    scores: tuple[float, ...]
+    log: tuple[tuple[int, JSON], ...]  # (seat, canonical action), in order
+    illegal: int  # answers the rules refused
+    stand_ins: tuple[int, ...]  # per seat: decisions the game's stand-in made
+    result: JSON = field(default_factory=dict)  # Result.to_json(), as a table stores it
+
+    @property
+    def actions(self) -> int:
+        return len(self.log)
+
+
+def play_logged(
+    game: Game[Any, Any],
+    config: Any,
+    seed: int,
+    seats: Sequence[Bot],
+    budget: float = 1.0,
+    *,
+    strict_budget: bool = False,
+) -> PlayedGame:
+    """One game with ``seats[i]`` playing seat ``i``, keeping its log.
+
+    A bot that returns None, raises, answers illegally or (with ``strict_budget``)
+    takes longer than ``budget`` gets the game's stand-in for that decision, as at
+    a table; a failing bot's exception is a stand-in, not a crash of the run."""
+    state = game.new(config, seed)
+    log: list[tuple[int, JSON]] = []
+    illegal = 0
+    stand_ins = [0] * len(seats)
+    while True:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        legal = game.legal(state, seat)
+        decision_seed = derive_seed(seed, len(log), seat)
+        view = game.view(state, seat)
+        start = time.perf_counter()
+        try:
+            action = seats[seat].decide(view, legal, seat, decision_seed, budget)
+        except Exception:
+            action = None
+        late = strict_budget and time.perf_counter() - start > budget
+        move = None
+        if action is not None and not late:
+            try:
+                move = game.validate(state, seat, action)
+            except IllegalAction:
+                illegal += 1
+        if move is None:  # no answer or an illegal one: the stand-in, as at a table
+            move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
+            stand_ins[seat] += 1
+        state, _ = game.apply(state, seat, move)
+        log.append((seat, dict(move.action)))
+    result = game.result(state)
+    assert result is not None
+    return PlayedGame(
+        tuple(result.scores), tuple(log), illegal, tuple(stand_ins), result.to_json()
+    )
 
 
 def play_game(
@@ -96,30 +166,8 @@ def play_game(
     budget: float = 1.0,
 ) -> tuple[tuple[float, ...], int, int]:
     """One game with ``seats[i]`` playing seat ``i``: (scores, actions, illegal)."""
-    state = game.new(config, seed)
-    actions = illegal = 0
-    while True:
-        acting = game.to_act(state)
-        if not acting:
-            break
-        seat = acting[0]
-        legal = game.legal(state, seat)
-        decision_seed = derive_seed(seed, actions, seat)
-        view = game.view(state, seat)
-        action = seats[seat].decide(view, legal, seat, decision_seed, budget)
-        move = None
-        if action is not None:
-            try:
-                move = game.validate(state, seat, action)
-            except IllegalAction:
-                illegal += 1
-        if move is None:  # no answer or an illegal one: the stand-in, as at a table
-            move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
-        state, _ = game.apply(state, seat, move)
-        actions += 1
-    result = game.result(state)
-    assert result is not None
-    return result.scores, actions, illegal
+    played = play_logged(game, config, seed, seats, budget)
+    return played.scores, played.actions, played.illegal
 
 
 class Progress:

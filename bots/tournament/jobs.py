@@ -1,0 +1,37 @@
+"""One tournament game as a job: a description in, a played game out.
+
+``play_job`` is a top-level function of a frozen, picklable value, so a local
+process pool and a remote worker can both run it; it does no I/O besides
+importing the bots it names.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bots.arena import PlayedGame, play_logged
+from bots.base import load_bot
+from rules.registry import get_game
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """What to play: a game of ``game`` with ``options`` (JSON text), dealt from
+    ``seed``, ``seating[i]`` (a ``module:Class`` bot target) in seat ``i``."""
+
+    game: str
+    options: str
+    seed: int
+    seating: tuple[str, ...]
+    budget: float = 1.0
+    strict_budget: bool = True  # a late answer gets the stand-in, as at a table
+
+
+def play_job(job: GameJob) -> PlayedGame:
+    """Play ``job`` to the end (a bot that fails, answers illegally or late gets
+    the game's stand-in for that decision)."""
+    game = get_game(job.game)
+    config = game.parse_config(json.loads(job.options))
+    bots = [load_bot(target) for target in job.seating]
+    return play_logged(game, config, job.seed, bots, job.budget, strict_budget=job.strict_budget)

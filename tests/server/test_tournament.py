@@ -1,0 +1,226 @@
+"""`cardtable tournament` end to end: outside bots, stored results that replay,
+ratings that round-trip, standings from the CLI, plots that are real images."""
+
+from __future__ import annotations
+
+import asyncio
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from matplotlib.image import imread
+
+from bots.tournament.schedule import Schedule
+from engine.replay import LoggedAction, replay
+from rules.registry import get_game
+from server.cli import main
+from server.persistence.results import Results
+from server.persistence.store import Store
+from server.tournament.commands import stored_chart
+from server.tournament.plot import svg
+from server.tournament.progress import RunProgress
+from server.tournament.runner import (
+    Entrant,
+    TournamentSetup,
+    local_player,
+    make_executor,
+    run_tournament,
+)
+
+
+def _load(url: str, tid: int) -> Any:
+    async def run() -> Any:
+        store = await Store.open(url)
+        try:
+            t = await Results(store).get_tournament(tid)
+            games = [await store.get_game(g.game_id) for m in t.matches for g in m.games]
+            return t, games
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_an_outside_bot_plays_a_stored_tournament_that_replays(
+    sqlite_url: str, tmp_path: Path, capsys: Any
+) -> None:
+    png = tmp_path / "chart.png"
+    args = [
+        "tournament",
+        "--game",
+        "whist",
+        "--games",
+        "3",
+        "--db",
+        sqlite_url,
+        "--bots",
+        "trick=examples.trick_bot:TrickBot,heuristic",
+        "--plot",
+        str(png),
+    ]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "stored as tournament 1" in out and f"plot written to {png}" in out
+    t, games = _load(sqlite_url, 1)
+    assert t.status == "finished" and t.game_type == "whist"
+    assert [e["name"] for e in t.setup["entrants"]] == ["trick", "heuristic"]
+    assert t.setup["entrants"][0]["target"] == "examples.trick_bot:TrickBot"
+    assert len(t.matches) == 3 and all(len(m.games) == 2 for m in t.matches)
+    # Every game is a stored game: its log replays to the stored result.
+    game = get_game("whist")
+    for stored in games:
+        assert stored is not None and stored.status == "finished"
+        config = game.parse_config(stored.config)
+        end = replay(
+            game,
+            config,
+            stored.seed,
+            [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions],
+        )
+        result = game.result(end)
+        assert result is not None and list(result.scores) == stored.result["scores"]
+        assert {s.kind for s in stored.seats} == {"bot"}
+        assert {s.bot for s in stored.seats} == {"trick", "heuristic"}
+    # The seats of each match's two games are swapped: the same deal both ways.
+    m = t.matches[0]
+    assert m.games[0].bots == ["trick", "heuristic"] * 2
+    assert m.games[1].bots == ["heuristic", "trick"] * 2
+    # Ratings: a start row per bot, then one per bot per match, the last the standings'.
+    assert [(r.match_number, r.bot) for r in t.ratings[:2]] == [(0, "trick"), (0, "heuristic")]
+    assert len(t.ratings) == 2 + 2 * 3
+    last = {r.bot: (r.mu, r.sigma) for r in t.ratings}
+    for b in t.standings["bots"]:
+        assert last[b["name"]] == (b["mu"], b["sigma"])
+    # The PNG is a real image of the size matplotlib drew.
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert imread(str(png)).shape[:2] == (420, 1100)
+
+    assert main(["tournaments", "--db", sqlite_url]) == 0
+    listing = capsys.readouterr().out
+    assert "whist" in listing and "trick,heuristic" in listing
+    svg_file = tmp_path / "again.svg"
+    assert main(["standings", "1", "--db", sqlite_url, "--plot", str(svg_file)]) == 0
+    text = capsys.readouterr().out
+    assert "tournament 1: Whist, round-robin, 3 deals per pairing, finished" in text
+    assert f"games {games[0].id} {games[1].id}" in text
+    root = ET.fromstring(svg_file.read_text())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert main(["standings", "7", "--db", sqlite_url]) == 2
+    assert "no stored tournament 7" in capsys.readouterr().err
+
+
+def test_ratings_carry_over_to_the_next_tournament(sqlite_url: str, capsys: Any) -> None:
+    base = ["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]
+    assert main(base) == 0
+    first, _ = _load(sqlite_url, 1)
+    assert main([*base, "--seed", "2"]) == 0
+    second, _ = _load(sqlite_url, 2)
+    end_of_first = {r.bot: (r.mu, r.sigma) for r in first.ratings}
+    start_of_second = {r.bot: (r.mu, r.sigma) for r in second.ratings if r.match_number == 0}
+    assert start_of_second == end_of_first
+
+
+def test_swiss_for_five_bots_gives_byes_and_points() -> None:
+    names = ["heuristic", "random", "b3", "b4", "b5"]
+    setup = TournamentSetup(
+        game="whist",
+        options={},
+        entrants=tuple(
+            Entrant(
+                n,
+                "bots.whist.heuristic:WhistHeuristicBot"
+                if n == "heuristic"
+                else "bots.base:RandomBot",
+            )
+            for n in names
+        ),
+        deals=2,
+        schedule=Schedule.SWISS,
+        rounds=3,
+    )
+
+    async def run() -> Any:
+        with make_executor(0) as ex:
+            return await run_tournament(setup, local_player(setup, ex))
+
+    report = asyncio.run(run())
+    assert report.tally.matches == 3 * 2 * 2  # rounds x pairs x deals
+    assert {m.round for m in report.matches} == {1, 2, 3}
+    # 5 entrants: one bye a round, each to a different bot, worth a win per deal.
+    points = sum(report.tally.points.values())
+    assert points == pytest.approx(3 * 2 * 2 + 3 * 2)  # a point per match, plus byes
+    for rnd in (1, 2, 3):
+        playing = [x for m in report.matches if m.round == rnd for x in (m.a, m.b)]
+        assert len(set(playing)) == 4
+
+
+def test_plain_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
+    class Stream:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def write(self, text: str) -> None:
+            self.lines.append(text)
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return False
+
+    s = Stream()
+    bar = RunProgress(4, s, every=3600.0)  # type: ignore[arg-type]
+    bar.update(1, "heuristic 27.1±7.9")
+    bar.update(2)
+    bar.update(1, "heuristic 29.0±7.1")
+    bar.close()
+    assert s.lines[0] == "progress: started: 4 games to play\n"
+    # Only the last update is printed within the interval: the end is always shown.
+    assert len(s.lines) == 2
+    assert s.lines[1].startswith("progress: 4/4 games (100%)")
+    assert s.lines[1].rstrip().endswith("leader heuristic 29.0±7.1")
+
+
+def test_the_stored_chart_is_an_svg_with_both_panels(sqlite_url: str) -> None:
+    assert main(["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]) == 0
+    t, _ = _load(sqlite_url, 1)
+    root = ET.fromstring(svg(stored_chart(t)))
+    text = "".join(root.itertext())
+    assert "Standings" in text and "Rating over matches" in text
+
+
+async def test_results_round_trip_on_both_databases(db_url: str) -> None:
+    setup = TournamentSetup(
+        game="poker",
+        options={"seats": 2, "hands": 2},
+        entrants=(
+            Entrant("rule", "bots.poker.rule:PokerRuleBot"),
+            Entrant("mod:Random", "bots.base:RandomBot"),
+        ),
+        deals=3,
+    )
+    store = await Store.open(db_url)
+    try:
+        results = Results(store)
+        with make_executor(0) as ex:
+            report = await run_tournament(setup, local_player(setup, ex), results=results)
+        assert report.tournament_id is not None
+        t = await results.get_tournament(report.tournament_id)
+        assert t is not None and t.status == "finished" and t.setup == setup.to_json()
+        assert [(m.number, m.score_a, m.score_b) for m in t.matches] == [
+            (m.number, m.score_a, m.score_b) for m in report.matches
+        ]
+        for stored, played in zip(t.matches, report.matches, strict=True):
+            assert [g.scores for g in stored.games] == [list(g.played.scores) for g in played.games]
+            assert [g.bots for g in stored.games] == [list(g.seating) for g in played.games]
+        assert [(r.match_number, r.bot, r.mu, r.sigma) for r in t.ratings] == [
+            (k, n, r.mu, r.sigma) for k, n, r in report.tally.history
+        ]
+        latest = await results.latest_ratings("poker", ["rule", "mod:Random", "nobody"])
+        final = report.tally.ratings
+        assert latest == {n: (final.get(n).mu, final.get(n).sigma) for n in ("rule", "mod:Random")}
+        listed = await results.list_tournaments()
+        assert [(x.id, n) for x, n in listed] == [(report.tournament_id, 3)]
+    finally:
+        await store.close()
