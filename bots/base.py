@@ -142,6 +142,9 @@ def decide(
     game: str, name: str, view: JSON, legal: list[Any], seat: int, seed: int, budget: float
 ) -> Action | None:
     """Top-level entry point for the server's process pool (must be picklable);
-    None when the bot cannot decide."""
-    action = make_bot(game, name).decide(view, legal, seat, seed, budget)
+    None when the bot cannot decide.  ``name`` is a registry name, or the
+    ``module:Class`` of an outside bot a tournament seated (never a client: a
+    table's ``add_bot`` accepts registry names only)."""
+    bot = load_bot(name) if ":" in name else make_bot(game, name)
+    action = bot.decide(view, legal, seat, seed, budget)
     return None if action is None else dict(action)

@@ -162,6 +162,7 @@ class Server:
             time_bank=stored.table_options.get("time_bank"),
             clock=await self._restore_clock(stored, len(seats)),
             creator=stored.table_options.get("creator"),
+            timeout_stand_in=bool(stored.table_options.get("timeout_stand_in")),
         )
 
     async def _restore_clock(self, stored: StoredGame, seats: int) -> TurnClock | None:

@@ -12,13 +12,11 @@ import sys
 from typing import Any, TextIO
 
 from bots.base import bot_names, bot_target, load_bot
-from bots.tournament.ratings import Rating
 from bots.tournament.schedule import Schedule, swiss_rounds
 from engine.errors import IllegalAction
 from rules.registry import get_game
 from server.persistence.results import Results, StoredTournament
 from server.persistence.store import Store
-from server.tournament.plot import PlotError, RatingPoint, StandingPoint, chart, save
 from server.tournament.progress import RunProgress
 from server.tournament.runner import (
     Entrant,
@@ -27,6 +25,7 @@ from server.tournament.runner import (
     local_player,
     make_executor,
     run_tournament,
+    starting_ratings,
     total_games,
 )
 
@@ -100,6 +99,8 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
         report = asyncio.run(_run_local(setup, args.workers, db_url))
     print_report(report, sys.stdout)
     if args.plot is not None:
+        from server.tournament.plot import PlotError, save  # matplotlib: only to draw
+
         try:
             save(report_chart(report), args.plot)
         except (PlotError, OSError) as exc:
@@ -127,14 +128,6 @@ async def _run_local(setup: TournamentSetup, workers: int, db_url: str | None) -
         progress.close()
         if store is not None:
             await store.close()
-
-
-async def starting_ratings(results: Results | None, setup: TournamentSetup) -> dict[str, Rating]:
-    """Each bot's rating from the runs before (none without a database)."""
-    if results is None:
-        return {}
-    found = await results.latest_ratings(setup.game, [e.name for e in setup.entrants])
-    return {name: Rating(mu, sigma) for name, (mu, sigma) in found.items()}
 
 
 def print_report(report: TournamentReport, out: TextIO) -> None:
@@ -174,6 +167,8 @@ def _score(value: float, sign: str = "") -> str:
 
 
 def report_chart(report: TournamentReport) -> Any:
+    from server.tournament.plot import RatingPoint, StandingPoint, chart
+
     title = f"{get_game(report.setup.game).title} tournament"
     if report.tournament_id is not None:
         title += f" {report.tournament_id}"
@@ -184,6 +179,8 @@ def report_chart(report: TournamentReport) -> Any:
 
 def stored_chart(t: StoredTournament) -> Any:
     """The same charts from what the database holds."""
+    from server.tournament.plot import RatingPoint, StandingPoint, chart
+
     bots = (t.standings or {}).get("bots", [])
     standings = [StandingPoint(b["name"], b["mean"], b["half_width"]) for b in bots]
     ratings = [RatingPoint(r.match_number, r.bot, r.mu, r.sigma) for r in t.ratings]

@@ -295,3 +295,11 @@ def standings_json(tally: Tally) -> dict[str, Any]:
 def _finite(x: float) -> float | None:
     """JSON has no infinity: an interval of one sample is stored as null."""
     return x if x != float("inf") else None
+
+
+async def starting_ratings(results: Results | None, setup: TournamentSetup) -> dict[str, Rating]:
+    """Each bot's rating from the runs before (none without a database)."""
+    if results is None:
+        return {}
+    found = await results.latest_ratings(setup.game, [e.name for e in setup.entrants])
+    return {name: Rating(mu, sigma) for name, (mu, sigma) in found.items()}

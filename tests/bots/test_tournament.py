@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import math
 import pickle
+from pathlib import Path
 
 import pytest
 
 from bots.arena import PlayedGame
-from bots.base import bot_target, load_bot
+from bots.base import bot_target, installed_bots, load_bot, make_bot
 from bots.tournament.jobs import GameJob, play_job
 from bots.tournament.ratings import Ratings
 from bots.tournament.schedule import round_robin, seatings, swiss_round, swiss_rounds
@@ -122,3 +123,23 @@ def test_a_match_scores_each_side_over_its_seats_and_seatings():
     assert standings["b"].stand_ins == 2 and standings["a"].points == 1.0
     assert tally.leader() == "a"
     assert [k for k, n, _ in tally.history] == [0, 0, 1, 1]
+
+
+def test_an_installed_package_registers_bots_by_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What `pip install` leaves behind for a package declaring
+    # [project.entry-points."cardtable.bots"] trickbot = "examples.trick_bot:TrickBot".
+    info = tmp_path / "trickbots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: trickbots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[cardtable.bots]\ntrickbot = examples.trick_bot:TrickBot\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert installed_bots()["trickbot"] == "examples.trick_bot:TrickBot"
+    assert bot_target("whist", "trickbot") == "examples.trick_bot:TrickBot"
+    assert bot_target("bridge", "trickbot") == "examples.trick_bot:TrickBot"
+    # The registry's own names come first; a table's add_bot never sees entry points.
+    with pytest.raises(IllegalAction):
+        make_bot("whist", "trickbot")
