@@ -377,7 +377,8 @@ def cmd_tournaments(args: argparse.Namespace) -> int:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     from server.persistence.results import Results
-    from server.tournament.commands import print_standings, stored_chart
+    from server.tournament.commands import print_standings
+    from server.tournament.page import stored_chart
     from server.tournament.plot import PlotError, save
 
     async def fetch(store: Any) -> Any:

@@ -177,16 +177,6 @@ def report_chart(report: TournamentReport) -> Any:
     return chart(title, standings, ratings)
 
 
-def stored_chart(t: StoredTournament) -> Any:
-    """The same charts from what the database holds."""
-    from server.tournament.plot import RatingPoint, StandingPoint, chart
-
-    bots = (t.standings or {}).get("bots", [])
-    standings = [StandingPoint(b["name"], b["mean"], b["half_width"]) for b in bots]
-    ratings = [RatingPoint(r.match_number, r.bot, r.mu, r.sigma) for r in t.ratings]
-    return chart(f"{get_game(t.game_type).title} tournament {t.id}", standings, ratings)
-
-
 def print_tournaments(rows: list[tuple[StoredTournament, int]], out: TextIO) -> None:
     if not rows:
         out.write("no stored tournaments\n")

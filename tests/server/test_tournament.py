@@ -4,6 +4,7 @@ ratings that round-trip, standings from the CLI, plots that are real images."""
 from __future__ import annotations
 
 import asyncio
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from matplotlib.image import imread
 from bots.tournament.schedule import Schedule
 from engine.replay import LoggedAction, replay
 from rules.registry import get_game
+from server.app import Server
 from server.cli import main
 from server.persistence.results import Results
 from server.persistence.store import Store
-from server.tournament.commands import stored_chart
+from server.settings import Settings
+from server.tournament.page import stored_chart
 from server.tournament.plot import svg
 from server.tournament.progress import RunProgress
 from server.tournament.runner import (
@@ -27,6 +30,7 @@ from server.tournament.runner import (
     make_executor,
     run_tournament,
 )
+from tests.server.test_static_client import _get
 
 
 def _load(url: str, tid: int) -> Any:
@@ -224,3 +228,44 @@ async def test_results_round_trip_on_both_databases(db_url: str) -> None:
         assert [(x.id, n) for x, n in listed] == [(report.tournament_id, 3)]
     finally:
         await store.close()
+
+
+def test_the_server_shows_the_standings_page_with_charts_and_replay_links(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    args = ["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]
+    assert main([*args, "--bots", "heuristic,b<i>=bots.base:RandomBot"]) == 0
+    t, games = _load(sqlite_url, 1)
+
+    async def fetch() -> dict[str, tuple[int, dict[str, str], bytes]]:
+        server = Server(Settings(host="127.0.0.1", port=0, db_url=sqlite_url, bot_workers=0))
+        await server.start()
+        try:
+            paths = [
+                "/tournaments",
+                "/tournaments/",
+                "/tournaments/1",
+                "/tournaments/9",
+                "/tournaments/x",
+            ]
+            return {p: await _get(server.port, p) for p in paths}
+        finally:
+            await server.stop()
+
+    pages = asyncio.run(fetch())
+    for p in ("/tournaments", "/tournaments/", "/tournaments/1"):
+        status, headers, _ = pages[p]
+        assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert pages["/tournaments/9"][0] == 404 and pages["/tournaments/x"][0] == 404
+    listing = pages["/tournaments"][2].decode()
+    assert 'href="/tournaments/1"' in listing and "b&lt;i&gt;" in listing
+    page = pages["/tournaments/1"][2].decode()
+    assert "<b<i>" not in page and "b&lt;i&gt;" in page  # names are escaped
+    links = re.findall(r'href="/#replay=(\d+)"', page)
+    assert sorted(int(x) for x in links) == sorted(g.id for g in games)
+    svg_text = page[page.index("<svg") : page.index("</svg>") + len("</svg>")]
+    root = ET.fromstring(svg_text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "Rating over matches" in "".join(root.itertext())
+    for b in t.standings["bots"]:
+        assert f"{b['mu']:.1f} ± {b['sigma']:.1f}" in page
