@@ -118,12 +118,14 @@ def play_logged(
     budget: float = 1.0,
     *,
     strict_budget: bool = False,
+    contain_errors: bool = False,
 ) -> PlayedGame:
     """One game with ``seats[i]`` playing seat ``i``, keeping its log.
 
-    A bot that returns None, raises, answers illegally or (with ``strict_budget``)
-    takes longer than ``budget`` gets the game's stand-in for that decision, as at
-    a table; a failing bot's exception is a stand-in, not a crash of the run."""
+    A bot that returns None, answers illegally, (with ``strict_budget``) takes
+    longer than ``budget`` or (with ``contain_errors``) raises gets the game's
+    stand-in for that decision, as at a table.  Without ``contain_errors`` a bot's
+    exception propagates: a bench measuring a bot must not hide its bugs."""
     state = game.new(config, seed)
     log: list[tuple[int, JSON]] = []
     illegal = 0
@@ -140,6 +142,8 @@ def play_logged(
         try:
             action = seats[seat].decide(view, legal, seat, decision_seed, budget)
         except Exception:
+            if not contain_errors:
+                raise
             action = None
         late = strict_budget and time.perf_counter() - start > budget
         move = None

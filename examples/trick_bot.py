@@ -43,11 +43,14 @@ class TrickBot:
         if not plays:
             # Every random choice comes from ``seed``, so the game replays.
             return random.Random(seed).choice(list(legal)) if legal else None
+        # Answer with the legal action itself: it may carry more than the card
+        # (a Crazy Eights eight names a suit).
+        action = {a["card"]: a for a in plays}
         trick: list[str] = list(view.get("trick") or [])
         trump = suit(view["trump"]) if isinstance(view.get("trump"), str) else None
         cards = sorted((a["card"] for a in plays), key=rank)
         if not trick:
-            return {"type": "play", "card": cards[-1]}
+            return action[cards[-1]]
         led = suit(trick[0])
 
         def strength(card: str) -> int:
@@ -59,5 +62,5 @@ class TrickBot:
         winners = [c for c in cards if strength(c) > best]
         partner_winning = len(trick) >= 2 and strength(trick[-2]) == best
         if winners and not partner_winning:
-            return {"type": "play", "card": min(winners, key=strength)}
-        return {"type": "play", "card": min(cards, key=lambda c: (strength(c) >= 100, rank(c)))}
+            return action[min(winners, key=strength)]
+        return action[min(cards, key=lambda c: (strength(c) >= 100, rank(c)))]

@@ -34,4 +34,12 @@ def play_job(job: GameJob) -> PlayedGame:
     game = get_game(job.game)
     config = game.parse_config(json.loads(job.options))
     bots = [load_bot(target) for target in job.seating]
-    return play_logged(game, config, job.seed, bots, job.budget, strict_budget=job.strict_budget)
+    return play_logged(
+        game,
+        config,
+        job.seed,
+        bots,
+        job.budget,
+        strict_budget=job.strict_budget,
+        contain_errors=True,  # an outside bot's bug costs it the move, not the run
+    )

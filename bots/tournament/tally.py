@@ -86,6 +86,7 @@ class Tally:
     # (match number, bot, rating after it): the rating-over-matches history
     history: list[tuple[int, str, Rating]] = field(default_factory=list)
     met: set[frozenset[int]] = field(default_factory=set)
+    rated: set[str] = field(default_factory=set)  # bots that have met another bot
     matches: int = 0
     games: int = 0
 
@@ -110,7 +111,9 @@ class Tally:
             for seat, name in enumerate(g.seating):
                 self.stand_ins[name] += g.played.stand_ins[seat]
         self.ratings.update(m.a, m.b, m.score_a, m.score_b)
-        for name in {m.a, m.b}:
+        if m.a != m.b:
+            self.rated.update((m.a, m.b))
+        for name in dict.fromkeys((m.a, m.b)):
             self.history.append((m.number, name, self.ratings.get(name)))
 
     def standings(self) -> list[BotStanding]:
@@ -140,7 +143,6 @@ class Tally:
 
     def leader(self) -> str | None:
         """The best bot by rating so far (None before any match between two)."""
-        rated = [n for n in self.names if any(k for k, b, _ in self.history if b == n and k)]
-        if not rated:
+        if not self.rated:
             return None
-        return max(rated, key=lambda n: self.ratings.get(n).ordinal)
+        return max(sorted(self.rated), key=lambda n: self.ratings.get(n).ordinal)

@@ -44,7 +44,6 @@ from server.tournament.runner import (
     total_games,
 )
 
-log = logging.getLogger("cardtable.tournament")
 TABLES_AT_ONCE = 4  # tables in play together (a remote bot plays them concurrently)
 STAND_IN_ACTOR = "timeout:stand_in"
 
@@ -73,6 +72,9 @@ def run_remote(
     setup: TournamentSetup, args: argparse.Namespace, db_url: str | None
 ) -> TournamentReport | None:
     """Serve the tournament's tables, wait for the remote bots, play it all."""
+    # The server's per-move warnings (a bot's illegal answer, replaced by the
+    # stand-in) would bury the progress lines; errors still show.
+    logging.getLogger("cardtable").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as scratch:
         # The tables are stored games even with --no-store: a scratch database.
         url = db_url if db_url is not None else f"sqlite:///{Path(scratch) / 'tournament.db'}"
@@ -228,7 +230,13 @@ async def _open_table(
                 await table.submit(partial(table.join, Reply(conn), i))
             else:
                 await table.submit(partial(_seat_absent, table, i, who))
+    await table.submit(partial(_start_if_full, table))  # a match of local bots only
     return table
+
+
+async def _start_if_full(table: Table) -> None:
+    if table.status == "waiting" and all(s.kind != "empty" for s in table.seats):
+        await table.start()
 
 
 async def _seat_absent(table: Table, index: int, slot: RemoteSlot) -> None:
@@ -243,8 +251,7 @@ async def _seat_absent(table: Table, index: int, slot: RemoteSlot) -> None:
     seat = table.seats[index]
     seat.kind, seat.player_id, seat.player_name = "human", slot.player_id, slot.label
     seat.token_hash, seat.connected = hidden, False
-    if all(s.kind != "empty" for s in table.seats):
-        await table.start()
+    await _start_if_full(table)
 
 
 async def _played(server: Server, table: Table, seating: tuple[str, ...]) -> PlayedMatchGame:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.arena import PlayedGame
+from bots.arena import PlayedGame, play_logged
 from bots.base import bot_target, installed_bots, load_bot, make_bot
 from bots.tournament.jobs import GameJob, play_job
 from bots.tournament.ratings import Ratings
@@ -74,6 +74,12 @@ def test_a_failing_bot_gets_the_stand_in_and_the_game_goes_on():
     )
     played = play_job(job)
     assert played.stand_ins[0] == 13 and played.stand_ins[1:] == (0, 0, 0)
+    # A bench measuring a bot sees its bugs: outside a tournament the error surfaces.
+    game = get_game("whist")
+    with pytest.raises(RuntimeError, match="broken bot"):
+        play_logged(
+            game, game.parse_config({}), 5, [Failing(), *[load_bot("bots.base:RandomBot")] * 3]
+        )
 
 
 def test_outside_bot_specs_load_and_bad_ones_are_refused():

@@ -4,6 +4,7 @@ ratings that round-trip, standings from the CLI, plots that are real images."""
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -269,3 +270,19 @@ def test_the_server_shows_the_standings_page_with_charts_and_replay_links(
     assert "Rating over matches" in "".join(root.itertext())
     for b in t.standings["bots"]:
         assert f"{b['mu']:.1f} ± {b['sigma']:.1f}" in page
+
+
+def test_a_progress_bar_on_a_terminal_shows_rate_eta_and_leader() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    term = Terminal()
+    bar = RunProgress(4, term)  # type: ignore[arg-type]
+    bar.update(2, "heuristic 27.1±7.9")
+    bar.update(2, "heuristic 29.0±7.1")
+    bar.close()
+    text = term.getvalue()
+    assert "4/4" in text and "game/s" in text and "leader heuristic 29.0±7.1" in text
+    assert "<00:00" in text  # the estimated time left
+    assert "progress:" not in text  # the bar, not the plain lines
