@@ -24,6 +24,7 @@ from typing import Any
 from bots.arena import PlayedGame
 from bots.base import BOTS
 from bots.tournament.tally import SeatedGame
+from protocol.messages import ErrorCode, TableError
 from rules.registry import get_game
 from server.app import Server
 from server.connection import Connection, Reply
@@ -226,9 +227,11 @@ async def _open_table(
     for i, who in plan:
         if isinstance(who, RemoteSlot):
             conn = _connection(server, who)
-            if conn is not None:
+            try:
+                if conn is None:
+                    raise TableError(ErrorCode.NOT_ALLOWED, "not connected")
                 await table.submit(partial(table.join, Reply(conn), i))
-            else:
+            except TableError:  # gone, or going as it was seated: held for it absent
                 await table.submit(partial(_seat_absent, table, i, who))
     await table.submit(partial(_start_if_full, table))  # a match of local bots only
     return table
