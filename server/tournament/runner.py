@@ -9,8 +9,10 @@ local pool, a live server and a remote worker are interchangeable here.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -18,11 +20,15 @@ from typing import Any, Protocol
 from bots.arena import derive_seeds
 from bots.tournament.jobs import GameJob, play_job
 from bots.tournament.ratings import Rating, Ratings
-from bots.tournament.schedule import Schedule, round_robin, seatings, swiss_round
+from bots.tournament.schedule import Pairing, Schedule, round_robin, seatings, swiss_round
 from bots.tournament.tally import MatchResult, SeatedGame, Tally, match_result
 from rules.registry import get_game
 from server.persistence.results import GameToStore, Results, StoredMatch, StoredRating
 from server.tournament.progress import RunProgress
+
+# Matches in flight at once: enough to keep every worker busy, few enough that a
+# long run does not queue all its games (and hold their logs) up front.
+WINDOW = 64
 
 
 @dataclass(frozen=True)
@@ -176,25 +182,54 @@ async def run_tournament(
             setup.game,
             [StoredRating(0, n, r.mu, r.sigma) for _, n, r in tally.history],
         )
-    number = 0
+    try:
+        await _play_schedule(setup, player, tally, report, results, config_json, progress, on_match)
+    except BaseException:
+        # Interrupted (Ctrl-C, a failure): what was played stays, marked so.
+        if results is not None and report.tournament_id is not None:
+            await asyncio.shield(
+                results.finish(report.tournament_id, "interrupted", standings_json(tally))
+            )
+        raise
+    if results is not None and report.tournament_id is not None:
+        await results.finish(report.tournament_id, "finished", standings_json(tally))
+    report.seconds = loop.time() - began
+    return report
+
+
+async def _play_schedule(
+    setup: TournamentSetup,
+    player: MatchPlayer,
+    tally: Tally,
+    report: TournamentReport,
+    results: Results | None,
+    config_json: dict[str, Any],
+    progress: RunProgress | None,
+    on_match: Callable[[MatchResult], None] | None,
+) -> None:
+    names = tuple(e.name for e in setup.entrants)
     seeds = derive_seeds(setup.seed, setup.deals * (setup.rounds or 1))
     for round_pairings, round_seeds in _rounds(setup, tally, seeds):
-        planned = [(pairing, seed) for pairing in round_pairings for seed in round_seeds]
-        # Every match of a round plays at once (the executor bounds the work);
-        # results are counted in schedule order, so ratings are reproducible.
-        tasks = [
-            asyncio.ensure_future(
-                player(MatchGames(seed, match_seatings(setup, names[p.a], names[p.b], seed)))
-            )
-            for p, seed in planned
-        ]
+        planned = iter([(p, seed) for p in round_pairings for seed in round_seeds])
+        # Up to WINDOW matches play at once (the executor bounds the work); they
+        # are counted in schedule order, so ratings are reproducible.
+        window: deque[InFlight] = deque()
+
+        _fill(window, planned, setup, player)
         try:
-            for (pairing, seed), task in zip(planned, tasks, strict=True):
+            while window:
+                pairing, seed, task = window.popleft()
                 played = await task
-                number += 1
+                _fill(window, planned, setup, player)
                 a, b = names[pairing.a], names[pairing.b]
                 match = match_result(
-                    number, pairing.round, a, b, seed, [g.game for g in played], setup.scale
+                    len(report.matches) + 1,
+                    pairing.round,
+                    a,
+                    b,
+                    seed,
+                    [g.game for g in played],
+                    setup.scale,
                 )
                 tally.add(match)
                 tally.met.add(frozenset({pairing.a, pairing.b}))
@@ -208,12 +243,24 @@ async def run_tournament(
                 if on_match is not None:
                     on_match(match)
         finally:
-            for task in tasks:
+            for _, _, task in window:
                 task.cancel()
-    if results is not None and report.tournament_id is not None:
-        await results.finish(report.tournament_id, "finished", standings_json(tally))
-    report.seconds = loop.time() - began
-    return report
+
+
+InFlight = tuple[Pairing, int, "asyncio.Future[list[PlayedMatchGame]]"]
+
+
+def _fill(
+    window: deque[InFlight],
+    planned: Iterator[tuple[Pairing, int]],
+    setup: TournamentSetup,
+    player: MatchPlayer,
+) -> None:
+    """Start planned matches until ``WINDOW`` are in flight."""
+    names = [e.name for e in setup.entrants]
+    for p, seed in itertools.islice(planned, WINDOW - len(window)):
+        games = MatchGames(seed, match_seatings(setup, names[p.a], names[p.b], seed))
+        window.append((p, seed, asyncio.ensure_future(player(games))))
 
 
 def _rounds(setup: TournamentSetup, tally: Tally, seeds: Sequence[int]) -> Any:

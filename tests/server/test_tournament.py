@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from matplotlib.image import imread
 
+from bots.arena import derive_seeds
 from bots.tournament.schedule import Schedule
 from engine.replay import LoggedAction, replay
 from rules.registry import get_game
@@ -286,3 +287,36 @@ def test_a_progress_bar_on_a_terminal_shows_rate_eta_and_leader() -> None:
     assert "4/4" in text and "game/s" in text and "leader heuristic 29.0±7.1" in text
     assert "<00:00" in text  # the estimated time left
     assert "progress:" not in text  # the bar, not the plain lines
+
+
+async def test_a_run_that_stops_keeps_what_was_played_marked_interrupted(sqlite_url: str) -> None:
+    setup = TournamentSetup(
+        game="whist",
+        options={},
+        entrants=(
+            Entrant("h", "bots.whist.heuristic:WhistHeuristicBot"),
+            Entrant("r", "bots.base:RandomBot"),
+        ),
+        deals=3,
+    )
+    store = await Store.open(sqlite_url)
+    try:
+        results = Results(store)
+        with make_executor(0) as ex:
+            local = local_player(setup, ex)
+            second_deal = derive_seeds(setup.seed, setup.deals)[1]
+
+            async def failing(match: Any) -> Any:
+                if match.seed == second_deal:
+                    raise RuntimeError("worker lost")
+                return await local(match)
+
+            with pytest.raises(RuntimeError, match="worker lost"):
+                await run_tournament(setup, failing, results=results)
+        ((t, n),) = await results.list_tournaments()
+        assert t.status == "interrupted" and n == 1
+        stored = await results.get_tournament(t.id)
+        assert stored is not None and stored.standings is not None
+        assert stored.standings["matches"] == 1
+    finally:
+        await store.close()
