@@ -89,14 +89,20 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
     except SetupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if any(e.remote for e in setup.entrants):
-        from server.tournament.remote import run_remote
+    try:
+        if any(e.remote for e in setup.entrants):
+            from server.tournament.remote import run_remote
 
-        report = run_remote(setup, args, db_url)
-        if report is None:
-            return 2
-    else:
-        report = asyncio.run(_run_local(setup, args.workers, db_url))
+            found = run_remote(setup, args, db_url)
+            if found is None:
+                return 2
+            report = found
+        else:
+            report = asyncio.run(_run_local(setup, args.workers, db_url))
+    except KeyboardInterrupt:
+        kept = " (stored with status interrupted)" if db_url is not None else ""
+        print(f"interrupted: the matches played so far are kept{kept}", file=sys.stderr)
+        return 130
     print_report(report, sys.stdout)
     if args.plot is not None:
         from server.tournament.plot import PlotError, save  # matplotlib: only to draw
@@ -181,11 +187,11 @@ def print_tournaments(rows: list[tuple[StoredTournament, int]], out: TextIO) -> 
     if not rows:
         out.write("no stored tournaments\n")
         return
-    out.write(f"{'id':>5}  {'game':<12} {'status':<9} {'matches':>7}  {'created':<19}  bots\n")
+    out.write(f"{'id':>5}  {'game':<12} {'status':<11} {'matches':>7}  {'created':<19}  bots\n")
     for t, n in rows:
         bots = ",".join(e["name"] for e in t.setup.get("entrants", []))
         created = t.created_at.strftime("%Y-%m-%d %H:%M:%S")
-        out.write(f"{t.id:>5}  {t.game_type:<12} {t.status:<9} {n:>7}  {created:<19}  {bots}\n")
+        out.write(f"{t.id:>5}  {t.game_type:<12} {t.status:<11} {n:>7}  {created:<19}  {bots}\n")
 
 
 def print_standings(t: StoredTournament, out: TextIO) -> None:
