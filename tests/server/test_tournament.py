@@ -30,7 +30,9 @@ from server.tournament.runner import (
     TournamentSetup,
     local_player,
     make_executor,
+    match_seatings,
     run_tournament,
+    total_games,
 )
 from tests.server.test_static_client import _get
 
@@ -320,3 +322,21 @@ async def test_a_run_that_stops_keeps_what_was_played_marked_interrupted(sqlite_
         assert stored.standings["matches"] == 1
     finally:
         await store.close()
+
+
+def test_seatings_per_deal_and_game_counts() -> None:
+    def setup(game: str, options: dict[str, Any], n: int, **kw: Any) -> TournamentSetup:
+        entrants = tuple(Entrant(f"b{i}", "bots.base:RandomBot") for i in range(n))
+        return TournamentSetup(game=game, options=options, entrants=entrants, deals=5, **kw)
+
+    bridge = setup("bridge", {}, 2)
+    assert match_seatings(bridge, "x", "y") == (("x", "y", "x", "y"), ("y", "x", "y", "x"))
+    assert total_games(bridge) == 5 * 2  # the same boards at two tables
+    one = setup("bridge", {}, 2, duplicate=False)
+    assert len({match_seatings(one, "x", "y", seed)[0] for seed in range(4)}) == 2
+    assert total_games(one) == 5
+    three = setup("crazy_eights", {"seats": 3}, 4)
+    assert total_games(three) == 6 * 5 * 6  # 6 pairs, 5 deals, 6 seatings
+    swiss = setup("crazy_eights", {"seats": 2}, 5, schedule=Schedule.SWISS, rounds=3)
+    assert total_games(swiss) == 3 * 2 * 5 * 2
+    assert match_seatings(setup("whist", {}, 1), "s", "s") == (("s",) * 4,)
