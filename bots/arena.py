@@ -13,7 +13,8 @@ arena"):
   rotations of that seed; the standing is the mean over seeds with a Student-t 95%
   interval (seeds are independent; t rather than the normal 1.96 because a
   tournament often has only a handful of deals).
-- **progress bar** on stderr, only when stderr is a terminal.
+- **progress** on stderr: a bar on a terminal, plain periodic lines otherwise
+  (``bots/progress.py``).
 
 Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big blind).
 """
@@ -21,7 +22,6 @@ Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big bli
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +30,7 @@ from typing import Any, TextIO
 from scipy.special import stdtrit
 
 from bots.base import Bot
+from bots.progress import Progress
 from engine.errors import IllegalAction
 from engine.events import JSON
 from engine.game import Game
@@ -176,37 +177,6 @@ def play_game(
     return played.scores, played.actions, played.illegal
 
 
-class Progress:
-    """A one-line progress bar on a terminal; silent otherwise."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, label: str = "games") -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty()
-        self.label = label
-        self.start = time.perf_counter()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self.last < 0.2:
-            return
-        self.last = now
-        width = 30
-        filled = int(width * done / max(1, self.total))
-        elapsed = now - self.start
-        eta = elapsed / done * (self.total - done) if done else 0.0
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.label}"
-            f"  {elapsed:6.1f}s  eta {eta:6.1f}s"
-        )
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def run(
     game: Game[Any, Any],
     config: Any,
@@ -235,9 +205,8 @@ def run(
         raise ValueError("lineup names must be distinct")
     rotations = list(range(seats)) if duplicate else None
     total = len(seeds) * (seats if duplicate else 1)
-    bar = Progress(total, progress if not isinstance(progress, bool) else None)
-    if progress is False:
-        bar.enabled = False
+    stream = progress if not isinstance(progress, bool) else None
+    bar = Progress(total, stream, enabled=progress is not False)
     per_seed: dict[str, list[float]] = {n: [] for n in names}
     played = actions = illegal = 0
     start = time.perf_counter()

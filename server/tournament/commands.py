@@ -12,12 +12,12 @@ import sys
 from typing import Any, TextIO
 
 from bots.base import bot_names, bot_target, load_bot
+from bots.progress import Progress
 from bots.tournament.schedule import Schedule, swiss_rounds
 from engine.errors import IllegalAction
 from rules.registry import get_game
 from server.persistence.results import Results, StoredTournament
 from server.persistence.store import Store
-from server.tournament.progress import RunProgress
 from server.tournament.runner import (
     Entrant,
     TournamentReport,
@@ -118,7 +118,7 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
 
 async def _run_local(setup: TournamentSetup, workers: int, db_url: str | None) -> TournamentReport:
     store = await Store.open(db_url) if db_url is not None else None
-    progress = RunProgress(total_games(setup))
+    progress = Progress(total_games(setup))
     try:
         results = Results(store) if store is not None else None
         start = await starting_ratings(results, setup)

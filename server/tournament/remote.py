@@ -23,6 +23,7 @@ from typing import Any
 
 from bots.arena import PlayedGame
 from bots.base import BOTS
+from bots.progress import Progress
 from bots.tournament.tally import SeatedGame
 from protocol.messages import ErrorCode, TableError
 from rules.registry import get_game
@@ -33,7 +34,6 @@ from server.persistence.store import SeatRecord, token_hash
 from server.seats import Seat
 from server.settings import Settings
 from server.table import Table
-from server.tournament.progress import RunProgress
 from server.tournament.runner import (
     MatchGames,
     MatchPlayer,
@@ -101,7 +101,7 @@ async def _serve_and_play(
 ) -> TournamentReport | None:
     server = Server(settings)
     await server.start()
-    progress: RunProgress | None = None
+    progress: Progress | None = None
     try:
         slots: list[RemoteSlot] = []
         for e in (e for e in setup.entrants if e.remote):
@@ -123,7 +123,7 @@ async def _serve_and_play(
             return None
         results = Results(server.store) if db_url is not None else None
         start = await starting_ratings(results, setup)
-        progress = RunProgress(total_games(setup))
+        progress = Progress(total_games(setup))
         return await run_tournament(
             setup,
             server_player(setup, server, slots),

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bots.arena import derive_seeds
+from bots.progress import Progress
 from bots.tournament.jobs import GameJob, play_job
 from bots.tournament.ratings import Rating, Ratings
 from bots.tournament.schedule import Pairing, Schedule, round_robin, seatings, swiss_round
 from bots.tournament.tally import MatchResult, SeatedGame, Tally, match_result
 from rules.registry import get_game
 from server.persistence.results import GameToStore, Results, StoredMatch, StoredRating
-from server.tournament.progress import RunProgress
 
 # Matches in flight at once: enough to keep every worker busy, few enough that a
 # long run does not queue all its games (and hold their logs) up front.
@@ -162,7 +162,7 @@ async def run_tournament(
     player: MatchPlayer,
     *,
     results: Results | None = None,
-    progress: RunProgress | None = None,
+    progress: Progress | None = None,
     start: dict[str, Rating] | None = None,
     on_match: Callable[[MatchResult], None] | None = None,
 ) -> TournamentReport:
@@ -204,7 +204,7 @@ async def _play_schedule(
     report: TournamentReport,
     results: Results | None,
     config_json: dict[str, Any],
-    progress: RunProgress | None,
+    progress: Progress | None,
     on_match: Callable[[MatchResult], None] | None,
 ) -> None:
     names = tuple(e.name for e in setup.entrants)
@@ -239,7 +239,7 @@ async def _play_schedule(
                         results, report.tournament_id, setup, config_json, match, played, tally
                     )
                 if progress is not None:
-                    progress.update(len(played), _leader_text(tally))
+                    progress.advance(len(played), _leader_text(tally))
                 if on_match is not None:
                     on_match(match)
         finally:

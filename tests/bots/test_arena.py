@@ -76,14 +76,21 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_progress_bar_only_on_a_terminal():
-    quiet = io.StringIO()
-    Progress(10, quiet).update(10)
-    assert quiet.getvalue() == ""
+def test_progress_bar_on_a_terminal_plain_lines_elsewhere():
+    plain = io.StringIO()
+    Progress(10, plain).update(10)
+    assert plain.getvalue().splitlines() == [
+        "progress: started: 10 games to play",
+        plain.getvalue().splitlines()[1],
+    ]
+    assert plain.getvalue().splitlines()[1].startswith("progress: 10/10 games (100%)")
     tty = _Tty()
     bar = Progress(10, tty)
     bar.update(10)
-    assert "10/10 games" in tty.getvalue() and tty.getvalue().endswith("\n")
+    assert "10/10" in tty.getvalue() and tty.getvalue().endswith("\n")
+    silent = io.StringIO()
+    Progress(10, silent, enabled=False).update(10)
+    assert silent.getvalue() == ""
 
 
 class _Undecided:

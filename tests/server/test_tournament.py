@@ -14,6 +14,7 @@ import pytest
 from matplotlib.image import imread
 
 from bots.arena import derive_seeds
+from bots.progress import Progress
 from bots.tournament.schedule import Schedule
 from engine.replay import LoggedAction, replay
 from rules.registry import get_game
@@ -24,7 +25,6 @@ from server.persistence.store import Store
 from server.settings import Settings
 from server.tournament.page import stored_chart
 from server.tournament.plot import svg
-from server.tournament.progress import RunProgress
 from server.tournament.runner import (
     Entrant,
     TournamentSetup,
@@ -178,10 +178,10 @@ def test_plain_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
             return False
 
     s = Stream()
-    bar = RunProgress(4, s, every=3600.0)  # type: ignore[arg-type]
-    bar.update(1, "heuristic 27.1±7.9")
-    bar.update(2)
-    bar.update(1, "heuristic 29.0±7.1")
+    bar = Progress(4, s, every=3600.0)  # type: ignore[arg-type]
+    bar.advance(1, "heuristic 27.1±7.9")
+    bar.advance(2)
+    bar.advance(1, "heuristic 29.0±7.1")
     bar.close()
     assert s.lines[0] == "progress: started: 4 games to play\n"
     # Only the last update is printed within the interval: the end is always shown.
@@ -281,9 +281,9 @@ def test_a_progress_bar_on_a_terminal_shows_rate_eta_and_leader() -> None:
             return True
 
     term = Terminal()
-    bar = RunProgress(4, term)  # type: ignore[arg-type]
-    bar.update(2, "heuristic 27.1±7.9")
-    bar.update(2, "heuristic 29.0±7.1")
+    bar = Progress(4, term)  # type: ignore[arg-type]
+    bar.advance(2, "heuristic 27.1±7.9")
+    bar.update(4, "heuristic 29.0±7.1")
     bar.close()
     text = term.getvalue()
     assert "4/4" in text and "game/s" in text and "leader heuristic 29.0±7.1" in text

@@ -1,5 +1,6 @@
-"""Progress of a long run: a tqdm bar on a terminal (games done, rate, ETA, the
-current leader), plain periodic lines otherwise, so no run is silent."""
+"""Progress of a long run (a tournament, a bench, a file of deals to solve): a tqdm
+bar on a terminal (done, rate, ETA and, for tournaments, the current leader),
+plain periodic lines otherwise, so no long run is silent."""
 
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ from typing import TextIO
 from tqdm import tqdm
 
 
-class RunProgress:
-    """Counts games done out of ``total``; ``update`` after each batch of games."""
+class Progress:
+    """Counts what is done out of ``total``: ``update(done)`` with the count so
+    far, or ``advance(n)`` by a step.  A finished count closes the bar."""
 
     def __init__(
         self,
         total: int,
         stream: TextIO | None = None,
-        *,
         label: str = "games",
+        *,
         every: float = 5.0,
         enabled: bool = True,
     ) -> None:
@@ -32,18 +34,25 @@ class RunProgress:
         self.last_line = self.start
         self.bar: tqdm[None] | None = None
         if enabled and self.stream.isatty():
-            self.bar = tqdm(total=total, unit=" game", file=self.stream, dynamic_ncols=True)
+            self.bar = tqdm(
+                total=total, unit=f" {label.rstrip('s')}", file=self.stream, dynamic_ncols=True
+            )
         elif enabled:
             self._line(f"started: {total} {label} to play")
 
-    def update(self, games: int, leader: str | None = None) -> None:
-        self.done += games
+    def advance(self, n: int = 1, leader: str | None = None) -> None:
+        self.update(self.done + n, leader)
+
+    def update(self, done: int, leader: str | None = None) -> None:
+        step, self.done = done - self.done, done
         if not self.enabled:
             return
         if self.bar is not None:
             if leader:
                 self.bar.set_postfix_str(f"leader {leader}", refresh=False)
-            self.bar.update(games)
+            self.bar.update(step)
+            if done >= self.total:
+                self.close()
             return
         now = time.monotonic()
         if self.done < self.total and now - self.last_line < self.every:
@@ -59,6 +68,8 @@ class RunProgress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+            self.bar = None
+            self.enabled = False  # nothing more to say
 
     def _line(self, text: str) -> None:
         self.stream.write(f"progress: {text}\n")
