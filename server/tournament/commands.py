@@ -18,6 +18,7 @@ from engine.errors import IllegalAction
 from rules.registry import get_game
 from server.persistence.results import Results, StoredTournament
 from server.persistence.store import Store
+from server.tournament.page import standings_of
 from server.tournament.runner import (
     Entrant,
     TournamentReport,
@@ -62,6 +63,12 @@ def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
         raise SetupError("no bots to play")
     if args.games < 1:
         raise SetupError("--games must be at least 1")
+    if not args.budget > 0:
+        raise SetupError("--budget must be a positive number of seconds")
+    if args.rounds is not None and args.rounds < 1:
+        raise SetupError("--rounds must be at least 1")
+    if args.workers < 0:
+        raise SetupError("--workers must be 0 (a thread) or more processes")
     schedule = Schedule(args.schedule)
     rounds = args.rounds or swiss_rounds(len(entrants))
     return TournamentSetup(
@@ -200,7 +207,7 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
         f"tournament {t.id}: {get_game(t.game_type).title}, {setup.get('schedule')}, "
         f"{setup.get('deals')} deals per pairing, {t.status}, {len(t.matches)} matches\n"
     )
-    bots = (t.standings or {}).get("bots", [])
+    bots = standings_of(t)
     w = max(16, *(len(b["name"]) for b in bots)) if bots else 16
     out.write(
         f"{'bot':<{w}} {'mean score/game':>16}  {'95% CI (t)':<22} {'rating':>13}  stand-ins\n"

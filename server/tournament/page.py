@@ -9,6 +9,7 @@ import math
 from html import escape
 from typing import Any
 
+from bots.arena import mean_ci
 from rules.registry import get_game
 from server.persistence.results import StoredTournament
 
@@ -60,7 +61,7 @@ def tournament_page(t: StoredTournament, chart_svg: str) -> str:
     """One tournament: standings with ratings, the charts, the matches."""
     title = f"{get_game(t.game_type).title} tournament {t.id}"
     setup = t.setup
-    bots = (t.standings or {}).get("bots", [])
+    bots = standings_of(t)
     rows = "".join(
         f"<tr><td>{escape(b['name'])}</td><td>{_num(b['mean'])}</td>"
         f"<td>{_interval(b)}</td><td>{b['mu']:.1f} ± {b['sigma']:.1f}</td>"
@@ -72,7 +73,7 @@ def tournament_page(t: StoredTournament, chart_svg: str) -> str:
         "<th>95% CI (t)</th><th>rating (mu ± sigma)</th><th>points</th><th>matches</th>"
         f"<th>stand-ins</th></tr></thead><tbody>{rows}</tbody></table>"
         if bots
-        else "<p>No standings yet: the tournament has not finished.</p>"
+        else "<p>No standings yet.</p>"
     )
     matches = "".join(
         f"<tr><td>{m.number}</td><td>{m.round}</td><td>{escape(m.bot_a)}</td>"
@@ -119,7 +120,46 @@ def stored_chart(t: StoredTournament) -> Any:
     """The same charts from what the database holds."""
     from server.tournament.plot import RatingPoint, StandingPoint, chart
 
-    bots = (t.standings or {}).get("bots", [])
+    bots = standings_of(t)
     standings = [StandingPoint(b["name"], b["mean"], b["half_width"]) for b in bots]
     ratings = [RatingPoint(r.match_number, r.bot, r.mu, r.sigma) for r in t.ratings]
     return chart(f"{get_game(t.game_type).title} tournament {t.id}", standings, ratings)
+
+
+def standings_of(t: StoredTournament) -> list[dict[str, Any]]:
+    """The standings stored with a finished (or interrupted) tournament; for one
+    still running, worked out from the matches stored so far (Swiss byes, which
+    are not matches, are then missing from the points)."""
+    if t.standings is not None:
+        return list(t.standings.get("bots", []))
+    names = [e["name"] for e in t.setup.get("entrants", [])]
+    samples: dict[str, list[float]] = {n: [] for n in names}
+    points = dict.fromkeys(names, 0.0)
+    stand_ins = dict.fromkeys(names, 0)
+    for m in t.matches:
+        samples[m.bot_a].append(m.score_a)
+        if m.bot_b != m.bot_a:
+            samples[m.bot_b].append(m.score_b)
+            win = 1.0 if m.score_a > m.score_b else 0.5 if m.score_a == m.score_b else 0.0
+            points[m.bot_a] += win
+            points[m.bot_b] += 1.0 - win
+        for g in m.games:
+            for bot, n in zip(g.bots, g.stand_ins, strict=True):
+                stand_ins[bot] += n
+    latest = {r.bot: r for r in t.ratings}
+    out = []
+    for n in names:
+        mean, half = mean_ci(samples[n])
+        out.append(
+            {
+                "name": n,
+                "mean": mean,
+                "half_width": half if math.isfinite(half) else None,
+                "matches": len(samples[n]),
+                "mu": latest[n].mu if n in latest else 25.0,
+                "sigma": latest[n].sigma if n in latest else 25.0 / 3,
+                "points": points[n],
+                "stand_ins": stand_ins[n],
+            }
+        )
+    return sorted(out, key=lambda b: (-b["mean"], b["name"]))

@@ -4,6 +4,7 @@ ratings that round-trip, standings from the CLI, plots that are real images."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -23,7 +24,7 @@ from server.cli import main
 from server.persistence.results import Results
 from server.persistence.store import Store
 from server.settings import Settings
-from server.tournament.page import stored_chart
+from server.tournament.page import standings_of, stored_chart
 from server.tournament.plot import svg
 from server.tournament.runner import (
     Entrant,
@@ -228,6 +229,11 @@ async def test_results_round_trip_on_both_databases(db_url: str) -> None:
         latest = await results.latest_ratings("poker", ["rule", "mod:Random", "nobody"])
         final = report.tally.ratings
         assert latest == {n: (final.get(n).mu, final.get(n).sigma) for n in ("rule", "mod:Random")}
+        # A running tournament's page works its standings out from the matches:
+        # the same figures as the ones stored at the end.
+        running = dataclasses.replace(t, standings=None)
+        for live, final in zip(standings_of(running), t.standings["bots"], strict=True):
+            assert live == pytest.approx(final)
         listed = await results.list_tournaments()
         assert [(x.id, n) for x, n in listed] == [(report.tournament_id, 3)]
     finally:
@@ -340,3 +346,23 @@ def test_seatings_per_deal_and_game_counts() -> None:
     swiss = setup("crazy_eights", {"seats": 2}, 5, schedule=Schedule.SWISS, rounds=3)
     assert total_games(swiss) == 3 * 2 * 5 * 2
     assert match_seatings(setup("whist", {}, 1), "s", "s") == (("s",) * 4,)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--bots", "heuristic,heuristic"], "listed twice"),
+        (["--bots", "nowhere.mod:Bot"], "cannot load bot 'nowhere.mod:Bot'"),
+        (["--bots", "json:JSONDecoder"], "has no decide"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--budget", "0"], "--budget must be a positive"),
+        (["--schedule", "swiss", "--rounds", "0"], "--rounds must be at least 1"),
+        (["--workers", "-1"], "--workers must be 0"),
+        (["--options", "{nope"], "--options is not JSON"),
+        (["--options", '{"deals": -3}'], "deals"),
+        (["--plot", "chart.gif"], "must end in .png or .svg"),
+    ],
+)
+def test_bad_tournament_flags_are_clear_errors(flags: list[str], message: str, capsys: Any) -> None:
+    assert main(["tournament", "--game", "whist", "--no-store", *flags]) == 2
+    assert message in capsys.readouterr().err
