@@ -1,6 +1,7 @@
 """A websocket bot for the tournament tests: speaks the public protocol, plays
 the first legal action, and with --quit-after N drops its connection after N
-actions (to test a remote bot that goes away mid-tournament)."""
+actions (a remote bot that goes away mid-tournament); with --slow S it waits S
+seconds before each action (one that runs out of time)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 
-async def play(url: str, token: str, quit_after: int | None) -> int:
+async def play(url: str, token: str, quit_after: int | None, slow: float) -> int:
     acted = 0
     seat_tokens: dict[int, str] = {}
     async with connect(url) as ws:
@@ -34,6 +35,7 @@ async def play(url: str, token: str, quit_after: int | None) -> int:
                 ):
                     if quit_after is not None and acted >= quit_after:
                         return acted  # leaves the connection: a disconnect
+                    await asyncio.sleep(slow)  # thinking past the budget: a time-out
                     await ws.send(
                         json.dumps(
                             {
@@ -56,8 +58,9 @@ def main() -> None:
     p.add_argument("url")
     p.add_argument("token")
     p.add_argument("--quit-after", type=int)
+    p.add_argument("--slow", type=float, default=0.0, help="seconds to wait before acting")
     args = p.parse_args()
-    acted = asyncio.run(play(args.url, args.token, args.quit_after))
+    acted = asyncio.run(play(args.url, args.token, args.quit_after, args.slow))
     print(f"acted {acted}", flush=True)
     sys.exit(0)
 

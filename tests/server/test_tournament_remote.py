@@ -137,6 +137,29 @@ def test_a_remote_bot_that_disconnects_gets_stand_ins_and_the_tournament_ends(
     )
 
 
+def test_a_remote_bot_that_runs_out_of_time_gets_stand_ins(sqlite_url: str) -> None:
+    proc = _tournament(sqlite_url, "--remote-seat", "rb", "--games", "1", "--budget", "0.2")
+    url, token = _address(proc)
+    bot = _bot(url, token, "--slow", "2.0")
+    _, err = _finish(proc)
+    assert proc.returncode == 0, err
+    bot.communicate(timeout=30)
+    t, games = _stored(sqlite_url)
+    assert t.status == "finished"
+    for g in games:
+        remote = next(s.seat for s in g.seats if s.kind == "human")
+        moves = [a for a in g.actions if a.seat == remote]
+        # Every answer came after the clock had moved the table on: all stand-ins.
+        assert moves and all(a.actor == "timeout:stand_in" for a in moves)
+    rb = next(b for b in t.standings["bots"] if b["name"] == "rb")
+    assert rb["stand_ins"] == sum(
+        1
+        for g in games
+        for a in g.actions
+        if a.seat == next(s.seat for s in g.seats if s.kind == "human")
+    )
+
+
 def test_no_remote_bot_is_a_clear_error(sqlite_url: str) -> None:
     proc = _tournament(sqlite_url, "--remote-seat", "rb", "--connect-timeout", "0.5")
     _address(proc)
