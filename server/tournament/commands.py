@@ -61,6 +61,11 @@ def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
         raise SetupError(f"a bot is listed twice in {','.join(names)}")
     if not entrants:
         raise SetupError("no bots to play")
+    too_long = [e.name for e in entrants if len(e.name) > (60 if e.remote else 128)]
+    if too_long:
+        # The database keeps bot names in 128 characters and player names in 64
+        # (a remote seat's second session is NAME#2).
+        raise SetupError(f"bot name too long (name it with NAME=spec): {too_long[0][:40]}...")
     if args.games < 1:
         raise SetupError("--games must be at least 1")
     if not args.budget > 0:

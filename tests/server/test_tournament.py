@@ -361,6 +361,7 @@ def test_seatings_per_deal_and_game_counts() -> None:
         (["--options", "{nope"], "--options is not JSON"),
         (["--options", '{"deals": -3}'], "deals"),
         (["--plot", "chart.gif"], "must end in .png or .svg"),
+        (["--remote-seat", "r" * 61], "bot name too long"),
     ],
 )
 def test_bad_tournament_flags_are_clear_errors(flags: list[str], message: str, capsys: Any) -> None:
