@@ -161,6 +161,11 @@ def _add_tournament_parsers(sub: Any) -> None:
         "--no-store", action="store_true", help="do not keep the results in the database"
     )
     tour.add_argument(
+        "--fresh-ratings",
+        action="store_true",
+        help="start every bot at the default rating instead of its last stored one",
+    )
+    tour.add_argument(
         "--host", default="127.0.0.1", help="--remote-seat: interface to serve on"
     )
     tour.add_argument(

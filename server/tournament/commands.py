@@ -110,7 +110,7 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
                 return 2
             report = found
         else:
-            report = asyncio.run(_run_local(setup, args.workers, db_url))
+            report = asyncio.run(_run_local(setup, args.workers, db_url, args.fresh_ratings))
     except KeyboardInterrupt:
         kept = " (stored with status interrupted)" if db_url is not None else ""
         print(f"interrupted: the matches played so far are kept{kept}", file=sys.stderr)
@@ -128,12 +128,14 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
     return 0
 
 
-async def _run_local(setup: TournamentSetup, workers: int, db_url: str | None) -> TournamentReport:
+async def _run_local(
+    setup: TournamentSetup, workers: int, db_url: str | None, fresh: bool
+) -> TournamentReport:
     store = await Store.open(db_url) if db_url is not None else None
     progress = Progress(total_games(setup))
     try:
         results = Results(store) if store is not None else None
-        start = await starting_ratings(results, setup)
+        start = {} if fresh else await starting_ratings(results, setup)
         with make_executor(workers) as executor:
             return await run_tournament(
                 setup,

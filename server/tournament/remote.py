@@ -93,11 +93,17 @@ def run_remote(
             rate=1000.0,
             burst=2000,
         )
-        return asyncio.run(_serve_and_play(setup, settings, args.connect_timeout, db_url))
+        return asyncio.run(
+            _serve_and_play(setup, settings, args.connect_timeout, db_url, args.fresh_ratings)
+        )
 
 
 async def _serve_and_play(
-    setup: TournamentSetup, settings: Settings, connect_timeout: float, db_url: str | None
+    setup: TournamentSetup,
+    settings: Settings,
+    connect_timeout: float,
+    db_url: str | None,
+    fresh: bool,
 ) -> TournamentReport | None:
     server = Server(settings)
     await server.start()
@@ -122,7 +128,7 @@ async def _serve_and_play(
             )
             return None
         results = Results(server.store) if db_url is not None else None
-        start = await starting_ratings(results, setup)
+        start = {} if fresh else await starting_ratings(results, setup)
         progress = Progress(total_games(setup))
         return await run_tournament(
             setup,

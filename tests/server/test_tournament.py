@@ -128,6 +128,11 @@ def test_ratings_carry_over_to_the_next_tournament(sqlite_url: str, capsys: Any)
     end_of_first = {r.bot: (r.mu, r.sigma) for r in first.ratings}
     start_of_second = {r.bot: (r.mu, r.sigma) for r in second.ratings if r.match_number == 0}
     assert start_of_second == end_of_first
+    assert main([*base, "--fresh-ratings"]) == 0
+    third, _ = _load(sqlite_url, 3)
+    assert {(r.mu, round(r.sigma, 6)) for r in third.ratings if r.match_number == 0} == {
+        (25.0, round(25 / 3, 6))
+    }
 
 
 def test_swiss_for_five_bots_gives_byes_and_points() -> None:
