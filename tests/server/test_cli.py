@@ -82,7 +82,11 @@ def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any)
 
 
 @pytest.mark.parametrize(
-    "command", ["serve", "play", "replay", "games", "schema", "showdown", "tournament", "solve"]
+    "command",
+    [
+        "serve", "play", "replay", "games", "schema", "showdown", "tournament", "tournaments",
+        "standings", "solve",
+    ],
 )
 def test_every_command_has_help(command: str, capsys: Any) -> None:
     with pytest.raises(SystemExit) as done:
@@ -112,7 +116,7 @@ def test_the_top_level_help_lists_every_command(capsys: Any) -> None:
     assert done.value.code == 0
     out = capsys.readouterr().out
     for command in ("serve", "play", "replay", "games", "schema", "showdown", "tournament",
-                    "solve"):
+                    "tournaments", "standings", "solve"):
         assert command in out
 
 
@@ -145,7 +149,9 @@ def test_tournament_prints_integral_scores_as_integers(capsys: Any) -> None:
     assert row.split()[:4] == ["random", "0", "[+0,", "+0]"]
 
 
-@pytest.mark.parametrize("command", [["games"], ["replay", "1"]])
+@pytest.mark.parametrize(
+    "command", [["games"], ["replay", "1"], ["tournaments"], ["standings", "1"]]
+)
 def test_read_commands_never_create_a_database(
     command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
