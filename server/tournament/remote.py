@@ -64,9 +64,10 @@ class RemoteSlot:
 
 
 def slots_needed(setup: TournamentSetup) -> int:
-    """Seats a remote entrant takes at one table (two bots alternate round it)."""
+    """Seats a remote entrant takes at one table: two bots alternate round it, and
+    a lone entrant plays itself in every seat."""
     seats = get_game(setup.game).seat_count(get_game(setup.game).parse_config(setup.options))
-    return (seats + 1) // 2
+    return seats if len(setup.entrants) == 1 else (seats + 1) // 2
 
 
 def run_remote(
