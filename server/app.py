@@ -6,6 +6,7 @@ import asyncio
 import http
 import logging
 import secrets
+from collections.abc import Awaitable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -161,6 +162,7 @@ class Server:
             time_bank=stored.table_options.get("time_bank"),
             clock=await self._restore_clock(stored, len(seats)),
             creator=stored.table_options.get("creator"),
+            timeout_stand_in=bool(stored.table_options.get("timeout_stand_in")),
         )
 
     async def _restore_clock(self, stored: StoredGame, seats: int) -> TurnClock | None:
@@ -178,10 +180,14 @@ class Server:
 
     # HTTP: the landing page; websocket upgrades pass through
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def _http(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?")[0]
+        if path.rstrip("/") == "/tournaments" or path.startswith("/tournaments/"):
+            return self._tournament_page(path.rstrip("/"))  # awaited by websockets
         page = STATIC / ("index.html" if path in ("/", "/index.html") else path.lstrip("/"))
         if page.parent != STATIC or not page.is_file():
             return connection.respond(http.HTTPStatus.NOT_FOUND, "not found\n")
@@ -195,6 +201,23 @@ class Server:
         body = page.read_bytes()
         headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
         return Response(200, "OK", headers, body)
+
+    async def _tournament_page(self, path: str) -> Response:
+        """``/tournaments`` and ``/tournaments/ID``, read from the database and
+        rendered on a worker thread (docs/bots.md, "Results")."""
+        from server.persistence.results import Results
+        from server.tournament.page import list_page, render
+
+        results = Results(self.store)
+        if path == "/tournaments":
+            html = list_page(await results.list_tournaments(100))
+        else:
+            tid = path.removeprefix("/tournaments/")
+            stored = await results.get_tournament(int(tid)) if tid.isdigit() else None
+            if stored is None:
+                return _plain(http.HTTPStatus.NOT_FOUND, "no such tournament\n")
+            html = await self.readers.run(render, stored)
+        return _plain(http.HTTPStatus.OK, html, "text/html; charset=utf-8")
 
     async def _handler(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.settings, self.clock, self.handle)
@@ -393,6 +416,14 @@ def _encoded_replay(
     if rid is not None:
         data["id"] = rid
     return encode(data)
+
+
+def _plain(
+    status: http.HTTPStatus, text: str, kind: str = "text/plain; charset=utf-8"
+) -> Response:
+    body = text.encode()
+    headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
+    return Response(status.value, status.phrase, headers, body)
 
 
 def with_port(settings: Settings, port: int) -> Settings:

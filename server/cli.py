@@ -106,16 +106,43 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     sd.set_defaults(func=cmd_showdown)
 
+    _add_tournament_parsers(sub)
+
+    from clients.terminal.play import add_play_parser
+    from server.solve_cmd import add_solve_parser
+
+    add_play_parser(sub)
+    add_solve_parser(sub)
+    return parser
+
+
+def _add_tournament_parsers(sub: Any) -> None:
     tour = sub.add_parser(
-        "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95%% CIs)"
+        "tournament",
+        help="bot-vs-bot tournament: duplicate deals, ratings, t intervals, stored results",
     )
     tour.add_argument("--game", default="whist", help="game to play (default whist)")
     tour.add_argument(
         "--bots",
         default=None,
-        help="comma-separated bot names, assigned to seats in turn (default: all of the game's)",
+        help="comma-separated bots: registry names, installed cardtable.bots entry points "
+        "or module:Class (default: all of the game's)",
     )
-    tour.add_argument("--games", type=int, default=100, help="deals (seeds) to play")
+    tour.add_argument(
+        "--remote-seat",
+        action="append",
+        metavar="NAME",
+        help="a websocket bot entrant: the tournament's tables run in a server and wait for "
+        "a program to connect as NAME with the printed tournament token (repeatable)",
+    )
+    tour.add_argument("--games", type=int, default=100, help="deals per pairing (Swiss: per round)")
+    tour.add_argument(
+        "--schedule",
+        choices=["round-robin", "swiss"],
+        default="round-robin",
+        help="who meets whom when there are more than two bots (default round-robin)",
+    )
+    tour.add_argument("--rounds", type=int, help="Swiss rounds (default ceil(log2 bots))")
     tour.add_argument(
         "--seed", type=int, default=1, help="seed the deals are derived from (default 1)"
     )
@@ -124,16 +151,45 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--no-duplicate",
         action="store_true",
-        help="one seating per deal instead of every rotation of the lineup",
+        help="one seating per deal instead of every seating of the pair",
     )
+    tour.add_argument(
+        "--workers", type=int, default=0, help="bot processes (default 0: one thread)"
+    )
+    tour.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
+    tour.add_argument(
+        "--no-store", action="store_true", help="do not keep the results in the database"
+    )
+    tour.add_argument(
+        "--fresh-ratings",
+        action="store_true",
+        help="start every bot at the default rating instead of its last stored one",
+    )
+    tour.add_argument(
+        "--host", default="127.0.0.1", help="--remote-seat: interface to serve on"
+    )
+    tour.add_argument(
+        "--port", type=int, default=0, help="--remote-seat: port (default 0: any free one)"
+    )
+    tour.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=60.0,
+        help="--remote-seat: seconds to wait for the remote bot to connect (default 60)",
+    )
+    _add_db(tour)
     tour.set_defaults(func=cmd_tournament)
 
-    from clients.terminal.play import add_play_parser
-    from server.solve_cmd import add_solve_parser
+    ts = sub.add_parser("tournaments", help="list stored tournaments")
+    _add_db(ts)
+    ts.add_argument("--limit", type=int, default=30, help="newest to list (default 30)")
+    ts.set_defaults(func=cmd_tournaments)
 
-    add_play_parser(sub)
-    add_solve_parser(sub)
-    return parser
+    st = sub.add_parser("standings", help="a stored tournament's standings and matches")
+    st.add_argument("tournament_id", type=int, help="the tournament's id")
+    _add_db(st)
+    st.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
+    st.set_defaults(func=cmd_standings)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -302,52 +358,54 @@ def cmd_showdown(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from bots.arena import derive_seeds, mean_ci, run
-    from bots.base import bot_names, make_bot
-    from engine.errors import IllegalAction
-    from rules.registry import get_game
+    from server.tournament.commands import run_command
+
+    db_url = None if args.no_store else Settings.from_env(db_url=args.db_url).db_url
+    return run_command(args, db_url)
+
+
+def cmd_tournaments(args: argparse.Namespace) -> int:
+    from server.persistence.results import Results
+    from server.tournament.commands import print_tournaments
+
+    async def fetch(store: Any) -> Any:
+        return await Results(store).list_tournaments(args.limit)
 
     try:
-        game = get_game(args.game)
-        config = game.parse_config(json.loads(args.options))
-        names = args.bots.split(",") if args.bots else bot_names(args.game)
-        seats = game.seat_count(config)
-        lineup = [
-            (f"{names[i % len(names)]}@{i}", make_bot(args.game, names[i % len(names)]))
-            for i in range(seats)
-        ]
-    except (IllegalAction, ValueError) as exc:
-        print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        rows = _with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
         return 2
-    seeds = derive_seeds(args.seed, args.games)
-    result = run(game, config, lineup, seeds, duplicate=not args.no_duplicate, budget=args.budget)
-    print(
-        f"{game.title}: {result.games} games ({args.games} deals"
-        f"{', every seating' if not args.no_duplicate else ''}), "
-        f"{result.actions} actions, {result.seconds:.1f}s"
-    )
-    print(f"{'bot':<16} {'mean score/game':>16}  95% CI")
-    by_bot: dict[str, list[str]] = {}
-    for seat_name, _ in lineup:
-        by_bot.setdefault(seat_name.split("@")[0], []).append(seat_name)
-    for bot, seat_names in by_bot.items():
-        per_seed = [
-            sum(result.per_seed[n][k] for n in seat_names) / len(seat_names)
-            for k in range(len(seeds))
-        ]
-        mean, half = mean_ci(per_seed)
-        low, high = _score(mean - half, "+"), _score(mean + half, "+")
-        print(f"{bot:<16} {_score(mean):>16}  [{low}, {high}]")
-    if result.illegal:
-        print(f"{result.illegal} illegal bot answers were replaced by random legal actions")
+    print_tournaments(rows, sys.stdout)
     return 0
 
 
-def _score(value: float, sign: str = "") -> str:
-    """A mean score: an integral one as an integer (``-653``), else three decimals."""
-    if float(value).is_integer():
-        return f"{int(value):{sign}d}"
-    return f"{value:{sign}.3f}"
+def cmd_standings(args: argparse.Namespace) -> int:
+    from server.persistence.results import Results
+    from server.tournament.commands import print_standings
+    from server.tournament.page import stored_chart
+    from server.tournament.plot import PlotError, save
+
+    async def fetch(store: Any) -> Any:
+        return await Results(store).get_tournament(args.tournament_id)
+
+    try:
+        stored = _with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if stored is None:
+        print(f"no stored tournament {args.tournament_id}", file=sys.stderr)
+        return 2
+    print_standings(stored, sys.stdout)
+    if args.plot is not None:
+        try:
+            save(stored_chart(stored), args.plot)
+        except (PlotError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"plot written to {args.plot}")
+    return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -60,6 +60,9 @@ class Table(TableMoves, TableAbsence):
     clock: TurnClock | None = None
     turn_timer: asyncio.Task[None] | None = None
     creator: int | None = None  # the player who created the table (manages it while waiting)
+    # Tournament tables: an expired turn gets the game's stand-in, not the default
+    # bot's move, so a late remote bot gains nothing from a stronger bot's play.
+    timeout_stand_in: bool = False
     touched: float = 0.0  # last change while waiting (idle waiting tables are reaped)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)  # supervised background work
     retry: asyncio.Task[None] | None = None

@@ -19,7 +19,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from server.persistence.database import make_engine, make_writer_engine, upgrade
-from server.persistence.models import ActionRow, GameRow, Player, SeatRow, TableEvent
+from server.persistence.models import (
+    ActionRow,
+    GameRow,
+    Player,
+    RatingRow,
+    SeatRow,
+    TableEvent,
+    TournamentGameRow,
+    TournamentMatchRow,
+    TournamentRow,
+)
 from server.persistence.writer import Insert, StorageError, Writer
 
 ACTIONS = ActionRow.metadata.tables["actions"]
@@ -297,7 +307,17 @@ class Store:
         """Empty every table (tests only)."""
 
         def op(c: Connection) -> None:
-            for model in (ActionRow, TableEvent, SeatRow, GameRow, Player):
+            for model in (
+                RatingRow,
+                TournamentGameRow,
+                TournamentMatchRow,
+                TournamentRow,
+                ActionRow,
+                TableEvent,
+                SeatRow,
+                GameRow,
+                Player,
+            ):
                 c.execute(delete(model))
 
         await self.writer.run(op)
