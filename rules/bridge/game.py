@@ -32,7 +32,7 @@ from rules.bridge.auction import (
     parse_call,
 )
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
-from rules.bridge.claims import claim_holds
+from rules.bridge.claims import answerers, claim_holds, opponents, remaining_tricks
 from rules.bridge.options import BridgeConfig, ClaimPolicy
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
@@ -102,6 +102,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     config_model = BridgeConfig
     move_type = BridgeMove
     non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+    # A claimer faces their remaining cards (rules/bridge/claims.py).
+    revealing_kinds = frozenset({"play", "claim"})
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
 
@@ -144,8 +146,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return ()
         if state.phase is Phase.CLAIM:
             assert state.claim is not None
-            defenders = ((state.claim.seat + 1) % 4, (state.claim.seat + 3) % 4)
-            return tuple(s for s in defenders if s not in state.claim.accepted)
+            return tuple(sorted(state.claim.needed - state.claim.accepted))
         player = self._player(state)
         if state.phase is Phase.PLAY and player == state.dummy:
             assert state.contract is not None
@@ -167,10 +168,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         out: list[Action] = [
             {"type": "play", "card": format_face(c)} for c in playable(state.hands[player], led)
         ]
-        assert state.contract is not None
-        if seat == state.contract.declarer:
-            remaining = len(state.hands[player])
-            out += [{"type": "claim", "tricks": n} for n in range(remaining + 1)]
+        # Whoever is on turn may claim or concede (the declarer also for dummy).
+        out += [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
         return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
@@ -206,9 +205,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert state.contract is not None
         if kind == "claim":
             n = action.get("tricks")
-            if seat != state.contract.declarer:
-                raise IllegalAction("not_declarer", "only the declarer may claim")
-            remaining = len(state.hands[self._player(state)])
+            remaining = remaining_tricks(state)
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
             return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
@@ -311,11 +308,22 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return self._end_board(after, state.contract, after.tricks[declarer_side], events)
 
     def _claim(self, state: BridgeState, seat: int, n: int) -> tuple[BridgeState, list[Event]]:
-        events = [Event("claim", {"seat": seat, "tricks": n})]
-        if state.config.claims is ClaimPolicy.DOUBLE_DUMMY and claim_holds(state, n):
-            events.append(Event("claim_accepted", {"by": "double_dummy"}))
-            return self._settle_claim(state, seat, n, events)
-        return replace(state, phase=Phase.CLAIM, claim=Claim(seat, n, frozenset())), events
+        assert state.contract is not None
+        declarer = state.contract.declarer
+        remaining = remaining_tricks(state)
+        hand = state.hands[seat]
+        needed = answerers(seat, declarer, n, remaining)
+        events = [Event("claim", {"seat": seat, "tricks": n, "remaining": remaining,
+                                  "hand": [format_face(c) for c in hand],
+                                  "answer": sorted(needed)})]
+        if state.config.claims is ClaimPolicy.DOUBLE_DUMMY and claim_holds(state, seat, n):
+            # The solver speaks for the opponents; a partner's say stays (Law 68B2).
+            needed -= opponents(seat, declarer)
+            if not needed:
+                events.append(Event("claim_accepted", {"by": "double_dummy"}))
+                return self._settle_claim(state, seat, n, events)
+        claim = Claim(seat, n, frozenset(), needed)
+        return replace(state, phase=Phase.CLAIM, claim=claim), events
 
     def _answer(
         self, state: BridgeState, seat: int, accept: bool
@@ -324,28 +332,30 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert claim is not None
         if not accept:
             events = [Event("claim_rejected", {"seat": seat})]
-            return replace(state, phase=Phase.PLAY, claim=None), events
+            return replace(state, phase=Phase.PLAY, claim=None,
+                           rejected_at=len(state.played)), events
         accepted = claim.accepted | {seat}
         events = [Event("claim_answer", {"seat": seat, "accept": True})]
-        if len(accepted) < 2:
+        if not claim.needed <= accepted:
             return replace(state, claim=replace(claim, accepted=accepted)), events
-        events.append(Event("claim_accepted", {"by": "defenders"}))
+        events.append(Event("claim_accepted", {"by": "players"}))
         return self._settle_claim(
             replace(state, phase=Phase.PLAY, claim=None), claim.seat, claim.tricks, events
         )
 
     def _settle_claim(
-        self, state: BridgeState, declarer: int, n: int, events: list[Event]
+        self, state: BridgeState, claimer: int, n: int, events: list[Event]
     ) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
-        remaining = len(state.hands[self._player(state)])
-        side = declarer % 2
+        remaining = remaining_tricks(state)
+        side = claimer % 2
         tricks = list(state.tricks)
         tricks[side] += n
         tricks[1 - side] += remaining - n
-        # The cards still held are not revealed by a claim.
         done = replace(state, tricks=(tricks[0], tricks[1]), claim=None, phase=Phase.PLAY)
-        return self._end_board(done, state.contract, tricks[side], events, claimed=True)
+        declarer_side = state.contract.declarer % 2
+        return self._end_board(done, state.contract, tricks[declarer_side], events,
+                               claimed=True)
 
     def _end_board(
         self,
@@ -429,9 +439,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "hand_sizes": [len(h) for h in state.hands],
             "to_act": list(self.to_act(state)),
             "next_player": self._player(state) if state.phase is not Phase.OVER else None,
-            "claim": (
-                {"seat": state.claim.seat, "tricks": state.claim.tricks} if state.claim else None
-            ),
+            "claim": self._claim_view(state),
+            "claim_rejected_at": state.rejected_at,
             "results": [
                 {
                     "board": r.board,
@@ -462,7 +471,22 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         visible = {viewer} if 0 <= viewer < 4 else set()
         if state.dummy_exposed and state.dummy is not None:
             visible.add(state.dummy)
+        if state.claim is not None:
+            visible.add(state.claim.seat)  # faced while the claim is answered
         return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
+
+    def _claim_view(self, state: BridgeState) -> JSON | None:
+        claim = state.claim
+        if claim is None:
+            return None
+        return {
+            "seat": claim.seat,
+            "tricks": claim.tricks,
+            "remaining": remaining_tricks(state),
+            "hand": [format_face(c) for c in state.hands[claim.seat]],
+            "answer": sorted(claim.needed),
+            "accepted": sorted(claim.accepted),
+        }
 
     def result(self, state: BridgeState) -> Result | None:
         if state.phase is not Phase.OVER:
@@ -496,9 +520,11 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "trick": list(state.trick),
             "played": list(state.played),
             "tricks": list(state.tricks),
-            "claim": [state.claim.seat, state.claim.tricks, sorted(state.claim.accepted)]
+            "claim": [state.claim.seat, state.claim.tricks, sorted(state.claim.accepted),
+                      sorted(state.claim.needed)]
             if state.claim
             else None,
+            "rejected_at": state.rejected_at,
             "results": [
                 [
                     r.board,

@@ -271,7 +271,9 @@ def replay_board(board: PbnBoard) -> tuple[dict[str, Any], list[tuple[int, dict[
         remaining = len(state.hands[state.next_player])
         if not 0 <= needed <= remaining:
             raise PbnError(f"board {board.board}: Result {result} does not fit the play")
-        act({"type": "claim", "tricks": needed})
+        # Whoever is on turn claims for their side (a defender: the rest).
+        own = needed if game.to_act(state)[0] % 2 == side else remaining - needed
+        act({"type": "claim", "tricks": own})
         while state.phase.value == "claim":
             act({"type": "accept_claim"})
     return options, log
