@@ -34,9 +34,12 @@ from rules.bridge.auction import (
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.claims import answerers, claim_holds, opponents, remaining_tricks
 from rules.bridge.options import BridgeConfig, ClaimPolicy
+from rules.bridge.pbn import PBN
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
+
+MAX_ALERT = 200  # characters of an alert's explanation
 
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
@@ -106,6 +109,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     revealing_kinds = frozenset({"play", "claim"})
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
+    formats = (PBN,)
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4
@@ -196,8 +200,15 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 check_call(self._calls(state), seat, call)
             except CallError as exc:
                 raise IllegalAction(exc.code, str(exc)) from None
-            return BridgeMove({"type": "call", "call": format_call(call)}, seat, state,
-                              call=call)
+            canonical: dict[str, Any] = {"type": "call", "call": format_call(call)}
+            alert = action.get("alert")
+            if alert is not None:
+                # An alert, with the explanation the partnership gives (may be empty).
+                if not isinstance(alert, str) or len(alert) > MAX_ALERT:
+                    raise IllegalAction("bad_alert", f"an alert is a text of at most "
+                                                     f"{MAX_ALERT} characters")
+                canonical["alert"] = alert
+            return BridgeMove(canonical, seat, state, call=call)
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):
                 raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
@@ -232,16 +243,22 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     ) -> tuple[BridgeState, list[Event]]:
         kind = move.action["type"]
         if kind == "call":
-            return self._call(state, seat, move.action["call"])
+            return self._call(state, seat, move.action["call"], move.action.get("alert"))
         if move.card is not None:
             return self._play(state, move.card)
         if move.tricks is not None:
             return self._claim(state, seat, move.tricks)
         return self._answer(state, seat, kind == "accept_claim")
 
-    def _call(self, state: BridgeState, seat: int, call: str) -> tuple[BridgeState, list[Event]]:
+    def _call(
+        self, state: BridgeState, seat: int, call: str, alert: str | None = None
+    ) -> tuple[BridgeState, list[Event]]:
         calls = (*state.calls, (seat, call))
-        events = [Event("call", {"seat": seat, "call": call})]
+        data: JSON = {"seat": seat, "call": call}
+        if alert is not None:
+            data["alert"] = alert
+            state = replace(state, alerts=(*state.alerts, (len(state.calls), alert)))
+        events = [Event("call", data)]
         parsed = [(s, parse_call(c)) for s, c in calls]
         if not is_over(parsed):
             return replace(state, calls=calls), events
@@ -424,7 +441,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "dealer": state.dealer,
             "vulnerability": state.vulnerability.value,
             "phase": state.phase.value,
-            "auction": [{"seat": s, "call": c} for s, c in state.calls],
+            "auction": self._auction_view(state),
             "contract": str(contract) if contract else None,
             "declarer": contract.declarer if contract else None,
             "dummy": state.dummy,
@@ -475,6 +492,16 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             visible.add(state.claim.seat)  # faced while the claim is answered
         return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
 
+    def _auction_view(self, state: BridgeState) -> list[JSON]:
+        alerts = dict(state.alerts)
+        out: list[JSON] = []
+        for i, (seat, call) in enumerate(state.calls):
+            entry: JSON = {"seat": seat, "call": call}
+            if i in alerts:
+                entry["alert"] = alerts[i]
+            out.append(entry)
+        return out
+
     def _claim_view(self, state: BridgeState) -> JSON | None:
         claim = state.claim
         if claim is None:
@@ -513,6 +540,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "dealt": [list(h) for h in state.dealt],
             "hands": [list(h) for h in state.hands],
             "calls": [list(c) for c in state.calls],
+            "alerts": [list(a) for a in state.alerts],
             "phase": state.phase.value,
             "contract": str(state.contract) if state.contract else None,
             "declarer": state.contract.declarer if state.contract else None,

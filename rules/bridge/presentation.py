@@ -118,10 +118,12 @@ class BridgePresentation(Presentation):
             return f"You are dealt {plural(len(event.get('cards') or []), 'card')}" if you else None
         if kind == "call":
             call = str(event.get("call"))
+            alert = event.get("alert")
+            note = "" if alert is None else f" (alert{': ' + str(alert) if alert else ''})"
             word = {"P": "pass", "X": "double", "XX": "redouble"}.get(call)
             if word:
-                return f"{actor} {verb(word, you)}"
-            return f"{actor} {verb('bid', you)} {call_text(call)}"
+                return f"{actor} {verb(word, you)}{note}"
+            return f"{actor} {verb('bid', you)} {call_text(call)}{note}"
         if kind == "passed_out":
             return f"Board {event.get('board')} is passed out"
         if kind == "contract":

@@ -56,6 +56,7 @@ class BridgeState:
     hands: Hands  # what is left
     calls: tuple[tuple[int, str], ...]
     phase: Phase
+    alerts: tuple[tuple[int, str], ...] = ()  # (index in calls, explanation) of alerted calls
     contract: Contract | None = None
     leader: int = 0
     trick: tuple[int, ...] = ()

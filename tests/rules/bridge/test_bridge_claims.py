@@ -124,3 +124,15 @@ def test_bad_claims_are_refused_and_the_dummy_never_claims():
         GAME.act(s, S, {"type": "claim", "tricks": 1})
     assert err.value.code == "not_your_turn"
     assert parse_face("AH") not in s.hands[E]
+
+
+def test_a_call_may_carry_an_alert_that_every_seat_sees():
+    s = GAME.new(GAME.parse_config({"deal": SUITED}), 0)
+    s, events = GAME.act(s, N, {"type": "call", "call": "2C", "alert": "strong"})
+    assert events[0].data == {"seat": N, "call": "2C", "alert": "strong"}
+    assert GAME.view(s, W)["auction"] == [{"seat": N, "call": "2C", "alert": "strong"}]
+    line = GAME.presentation.narrate({}, events[0].to_json(), W, ["N", "E", "S", "W"])
+    assert line == "N bids 2♣ (alert: strong)"
+    with pytest.raises(IllegalAction) as err:
+        GAME.act(s, E, {"type": "call", "call": "P", "alert": 3})
+    assert err.value.code == "bad_alert"

@@ -1,0 +1,132 @@
+"""PBN 2.1 files in and out (rules/bridge/pbn.py, records.py; docs/formats.md, "PBN")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.dds import dd_table
+from engine.formats import FormatError, GameRecord
+from rules.bridge import BridgeGame
+from rules.bridge.par import par
+from rules.bridge.pbn import PBN, PbnError, read, write
+
+GAME = BridgeGame()
+DATA = Path(__file__).with_name("data")
+EXAMPLE = (DATA / "pbn_standard_example.pbn").read_text()
+DEAL = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"
+
+
+def replay(record: GameRecord):
+    state = GAME.new(GAME.parse_config(record.options), record.seed)
+    for seat, action in record.actions:
+        state, _ = GAME.act(state, seat, action)
+    return state
+
+
+def test_the_standard_example_and_what_real_files_do():
+    """The PBN standard's example board (its deal, auction with notes, contract and
+    result) with a play record that stops with the dummy on lead; an inherited
+    event, a Result without play or auction, a second event, a hand left out,
+    [Play "-"] and a play record that stops with a defender on lead."""
+    records = read(EXAMPLE)
+    assert [r.title for r in records] == [
+        "Board 1, PBN standard example", "Board 2, PBN standard example",
+        "Board 3, County teams", "Board 4, County teams",
+    ]
+    summaries = [GAME.result(s).summary if GAME.result(s) else None
+                 for s in map(replay, records)]
+    assert summaries == [
+        "board 1: 5HX by S, 9 tricks, NS -300",  # down two doubled, not vulnerable
+        "board 2: 4SX by E, 8 tricks, NS +300",
+        None,  # 3NT by East, the opening lead still to come
+        "board 4: 3D by N, 9 tricks, NS +110",
+    ]
+    first = records[0]
+    alerts = [a.get("alert") for _, a in first.actions if a["type"] == "call"]
+    assert alerts[2] == "non-forcing 6-9 points, 6-card"
+    assert alerts[4] == "two colors: clubs and diamonds"
+    # Four tricks played, then the declarer (on dummy's lead) claims five more.
+    claim = [a for _, a in first.actions if a["type"] == "claim"]
+    assert claim == [{"type": "claim", "tricks": 5}]
+    assert records[1].tags["Event"] == "PBN standard example"  # "#" copies
+    assert records[1].tags["Room"] == "Closed"  # unknown tags are kept
+    assert records[1].players == ("", "Bob", "", "Ann")
+    # Board 4: East (a defender) is on lead after one trick and claims three.
+    assert records[3].actions[-3][1] == {"type": "claim", "tricks": 3}
+
+
+def test_export_round_trips_and_keeps_tags_players_and_alerts():
+    records = read(EXAMPLE)
+    again = read(write(records))
+    assert [(r.options, r.actions, r.players, dict(r.tags)) for r in again] == [
+        (r.options, r.actions, r.players, dict(r.tags)) for r in records
+    ]
+    assert write(again) == write(records)
+
+
+def test_export_writes_double_dummy_tricks_and_par_for_every_board():
+    text = write(read(EXAMPLE))
+    assert text.count("[DoubleDummyTricks ") == 4 and text.count("[ParContract ") == 4
+    table = dd_table(DEAL)
+    digits = "".join(f"{table[st][s]:x}" for s in "NESW" for st in "NSHDC")
+    assert f'[DoubleDummyTricks "{digits}"]' in text
+    board_one = text.split("\n\n")[1]
+    p = par(table, "None", "N")
+    assert f'[OptimumScore "NS {p.score}"]' in board_one
+    side = "NS" if p.contracts[0].declarers[0] % 2 == 0 else "EW"
+    assert f'[ParContract "{side} {p.contracts[0].call}' in board_one
+    rows = board_one.split('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\n')[1]
+    rows = rows.splitlines()[:20]
+    assert [int(r.split()[2]) for r in rows] == [int(c, 16) for c in digits]
+
+
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [
+        (DEAL.replace("KQT2.AT", "KQT2.A6"), "6H is dealt twice"),
+        ("N:A.63.AKQ987.A9732 8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85",
+         "North holds 14 cards, not 13"),
+    ],
+)
+def test_an_invalid_deal_names_the_board_and_the_tag(deal: str, message: str):
+    text = f'[Board "7"]\n[Deal "{deal}"]\n'
+    with pytest.raises(FormatError) as err:
+        read(text)
+    assert err.value.item == "board 7, Deal" and err.value.line == 2
+    assert message in str(err.value)
+    assert err.value.code == "bad_file"
+
+
+@pytest.mark.parametrize(
+    ("section", "item"),
+    [
+        ('[Auction "N"]\n1D 1S 1H\n', "board 1, Auction"),  # insufficient
+        ('[Auction "N"]\n1D Pass Pass Pass\n[Play "E"]\nS4 S8 S3 -\n', "board 1, Play"),
+        ('[Auction "N"]\n1D Pass Pass Pass\n[Play "E"]\nSX\n', "board 1, Play"),
+        ('[Auction "N"]\n1Q\n', "board 1, Auction"),
+        ('[Result "15"]\n', "board 1, Result"),
+        ('[Contract "8S"]\n', "board 1, Contract"),
+    ],
+)
+def test_a_bad_board_names_where(section: str, item: str):
+    text = f'[Board "1"]\n[Dealer "N"]\n[Deal "{DEAL}"]\n{section}'
+    with pytest.raises(FormatError) as err:
+        read(text)
+    assert err.value.item == item, str(err.value)
+
+
+def test_syntax_errors_give_the_line():
+    with pytest.raises(PbnError) as err:
+        read(f'[Board "1"]\n[Deal "{DEAL}"]\n{{ never closed\n')
+    assert err.value.line == 3
+    with pytest.raises(PbnError) as err:
+        read('[Board "1"]\n[Deal "N:AKQ" \n')
+    assert err.value.line == 2
+    with pytest.raises(PbnError):
+        read("; only a comment\n")
+
+
+def test_the_format_is_listed_by_the_game():
+    assert PBN in GAME.formats and PBN.suffixes == (".pbn",)
