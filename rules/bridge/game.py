@@ -33,6 +33,7 @@ from rules.bridge.auction import (
 )
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.claims import answerers, claim_holds, opponents, remaining_tricks
+from rules.bridge.lin import LIN
 from rules.bridge.options import BridgeConfig, ClaimPolicy
 from rules.bridge.pbn import PBN
 from rules.bridge.presentation import BridgePresentation
@@ -109,7 +110,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     revealing_kinds = frozenset({"play", "claim"})
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
-    formats = (PBN,)
+    formats = (PBN, LIN)
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4

@@ -94,13 +94,14 @@ def _synthetic_auction(board: FileBoard) -> list[str]:
     return calls + ["P"] * 3
 
 
-def to_record(board: FileBoard, tag_auction: str = "Auction",
-              tag_play: str = "Play") -> GameRecord:
-    """The board replayed through the rules: table options and the action log."""
+def to_record(board: FileBoard, tag_auction: str = "Auction", tag_play: str = "Play",
+              tag_deal: str = "Deal", tag_result: str = "Result") -> GameRecord:
+    """The board replayed through the rules: table options and the action log
+    (errors name the file's own tags, given for each format)."""
     from rules.bridge.game import BridgeGame, deal_pbn
 
     game = BridgeGame()
-    hands = check_hands(board, "Deal")
+    hands = check_hands(board, tag_deal)
     options: dict[str, Any] = {
         "boards": 1,
         "first_board": max(1, min(board.board, 9999)),
@@ -153,12 +154,12 @@ def to_record(board: FileBoard, tag_auction: str = "Auction",
         needed = board.result - state.tricks[side]
         if not 0 <= needed <= remaining:
             raise FormatError(f"a result of {board.result} tricks does not fit the play",
-                              line=board.line, item=f"{board.label}, Result")
+                              line=board.line, item=f"{board.label}, {tag_result}")
         # Whoever is on turn claims for their side (a defender: the rest).
         own = needed if game.to_act(state)[0] % 2 == side else remaining - needed
-        act({"type": "claim", "tricks": own}, "Result")
+        act({"type": "claim", "tricks": own}, tag_result)
         while state.phase.value == "claim":
-            act({"type": "accept_claim"}, "Result")
+            act({"type": "accept_claim"}, tag_result)
     return GameRecord(
         game="bridge",
         options=options,
