@@ -22,7 +22,7 @@ from engine.cards import CardParseError, format_face, parse_face
 from engine.formats import FileFormat, FormatError, GameRecord
 from rules.bridge.auction import CallError, parse_call
 from rules.bridge.boards import dealer, vulnerability
-from rules.bridge.records import BoardOut, FileBoard, boards_of, to_record
+from rules.bridge.records import BoardOut, FileBoard, board_number, boards_of, to_record
 
 # LIN's dealer digits and hand order: South, West, North, East.
 LIN_SEATS = (2, 3, 0, 1)
@@ -150,13 +150,12 @@ def _split(pairs: list[_Pair]) -> tuple[_Header, list[_Board]]:
 def _board(raw: _Board, header: _Header, names: list[str], index: int) -> FileBoard:
     keys = {p.key: p for p in raw.pairs}
     title = keys["ah"].value if "ah" in keys else ""
-    digits = re.sub(r"\D", "", title) or re.sub(r"\D", "", raw.room)
-    number = int(digits) if digits and 0 < int(digits) <= 9999 else index
+    number = board_number(title, board_number(raw.room, index))
     label = f"board {number}"
     md = keys["md"]
     text = md.value
     dealer_seat = dealer(number)
-    if text[:1].isdigit():
+    if text[:1] in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"):
         digit = int(text[0])
         if not 1 <= digit <= 4:
             raise FormatError(f"a dealer digit is 1 to 4, not {digit}", line=md.line,
@@ -196,7 +195,7 @@ def _board(raw: _Board, header: _Header, names: list[str], index: int) -> FileBo
         elif pair.key == "pc":
             board.cards.append(_card(pair.value, label, pair.line))
         elif pair.key == "mc":
-            if not pair.value.isdigit() or int(pair.value) > 13:
+            if not re.fullmatch(r"[0-9]{1,2}", pair.value) or int(pair.value) > 13:
                 raise FormatError(f"a claim is a number of tricks, not {pair.value!r}",
                                   line=pair.line, item=f"{label}, mc")
             board.result = int(pair.value)

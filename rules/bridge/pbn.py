@@ -29,6 +29,7 @@ from rules.bridge.par import par
 from rules.bridge.records import (
     BoardOut,
     FileBoard,
+    board_number,
     boards_of,
     parse_contract,
     to_record,
@@ -267,8 +268,7 @@ def _board(game: _Game, previous: dict[str, str], index: int) -> FileBoard | Non
             raise PbnError("a game with an auction or play has no Deal",
                            line=game.tags[0].line, item=f"game {index}")
         return None  # a file header or an event's tags alone
-    digits = re.sub(r"\D", "", values.get("Board", ""))
-    number = int(digits) if digits and int(digits) > 0 else index
+    number = board_number(values.get("Board", ""), index)
     label = f"board {number}"
     line = by_name["Deal"].line
     deal_dealer = values.get("Dealer", "").strip().upper()[:1]

@@ -6,6 +6,7 @@ and :func:`boards_of` replays a record back into what a writer writes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,6 +256,13 @@ def boards_of(record: GameRecord) -> list[BoardOut]:
     if state.phase.value != "over":
         out.append(current(state))
     return out
+
+
+def board_number(text: str, default: int) -> int:
+    """The board number a title or tag gives (its first digits), else ``default``."""
+    m = re.search(r"[0-9]{1,6}", text)
+    number = int(m.group()) if m else 0
+    return number if 0 < number <= 9999 else default
 
 
 def parse_contract(text: str) -> str | None:
