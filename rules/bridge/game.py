@@ -15,9 +15,11 @@ from engine.cards import CardParseError, deck, format_face, parse_face, suit_of
 from engine.dds.deal import make_deal, parse_pbn
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
+from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
+from rules.bridge import lin, pbn
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     STRAINS,
@@ -33,9 +35,7 @@ from rules.bridge.auction import (
 )
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.claims import answerers, claim_holds, opponents, remaining_tricks
-from rules.bridge.lin import LIN
 from rules.bridge.options import BridgeConfig, ClaimPolicy
-from rules.bridge.pbn import PBN
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
@@ -88,6 +88,28 @@ def _deal(
 def deal_pbn(state: BridgeState) -> str:
     """The board's deal as dealt, as a PBN deal string from North."""
     return make_deal(state.dealt).to_pbn()
+
+
+# The file formats replay records through the rules, which list the formats: the
+# game is handed to them when they run (docs/formats.md).
+def _read_pbn(text: str) -> list[GameRecord]:
+    return pbn.read(text, BridgeGame())
+
+
+def _write_pbn(records: Sequence[GameRecord]) -> str:
+    return pbn.write(records, BridgeGame())
+
+
+def _read_lin(text: str) -> list[GameRecord]:
+    return lin.read(text, BridgeGame())
+
+
+def _write_lin(records: Sequence[GameRecord]) -> str:
+    return lin.write(records, BridgeGame())
+
+
+PBN = FileFormat("pbn", "Portable Bridge Notation 2.1", (".pbn",), _read_pbn, _write_pbn)
+LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_lin)
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.cards import CardParseError, format_face, parse_face
-from engine.formats import FileFormat, FormatError, GameRecord
+from engine.formats import FormatError, GameRecord
+from engine.game import Game
 from rules.bridge.auction import CallError, parse_call
 from rules.bridge.boards import dealer, vulnerability
 from rules.bridge.records import BoardOut, FileBoard, board_number, boards_of, to_record
@@ -213,15 +215,15 @@ def _header_result(header: _Header, room: str) -> int | None:
     return _result_tricks(header.results[at]) if at < len(header.results) else None
 
 
-def read(text: str) -> list[GameRecord]:
-    """Every board of a LIN file as a record that replays through the rules."""
+def read(text: str, game: Game[Any, Any]) -> list[GameRecord]:
+    """Every board of a LIN file as a record that replays through ``game``."""
     header, raws = _split(_pairs(text))
     if not raws:
         raise FormatError("no board (md) in the file")
     names = list(header.players[:4])
     boards = [_board(raw, header, names, i) for i, raw in enumerate(raws, 1)]
-    return [to_record(b, tag_auction="mb", tag_play="pc", tag_deal="md", tag_result="mc")
-            for b in boards]
+    return [to_record(b, game, tag_auction="mb", tag_play="pc", tag_deal="md",
+                      tag_result="mc") for b in boards]
 
 
 def _lin_hand(cards: Sequence[int]) -> str:
@@ -262,11 +264,9 @@ def _lin_card(face: int) -> str:
     return text[1] + text[0]
 
 
-def write(records: Sequence[GameRecord]) -> str:
-    """A LIN file of every board of ``records``, one board a line."""
-    lines = [_board_text(r, b) for r in records for b in boards_of(r)]
+def write(records: Sequence[GameRecord], game: Game[Any, Any]) -> str:
+    """A LIN file of every board of ``records`` (replayed through ``game``), one
+    board a line."""
+    lines = [_board_text(r, b) for r in records for b in boards_of(r, game)]
     return "".join(lines)
 
-
-LIN = FileFormat(name="lin", title="Bridge Base Online LIN", suffixes=(".lin",),
-                 read=read, write=write)

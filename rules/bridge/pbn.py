@@ -19,10 +19,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from engine.cards import CardParseError, format_face, parse_face
 from engine.dds import dd_table
-from engine.formats import FileFormat, FormatError, GameRecord
+from engine.formats import FormatError, GameRecord
+from engine.game import Game
 from rules.bridge.auction import CallError, parse_call
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.par import par
@@ -336,12 +338,12 @@ def read_boards(text: str) -> list[FileBoard]:
     return out
 
 
-def read(text: str) -> list[GameRecord]:
-    """Every board of a PBN file as a record that replays through the rules."""
+def read(text: str, game: Game[Any, Any]) -> list[GameRecord]:
+    """Every board of a PBN file as a record that replays through ``game``."""
     boards = read_boards(text)
     if not boards:
         raise PbnError("no board with a Deal tag in the file")
-    return [to_record(b) for b in boards]
+    return [to_record(b, game) for b in boards]
 
 
 def _quote(value: str) -> str:
@@ -435,11 +437,8 @@ def _play_lines(board: BoardOut) -> list[str]:
     return lines
 
 
-def write(records: Sequence[GameRecord]) -> str:
-    """A PBN 2.1 file of every board of ``records``."""
-    games = [_board_text(r, b) for r in records for b in boards_of(r)]
+def write(records: Sequence[GameRecord], game: Game[Any, Any]) -> str:
+    """A PBN 2.1 file of every board of ``records`` (replayed through ``game``)."""
+    games = [_board_text(r, b) for r in records for b in boards_of(r, game)]
     return "% PBN 2.1\n% EXPORT\n\n" + "\n".join(games)
 
-
-PBN = FileFormat(name="pbn", title="Portable Bridge Notation 2.1", suffixes=(".pbn",),
-                 read=read, write=write)

@@ -1,6 +1,7 @@
 """Boards as bridge files hold them, between the file formats (PBN, LIN) and the
 rules: a reader fills a :class:`FileBoard`, :func:`to_record` replays it through
-:class:`rules.bridge.game.BridgeGame` into a :class:`engine.formats.GameRecord`,
+:class:`rules.bridge.game.BridgeGame` (passed in, which lists the formats) into
+a :class:`engine.formats.GameRecord`,
 and :func:`boards_of` replays a record back into what a writer writes.
 """
 
@@ -14,6 +15,7 @@ from engine.cards import format_face
 from engine.dds.deal import make_deal
 from engine.errors import IllegalAction
 from engine.formats import FormatError, GameRecord
+from engine.game import Game
 from engine.tricks import winning_index
 from rules.bridge.auction import STRAINS, Bid, parse_call
 from rules.bridge.boards import SEATS
@@ -95,13 +97,11 @@ def _synthetic_auction(board: FileBoard) -> list[str]:
     return calls + ["P"] * 3
 
 
-def to_record(board: FileBoard, tag_auction: str = "Auction", tag_play: str = "Play",
-              tag_deal: str = "Deal", tag_result: str = "Result") -> GameRecord:
-    """The board replayed through the rules: table options and the action log
-    (errors name the file's own tags, given for each format)."""
-    from rules.bridge.game import BridgeGame, deal_pbn
-
-    game = BridgeGame()
+def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auction",
+              tag_play: str = "Play", tag_deal: str = "Deal",
+              tag_result: str = "Result") -> GameRecord:
+    """The board replayed through ``game`` (bridge's rules): table options and the
+    action log (errors name the file's own tags, given for each format)."""
     hands = check_hands(board, tag_deal)
     options: dict[str, Any] = {
         "boards": 1,
@@ -116,7 +116,7 @@ def to_record(board: FileBoard, tag_auction: str = "Auction", tag_play: str = "P
         state = game.new(game.parse_config(options), 0)
     except IllegalAction as exc:
         raise FormatError(exc.message, line=board.line, item=board.label) from None
-    options["deal"] = deal_pbn(state)
+    options["deal"] = make_deal(state.dealt).to_pbn()
     log: list[tuple[int, dict[str, Any]]] = []
 
     def act(action: dict[str, Any], tag: str) -> None:
@@ -217,12 +217,9 @@ class BoardOut:
     passed_out: bool
 
 
-def boards_of(record: GameRecord) -> list[BoardOut]:
-    """Every board of ``record`` (a stored or imported game) replayed through the
-    rules: the finished ones and the one in progress when the record stops."""
-    from rules.bridge.game import BridgeGame, deal_pbn
-
-    game = BridgeGame()
+def boards_of(record: GameRecord, game: Game[Any, Any]) -> list[BoardOut]:
+    """Every board of ``record`` (a stored or imported game) replayed through
+    ``game``: the finished ones and the one in progress when the record stops."""
     try:
         state = game.new(game.parse_config(record.options), record.seed)
     except IllegalAction as exc:
@@ -232,7 +229,8 @@ def boards_of(record: GameRecord) -> list[BoardOut]:
 
     def current(s: Any) -> BoardOut:
         c = s.contract
-        return BoardOut(s.board, s.dealer, s.vulnerability.value, deal_pbn(s),
+        return BoardOut(s.board, s.dealer, s.vulnerability.value,
+                        make_deal(s.dealt).to_pbn(),
                         [(seat, call, alerts.get(i)) for i, (seat, call) in enumerate(s.calls)],
                         list(s.played), str(c) if c else None, c.declarer if c else None,
                         None, False, False)

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.formats import FormatError, GameRecord
-from rules.bridge import lin, pbn
+from rules.bridge.game import LIN, PBN
 
 DATA = Path(__file__).with_name("data")
 SAMPLES = {
-    pbn.read: (DATA / "pbn_standard_example.pbn").read_text(),
-    lin.read: (DATA / "bbo_forum_vugraph.lin").read_text(),
+    PBN.read: (DATA / "pbn_standard_example.pbn").read_text(),
+    LIN.read: (DATA / "bbo_forum_vugraph.lin").read_text(),
 }
 # The characters the formats are made of, so mutations land on meaningful text.
 ALPHABET = st.sampled_from(list('[]"|{};%#?!=*-:.,\n 0123456789AKQJTSHDCNEWPXpdrmbcnsv^$'))
@@ -53,31 +53,31 @@ FUZZ = settings(max_examples=150, deadline=None,
 @FUZZ
 @given(st.text(max_size=300))
 def test_pbn_any_text(text: str) -> None:
-    survives(pbn.read, text)
+    survives(PBN.read, text)
 
 
 @FUZZ
 @given(st.text(max_size=300))
 def test_lin_any_text(text: str) -> None:
-    survives(lin.read, text)
+    survives(LIN.read, text)
 
 
 @FUZZ
-@given(mutated(SAMPLES[pbn.read]))
+@given(mutated(SAMPLES[PBN.read]))
 def test_pbn_mutated_files(text: str) -> None:
-    survives(pbn.read, text)
+    survives(PBN.read, text)
 
 
 @FUZZ
-@given(mutated(SAMPLES[lin.read]))
+@given(mutated(SAMPLES[LIN.read]))
 def test_lin_mutated_files(text: str) -> None:
-    survives(lin.read, text)
+    survives(LIN.read, text)
 
 
 def test_numbers_past_what_int_reads_are_format_errors_or_ignored() -> None:
     deal = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"
-    (record,) = pbn.read(f'[Board "{"9" * 5000}"]\n[Deal "{deal}"]\n')
+    (record,) = PBN.read(f'[Board "{"9" * 5000}"]\n[Deal "{deal}"]\n')
     assert record.options["first_board"] == 1  # not a board number: the file's order
     board = "md|3S269H2568QADTQC2T,S47AHJD3479C4567Q,S58QH479KDKAC38JA,|"
     for value in ("²", "٣", "9" * 5000):
-        survives(lin.read, board + f"ah|Board {value}|mb|1N|mb|p|mb|p|mb|p|mc|{value}|")
+        survives(LIN.read, board + f"ah|Board {value}|mb|1N|mb|p|mb|p|mb|p|mc|{value}|")

@@ -14,10 +14,11 @@ from engine.events import OMNISCIENT, SPECTATOR
 from engine.replay import state_hash
 from engine.rng import Rng
 from rules.bridge import BridgeGame
-from rules.bridge.pbn import read as read_pbn_file
-from rules.bridge.pbn import write as write_pbn_file
+from rules.bridge.game import PBN
 from rules.bridge.state import Phase
 from tests.conformance import check_game, faces_named
+
+read_pbn_file, write_pbn_file = PBN.read, PBN.write
 
 GAME = BridgeGame()
 N, E, S, W = range(4)

@@ -13,11 +13,10 @@ import pytest
 
 from engine.formats import FormatError, GameRecord
 from rules.bridge import BridgeGame
-from rules.bridge.lin import LIN, read, write
-from rules.bridge.pbn import read as read_pbn
-from rules.bridge.pbn import write as write_pbn
+from rules.bridge.game import LIN, PBN
 
 GAME = BridgeGame()
+read, write, read_pbn, write_pbn = LIN.read, LIN.write, PBN.read, PBN.write
 DATA = Path(__file__).with_name("data")
 VUGRAPH = (DATA / "bbo_forum_vugraph.lin").read_text()
 MYHANDS = (DATA / "bbo_forum_myhands.lin").read_text()

@@ -9,10 +9,12 @@ import pytest
 from engine.dds import dd_table
 from engine.formats import FormatError, GameRecord
 from rules.bridge import BridgeGame
+from rules.bridge.game import PBN
 from rules.bridge.par import par
-from rules.bridge.pbn import PBN, PbnError, read, write
+from rules.bridge.pbn import PbnError
 
 GAME = BridgeGame()
+read, write = PBN.read, PBN.write
 DATA = Path(__file__).with_name("data")
 EXAMPLE = (DATA / "pbn_standard_example.pbn").read_text()
 DEAL = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"
