@@ -257,6 +257,10 @@ function handle(msg) {
       return onReplay(msg);
     case "analysis":
       return onAnalysis(msg);
+    case "imported":
+      return onImported(msg);
+    case "exported":
+      return onExported(msg);
     default:
       return;
   }
@@ -345,6 +349,7 @@ function onAnalysis(msg) {
 
 function onError(msg) {
   const text = `${msg.message}${msg.reason && msg.reason !== msg.code ? ` (${msg.reason})` : ""}`;
+  if (msg.code === "bad_file" || msg.code === "unknown_format") $("#import-status").textContent = `not imported: ${text}`;
   if (msg.code === "bad_token") {
     // The server forgot this session (a new database): start a fresh one.
     save(STORE.token, null);
@@ -780,6 +785,64 @@ function stepReplay(to) {
   renderReplay();
 }
 
+// ---------------------------------------------------------------- files
+
+// An import_file message carries a part of the file; each must stay within the
+// server's 64 KiB frames as JSON, and a file of 1 MiB within the burst of messages.
+const FRAME_BYTES = 60 * 1024;
+const PART_CHARS = 40 * 1024;
+
+// UTF-8 bytes of a string (surrogate pairs: four).
+function utf8Length(str) {
+  let n = 0;
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < str.length) { n += 4; i++; }
+    else n += 3;
+  }
+  return n;
+}
+
+function importParts(text, base) {
+  const parts = [];
+  const bytes = (msg) => utf8Length(JSON.stringify(msg));
+  let at = 0;
+  do {
+    let n = Math.min(PART_CHARS, text.length - at);
+    for (let size = bytes({ ...base, text: text.slice(at, at + n), more: true }); n > 1 && size > FRAME_BYTES;
+      size = bytes({ ...base, text: text.slice(at, at + n), more: true })) n = Math.floor((n * FRAME_BYTES * 0.95) / size);
+    parts.push(text.slice(at, at + n));
+    at += n;
+  } while (at < text.length);
+  return parts;
+}
+
+async function importFile(file, format) {
+  const text = await file.text();
+  const base = { type: "import_file", filename: file.name.slice(0, 255) };
+  if (format) base.format = format;
+  const parts = importParts(text, base);
+  $("#import-status").textContent = `importing ${file.name}…`;
+  parts.forEach((part, i) => send({ ...base, text: part, ...(i < parts.length - 1 ? { more: true } : {}) }));
+}
+
+function onImported(msg) {
+  $("#import-status").textContent = `imported ${plural(msg.games.length, "game")} (${msg.format})`;
+  requestGames();
+  if (msg.games.length) openReplay(msg.games[0].game_id, "all");
+}
+
+function onExported(msg) {
+  const url = URL.createObjectURL(new Blob([msg.text], { type: "text/plain" }));
+  const link = el("a", { href: url, download: `game-${msg.game_id}.${msg.format}` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
+
 // ---------------------------------------------------------------- page
 
 function showTab(name) {
@@ -853,6 +916,15 @@ function setup() {
     closeTable();
   });
   $("#btn-games").addEventListener("click", requestGames);
+  $("#import-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const file = $("#import-file").files[0];
+    if (file) importFile(file, $("#import-format").value.trim());
+  });
+  $("#export-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (S.replay) send({ type: "export_game", game_id: S.replay.gameId, format: $("#export-format").value.trim() });
+  });
   $("#games-status").addEventListener("change", requestGames);
   $("#replay-viewer").addEventListener("change", () => {
     const v = $("#replay-viewer").value;
