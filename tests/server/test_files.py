@@ -136,3 +136,34 @@ def test_every_format_is_reached_through_the_registry(fmt: str) -> None:
     assert (find_format(fmt)[1].name, find_format(filename=f"x.{fmt.upper()}")[1].name) == (
         fmt, fmt)
     assert fmt in {f.name for _, f in file_formats()}
+
+
+async def test_an_import_is_one_transaction_on_each_backend(db_url: str) -> None:
+    """Every game of a file is stored, or none: a game that fails to store takes the
+    ones before it in the same file with it."""
+    from sqlalchemy.exc import StatementError
+
+    from engine.formats import FormatError
+    from rules.registry import find_format
+    from server.files import check_records, to_store
+    from server.persistence.store import ImportedGame
+    from server.persistence.writer import StorageError
+
+    _, fmt = find_format("lin")
+    good = [to_store(c) for c in check_records(fmt.read(LIN_FILE.read_text()))]
+    store = await Store.open(db_url)
+    try:
+        ids = await store.import_games(good)
+        assert len(ids) == 2
+        stored = await store.get_game(ids[1])
+        assert stored is not None and stored.status == "finished"
+        assert [a.seq for a in stored.actions] == list(range(1, len(good[1].actions) + 1))
+        assert stored.table_options["imported"]["players"][0] == "kontiki_"
+        broken = ImportedGame(**{**good[0].__dict__, "actions": [(0, {"bad": {1, 2}})]})
+        with pytest.raises((StorageError, StatementError)):
+            await store.import_games([good[0], broken])
+        assert len(await store.list_games(50, None)) == 2  # neither of the two
+    finally:
+        await store.close()
+    with pytest.raises(FormatError):
+        fmt.read("md|3S2|")

@@ -132,3 +132,22 @@ def test_syntax_errors_give_the_line():
 
 def test_the_format_is_listed_by_the_game():
     assert PBN in GAME.formats and PBN.suffixes == (".pbn",)
+
+
+@pytest.mark.parametrize(
+    ("row", "claimer"),
+    [("SA - - -", 0), ("SA S3 - -", 3), ("SA S3 S2 -", 0)],  # dummy, West, North on turn
+)
+def test_a_play_record_may_stop_mid_trick_with_anyone_on_turn(row: str, claimer: int):
+    """North declares 3D; East wins the first trick and leads the ace of spades, and
+    the record stops after one, two or three cards of that trick: whoever is on turn
+    (the declarer for the dummy, a defender, the declarer) claims what the Result says."""
+    text = (f'[Board "4"]\n[Dealer "W"]\n[Vulnerable "All"]\n[Deal "{DEAL}"]\n'
+            '[Declarer "N"]\n[Contract "3D"]\n[Result "8"]\n'
+            '[Auction "W"]\nPass 1D 1S 2H\n2S 3D Pass Pass\nPass\n'
+            f'[Play "E"]\nHK H2 HT H3\n{row}\n*\n')
+    (record,) = read(text)
+    claim = next((s, a) for s, a in record.actions if a["type"] == "claim")
+    assert claim[0] == claimer
+    state = replay(record)
+    assert state.results[0].tricks == 8 and state.results[0].score_ns == -100
