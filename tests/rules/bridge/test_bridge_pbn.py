@@ -151,3 +151,19 @@ def test_a_play_record_may_stop_mid_trick_with_anyone_on_turn(row: str, claimer:
     assert claim[0] == claimer
     state = replay(record)
     assert state.results[0].tricks == 8 and state.results[0].score_ns == -100
+
+
+def test_a_gib_export_replays_to_the_scores_it_records():
+    """A PBN 1.0 file GIB wrote in 1999: one deal played at five tables, quoted in the
+    cs221-final-project repository (mikeliaohm/cs221-final-project,
+    src/agent/docs/README.md).  Inherited "#" values, auctions that end mid-row, play
+    records that stop after three to seven tricks (on the dummy's lead among them),
+    one full play with no closing "*"; every board replays to the file's Score."""
+    records = read((DATA / "gib_export.pbn").read_text())
+    scores = [replay(r).results[0].score_ns for r in records]
+    assert [f"NS {s}" for s in scores] == [r.tags["Score"] for r in records]
+    assert scores == [940, 940, 650, 940, -1400]
+    assert [r.players[2] for r in records] == [
+        "Robert Vasicek", "Vlad", "ALBERT", "Danellakis D", "max3"]
+    claims = [[a for _, a in r.actions if a["type"] == "claim"] for r in records]
+    assert claims[4] == [] and all(len(c) == 1 for c in claims[:4])
