@@ -167,3 +167,22 @@ def test_a_gib_export_replays_to_the_scores_it_records():
         "Robert Vasicek", "Vlad", "ALBERT", "Danellakis D", "max3"]
     claims = [[a for _, a in r.actions if a["type"] == "claim"] for r in records]
     assert claims[4] == [] and all(len(c) == 1 for c in claims[:4])
+
+
+def test_a_european_championship_match_replays_to_its_scores():
+    """Nine boards of round 1 of the European Team Championships 1999 (Austria v
+    Italy, open and closed rooms), as the public vugraph archive has them, quoted in
+    mikeliaohm/cs221-final-project (src/agent/boards/etc99pbn/A1A10101.PBN; boards 1,
+    2, 3, 6 and the open room's 14).  Play records stop mid-trick with cards missing
+    around a gap ("- HT - -", "S3 - - C4"), on a defender's or the dummy's lead; one
+    defender concedes the rest; a declarer is written "^N".  Every board replays to
+    the Score the file records, its claim made by whoever was on turn."""
+    records = read((DATA / "etc99_round1.pbn").read_text())
+    assert len(records) == 9
+    for r in records:
+        assert f"NS {replay(r).results[0].score_ns}" == r.tags["Score"], r.title
+    claimers = [next(s for s, a in r.actions if a["type"] == "claim") for r in records]
+    declarers = [replay(r).results[0].declarer for r in records]
+    defenders = [c for c, d in zip(claimers, declarers, strict=True) if c % 2 != d % 2]
+    assert len(defenders) == 2  # the case that refused such files before
+    assert records[1].tags["HomeTeam"] == "Austria" and records[1].tags["Room"] == "Closed"
