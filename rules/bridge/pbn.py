@@ -248,7 +248,12 @@ def _play_rows(tag: _Tag, board: FileBoard) -> None:
             board.rows.append(tokens[i : i + 4])
 
 
-def _board(game: _Game, previous: dict[str, str], index: int) -> FileBoard | None:
+def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
+           index: int) -> FileBoard | None:
+    """One game of the file as a board (None for a game with no deal).  PBN 2.1,
+    4.8: ``#`` takes the tag's value in the nearest previous game; ``##text`` is
+    ``text`` here and in every later game that leaves the tag out, until a game
+    gives the tag another value."""
     values: dict[str, str] = {}
     notes: dict[str, str] = {}
     for tag in game.tags:
@@ -256,13 +261,19 @@ def _board(game: _Game, previous: dict[str, str], index: int) -> FileBoard | Non
         if value == "#":
             value = previous.get(tag.name, "")
         elif value.startswith("##"):
-            value = value[1:]
+            value = sticky[tag.name] = value[2:]
+        elif tag.name in sticky:
+            sticky[tag.name] = value
         tag.value = value
         if tag.name == "Note":
             ref, _, text = value.partition(":")
             notes.setdefault(ref.strip(), text)
         else:
             values[tag.name] = value
+    for name, value in sticky.items():
+        if name not in values and game.tags:
+            values[name] = value
+            game.tags.append(_Tag(name, value, game.tags[0].line))
     previous.update(values)
     by_name = {t.name: t for t in game.tags}
     if "Deal" not in values or _unknown(values["Deal"]):
@@ -330,9 +341,10 @@ def _rows(data: list[tuple[int, str]]) -> list[str]:
 def read_boards(text: str) -> list[FileBoard]:
     """Every board of a PBN file (games without a deal, such as headers, skipped)."""
     previous: dict[str, str] = {}
+    sticky: dict[str, str] = {}
     out = []
     for index, game in enumerate(_lex(text), 1):
-        board = _board(game, previous, index)
+        board = _board(game, previous, sticky, index)
         if board is not None:
             out.append(board)
     return out

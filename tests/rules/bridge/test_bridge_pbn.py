@@ -186,3 +186,18 @@ def test_a_european_championship_match_replays_to_its_scores():
     defenders = [c for c, d in zip(claimers, declarers, strict=True) if c % 2 != d % 2]
     assert len(defenders) == 2  # the case that refused such files before
     assert records[1].tags["HomeTeam"] == "Austria" and records[1].tags["Room"] == "Closed"
+
+
+def test_header_tags_with_a_double_hash_carry_on_until_redefined():
+    """PBN 2.1, 4.8: "##text" gives text to this game and every later game that
+    leaves the tag out; a later plain value redefines it from there on; "#" takes
+    the nearest previous game's value."""
+    text = ('[Event "##Club night"]\n[Date "##2024.01.05"]\n\n'
+            f'[Board "1"]\n[Deal "{DEAL}"]\n\n'
+            f'[Board "2"]\n[Date "2024.01.06"]\n[Deal "{DEAL}"]\n\n'
+            f'[Board "3"]\n[Site "#"]\n[Deal "{DEAL}"]\n')
+    records = read(text)
+    assert [(r.tags["Event"], r.tags["Date"]) for r in records] == [
+        ("Club night", "2024.01.05"), ("Club night", "2024.01.06"),
+        ("Club night", "2024.01.06")]
+    assert records[2].tags["Site"] == ""  # "#" with no earlier value
