@@ -131,11 +131,10 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         log.append((seat, action))
 
     calls: list[tuple[str, str | None]] = list(board.calls)
-    if not calls and not board.all_pass:
-        if board.contract is None and board.result is None and not (board.cards or board.rows):
-            calls = []  # a deal alone: the board is still to be bid
-        else:
-            calls = [(c, None) for c in _synthetic_auction(board)]
+    # No auction: a known contract is reached by the shortest auction; without one
+    # (a hand record, or a result of a contract nobody wrote) the deal alone.
+    if not calls and not board.all_pass and board.contract is not None:
+        calls = [(c, None) for c in _synthetic_auction(board)]
     for call, alert in calls:
         if state.phase.value != "auction":
             raise FormatError(f"{call}: a call after the end of the auction",

@@ -201,3 +201,10 @@ def test_header_tags_with_a_double_hash_carry_on_until_redefined():
         ("Club night", "2024.01.05"), ("Club night", "2024.01.06"),
         ("Club night", "2024.01.06")]
     assert records[2].tags["Site"] == ""  # "#" with no earlier value
+
+
+def test_a_result_without_a_known_contract_leaves_the_deal_alone():
+    (record,) = read(f'[Board "5"]\n[Deal "{DEAL}"]\n[Contract "?"]\n[Result "9"]\n')
+    assert record.actions == ()
+    (record,) = read(f'[Board "5"]\n[Deal "{DEAL}"]\n[Contract "Pass"]\n')
+    assert replay(record).results[0].contract is None  # passed out
