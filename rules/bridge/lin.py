@@ -191,16 +191,18 @@ def _board(raw: _Board, header: _Header, names: list[str], index: int) -> FileBo
         if pair.key == "mb":
             call, alerted = _call(pair.value, label, pair.line)
             board.calls.append((call, "" if alerted else None))
+            board.call_lines.append(pair.line)
         elif pair.key == "an" and board.calls:
             call, _ = board.calls[-1]
             board.calls[-1] = (call, pair.value)
         elif pair.key == "pc":
             board.cards.append(_card(pair.value, label, pair.line))
+            board.card_lines.append(pair.line)
         elif pair.key == "mc":
             if not re.fullmatch(r"[0-9]{1,2}", pair.value) or int(pair.value) > 13:
                 raise FormatError(f"a claim is a number of tricks, not {pair.value!r}",
                                   line=pair.line, item=f"{label}, mc")
-            board.result = int(pair.value)
+            board.result, board.result_line = int(pair.value), pair.line
     if board.result is None:
         board.result = _header_result(header, raw.room)
     return board

@@ -219,7 +219,8 @@ def _auction(tag: _Tag, notes: dict[str, str], board: FileBoard) -> None:
         except CallError:
             raise PbnError(f"not a call: {token!r}", line=line,
                            item=f"{board.label}, Auction") from None
-        board.calls.append((call.replace("Pass", "P"), None))
+        board.calls.append((call, None))
+        board.call_lines.append(line)
     for index, note in refs:
         call, _ = board.calls[index]
         board.calls[index] = (call, notes.get(note, ""))
@@ -243,9 +244,10 @@ def _play_rows(tag: _Tag, board: FileBoard) -> None:
         ):
             continue
         by_line.setdefault(line, []).append(t if t == "-" else _card(t, board.label, line))
-    for tokens in by_line.values():
+    for line, tokens in by_line.items():
         for i in range(0, len(tokens), 4):  # a writer that puts tricks on one line
             board.rows.append(tokens[i : i + 4])
+            board.card_lines.append(line)
 
 
 def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
@@ -314,7 +316,8 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
         raise PbnError(str(exc), line=by_name["Contract"].line,
                        item=f"{label}, Contract") from None
     if "Result" in values:
-        board.result = _result(values["Result"], declarer, label, by_name["Result"].line)
+        board.result_line = by_name["Result"].line
+        board.result = _result(values["Result"], declarer, label, board.result_line)
     if "Auction" in by_name:
         auction = by_name["Auction"]
         first = auction.value.strip().upper()[:1]

@@ -44,6 +44,11 @@ class FileBoard:
     rows: list[list[str]] = field(default_factory=list)
     rows_first: int | None = None
     result: int | None = None
+    # The file's line of each call, card (or PBN play row) and of the result, for
+    # errors that point at it (0: not known, the deal's line is given).
+    call_lines: list[int] = field(default_factory=list)
+    card_lines: list[int] = field(default_factory=list)
+    result_line: int = 0
     players: tuple[str, str, str, str] = ("", "", "", "")
     title: str = ""
     tags: dict[str, str] = field(default_factory=dict)
@@ -119,14 +124,14 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
     options["deal"] = make_deal(state.dealt).to_pbn()
     log: list[tuple[int, dict[str, Any]]] = []
 
-    def act(action: dict[str, Any], tag: str) -> None:
+    def act(action: dict[str, Any], tag: str, line: int = 0) -> None:
         nonlocal state
         seat = game.to_act(state)[0]
         try:
             state, _ = game.act(state, seat, action)
         except IllegalAction as exc:
             what = action.get("call") or action.get("card") or action["type"]
-            raise FormatError(f"{what}: {exc.message}", line=board.line,
+            raise FormatError(f"{what}: {exc.message}", line=line or board.line,
                               item=f"{board.label}, {tag}") from None
         log.append((seat, action))
 
@@ -135,12 +140,13 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
     # (a hand record, or a result of a contract nobody wrote) the deal alone.
     if not calls and not board.all_pass and board.contract is not None:
         calls = [(c, None) for c in _synthetic_auction(board)]
-    for call, alert in calls:
+    for i, (call, alert) in enumerate(calls):
+        line = board.call_lines[i] if i < len(board.call_lines) else 0
         if state.phase.value != "auction":
             raise FormatError(f"{call}: a call after the end of the auction",
-                              line=board.line, item=f"{board.label}, {tag_auction}")
+                              line=line or board.line, item=f"{board.label}, {tag_auction}")
         act({"type": "call", "call": call} | ({} if alert is None else {"alert": alert}),
-            tag_auction)
+            tag_auction, line)
     more = board.all_pass or board.cards or board.rows or board.result is not None
     if state.phase.value == "auction" and (calls or board.all_pass) and more:
         while state.phase.value == "auction":  # the passes the file leaves out
@@ -154,12 +160,13 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         needed = board.result - state.tricks[side]
         if not 0 <= needed <= remaining:
             raise FormatError(f"a result of {board.result} tricks does not fit the play",
-                              line=board.line, item=f"{board.label}, {tag_result}")
+                              line=board.result_line or board.line,
+                              item=f"{board.label}, {tag_result}")
         # Whoever is on turn claims for their side (a defender: the rest).
         own = needed if game.to_act(state)[0] % 2 == side else remaining - needed
-        act({"type": "claim", "tricks": own}, tag_result)
+        act({"type": "claim", "tricks": own}, tag_result, board.result_line)
         while state.phase.value == "claim":
-            act({"type": "accept_claim"}, tag_result)
+            act({"type": "accept_claim"}, tag_result, board.result_line)
     return GameRecord(
         game="bridge",
         options=options,
@@ -173,17 +180,20 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
 
 def _play(board: FileBoard, game: Any, current: Any, act: Any, tag: str) -> None:
     """Play the board's cards, in play order or PBN rows, until they run out."""
+    lines = board.card_lines
     if board.cards:
-        for card in board.cards:
+        for i, card in enumerate(board.cards):
+            line = lines[i] if i < len(lines) else 0
             if current().phase.value != "play":
                 raise FormatError(f"{card}: a card after the end of the play",
-                                  line=board.line, item=f"{board.label}, {tag}")
-            act({"type": "play", "card": card}, tag)
+                                  line=line or board.line, item=f"{board.label}, {tag}")
+            act({"type": "play", "card": card}, tag, line)
         return
     first = board.rows_first
     if first is None:
         return
-    for row in board.rows:
+    for r, row in enumerate(board.rows):
+        line = lines[r] if r < len(lines) else 0
         played_any = False
         for _ in range(4):
             state = current()
@@ -193,7 +203,7 @@ def _play(board: FileBoard, game: Any, current: Any, act: Any, tag: str) -> None
             text = row[column] if column < len(row) else "-"
             if text == "-":
                 break
-            act({"type": "play", "card": text}, tag)
+            act({"type": "play", "card": text}, tag, line)
             played_any = True
         if not played_any or current().phase.value != "play":
             break

@@ -208,3 +208,15 @@ def test_a_result_without_a_known_contract_leaves_the_deal_alone():
     assert record.actions == ()
     (record,) = read(f'[Board "5"]\n[Deal "{DEAL}"]\n[Contract "Pass"]\n')
     assert replay(record).results[0].contract is None  # passed out
+
+
+def test_errors_point_at_the_line_of_the_call_or_card():
+    text = (f'[Board "1"]\n[Dealer "N"]\n[Deal "{DEAL}"]\n[Auction "N"]\n'
+            "1D Pass Pass Pass\n[Play \"E\"]\nS4 S3 S2 H3\nSK - - -\n")
+    with pytest.raises(FormatError) as err:
+        read(text)
+    # East won the first trick (North discarded) and holds no king of spades.
+    assert err.value.line == 8 and err.value.item == "board 1, Play"
+    with pytest.raises(FormatError) as err:
+        read(text.replace("1D Pass Pass Pass", "1D Pass\n1C"))
+    assert err.value.line == 6 and err.value.item == "board 1, Auction"
