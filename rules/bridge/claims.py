@@ -2,9 +2,10 @@
 
 Any player on turn in the play (the declarer, also for the dummy, or a defender)
 may claim ``n`` of the tricks still to play for their side; the rest are conceded
-(Law 68B1).  The claimer's remaining cards are faced while the claim is answered
-(Law 68C asks for a statement of the line; Law 70B3 has the cards faced), and play
-stops (Law 68D).  The claim stands when the players it is put to agree (Law 69A):
+(Law 68B1).  The claimer faces their remaining cards while the claim is answered
+(Law 68C), and play is suspended (Law 68D).  A claim concerns tricks after the one in
+progress (Law 68, preamble): once the last trick has begun there is nothing to claim.
+The claim stands when the players it is put to agree (Law 69A):
 the opponents, and, for a defender's claim that concedes tricks, the claimer's
 partner, since a defender's concession lapses when partner objects (Law 68B2).  An
 objection resumes play, since no Director rules at an online table.
@@ -16,7 +17,7 @@ answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import format_face
 from engine.dds import make_deal, solve_position
@@ -43,6 +44,27 @@ def dd_tricks_for_declarer(state: BridgeState) -> int:
 def remaining_tricks(state: BridgeState) -> int:
     """Tricks still to be won, the one on the table included."""
     return len(state.hands[state.next_player])
+
+
+def claim_view(state: BridgeState) -> dict[str, Any] | None:
+    """A pending claim as every seat sees it, the claimer's cards faced."""
+    claim = state.claim
+    if claim is None:
+        return None
+    return {
+        "seat": claim.seat,
+        "tricks": claim.tricks,
+        "remaining": remaining_tricks(state),
+        "hand": [format_face(c) for c in state.hands[claim.seat]],
+        "answer": sorted(claim.needed),
+        "accepted": sorted(claim.accepted),
+    }
+
+
+def claim_allowed(state: BridgeState) -> bool:
+    """Whether a claim may be made now: not once the last trick has begun, since a
+    claim must concern a trick after the one in progress (Law 68, preamble)."""
+    return remaining_tricks(state) > 1 or not state.trick
 
 
 def claim_holds(state: BridgeState, seat: int, tricks: int) -> bool:

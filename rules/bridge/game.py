@@ -34,7 +34,14 @@ from rules.bridge.auction import (
     parse_call,
 )
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
-from rules.bridge.claims import answerers, claim_holds, opponents, remaining_tricks
+from rules.bridge.claims import (
+    answerers,
+    claim_allowed,
+    claim_holds,
+    claim_view,
+    opponents,
+    remaining_tricks,
+)
 from rules.bridge.options import BridgeConfig, ClaimPolicy
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
@@ -196,7 +203,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             {"type": "play", "card": format_face(c)} for c in playable(state.hands[player], led)
         ]
         # Whoever is on turn may claim or concede (the declarer also for dummy).
-        out += [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
+        if claim_allowed(state):
+            out += [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
         return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
@@ -240,6 +248,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         if kind == "claim":
             n = action.get("tricks")
             remaining = remaining_tricks(state)
+            if not claim_allowed(state):
+                raise IllegalAction("bad_claim", "the last trick is under way: play it out")
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
             return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
@@ -456,6 +466,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def view(self, state: BridgeState, viewer: int) -> JSON:
         contract = state.contract
+        alerts = dict(state.alerts)
         out: JSON = {
             "game": self.name,
             "board": state.board,
@@ -464,7 +475,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "dealer": state.dealer,
             "vulnerability": state.vulnerability.value,
             "phase": state.phase.value,
-            "auction": self._auction_view(state),
+            "auction": [
+                {"seat": s, "call": c, **({"alert": alerts[i]} if i in alerts else {})}
+                for i, (s, c) in enumerate(state.calls)
+            ],
             "contract": str(contract) if contract else None,
             "declarer": contract.declarer if contract else None,
             "dummy": state.dummy,
@@ -479,7 +493,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "hand_sizes": [len(h) for h in state.hands],
             "to_act": list(self.to_act(state)),
             "next_player": self._player(state) if state.phase is not Phase.OVER else None,
-            "claim": self._claim_view(state),
+            "claim": claim_view(state),
             "claim_rejected_at": state.rejected_at,
             "results": [
                 {
@@ -514,29 +528,6 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         if state.claim is not None:
             visible.add(state.claim.seat)  # faced while the claim is answered
         return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
-
-    def _auction_view(self, state: BridgeState) -> list[JSON]:
-        alerts = dict(state.alerts)
-        out: list[JSON] = []
-        for i, (seat, call) in enumerate(state.calls):
-            entry: JSON = {"seat": seat, "call": call}
-            if i in alerts:
-                entry["alert"] = alerts[i]
-            out.append(entry)
-        return out
-
-    def _claim_view(self, state: BridgeState) -> JSON | None:
-        claim = state.claim
-        if claim is None:
-            return None
-        return {
-            "seat": claim.seat,
-            "tricks": claim.tricks,
-            "remaining": remaining_tricks(state),
-            "hand": [format_face(c) for c in state.hands[claim.seat]],
-            "answer": sorted(claim.needed),
-            "accepted": sorted(claim.accepted),
-        }
 
     def result(self, state: BridgeState) -> Result | None:
         if state.phase is not Phase.OVER:

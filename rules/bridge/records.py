@@ -153,6 +153,12 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
             act({"type": "call", "call": "P"}, tag_auction)
     if state.contract is not None:
         _play(board, game, lambda: state, act, tag_play)
+        # A record that stops inside the last trick: every card left is forced (and
+        # no claim can be made then, Law 68).
+        while (state.phase.value == "play" and state.trick and board.result is not None
+               and len(state.hands[state.next_player]) == 1):
+            act({"type": "play", "card": format_face(state.hands[state.next_player][0])},
+                tag_play)
     if (state.contract is not None and state.phase.value == "play"
             and board.result is not None):
         side = state.contract.declarer % 2

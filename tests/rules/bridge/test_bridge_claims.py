@@ -79,7 +79,7 @@ def test_a_mid_trick_claim_counts_the_trick_on_the_table():
 
 
 def test_the_claimers_cards_are_faced_while_the_claim_is_answered():
-    """Law 68C asks the claimer for the line of play, Law 70B3 has the cards faced:
+    """Law 68C: "The player making the claim or concession faces his hand":
     every seat and spectator sees the claimer's cards until the claim is answered."""
     s = start("1N")
     s, _ = GAME.act(s, E, {"type": "claim", "tricks": 12})
@@ -136,3 +136,22 @@ def test_a_call_may_carry_an_alert_that_every_seat_sees():
     with pytest.raises(IllegalAction) as err:
         GAME.act(s, E, {"type": "call", "call": "P", "alert": 3})
     assert err.value.code == "bad_alert"
+
+
+def test_no_claim_once_the_last_trick_has_begun():
+    """Law 68 (preamble): a claim must refer to tricks other than the one in
+    progress; at the start of the last trick it still may."""
+    s = start("1N")
+    for _ in range(12):
+        for _ in range(4):
+            seat = GAME.to_act(s)[0]
+            card = next(a for a in GAME.legal(s, seat) if a["type"] == "play")
+            s, _ = GAME.act(s, seat, card)
+    assert {"type": "claim", "tricks": 1} in GAME.legal(s, GAME.to_act(s)[0])
+    seat = GAME.to_act(s)[0]
+    s, _ = GAME.act(s, seat, next(a for a in GAME.legal(s, seat) if a["type"] == "play"))
+    seat = GAME.to_act(s)[0]
+    assert all(a["type"] == "play" for a in GAME.legal(s, seat))
+    with pytest.raises(IllegalAction) as err:
+        GAME.act(s, seat, {"type": "claim", "tricks": 1})
+    assert err.value.code == "bad_claim"

@@ -220,3 +220,23 @@ def test_errors_point_at_the_line_of_the_call_or_card():
     with pytest.raises(FormatError) as err:
         read(text.replace("1D Pass Pass Pass", "1D Pass\n1C"))
     assert err.value.line == 6 and err.value.item == "board 1, Auction"
+
+
+def test_a_record_that_stops_inside_the_last_trick_plays_the_forced_cards():
+    """No claim can be made once the last trick has begun (Law 68), and none is
+    needed: each player's one card left is forced."""
+    (start,) = read(f'[Board "1"]\n[Dealer "N"]\n[Deal "{DEAL}"]\n[Auction "N"]\n'
+                    "1D Pass Pass Pass\n")
+    state, actions = replay(start), list(start.actions)
+    while state.phase.value == "play":
+        seat = GAME.to_act(state)[0]
+        action = next(a for a in GAME.legal(state, seat) if a["type"] == "play")
+        if len(state.played) < 49:  # twelve tricks and the lead to the last
+            actions.append((seat, action))
+        state, _ = GAME.act(state, seat, action)
+    tricks = state.results[0].tricks
+    text = write([GameRecord("bridge", start.options, 0, tuple(actions))])
+    assert '[Result ""]' in text
+    (again,) = read(text.replace('[Result ""]', f'[Result "{tricks}"]'))
+    assert all(a["type"] != "claim" for _, a in again.actions)
+    assert replay(again).results[0].tricks == tricks
