@@ -134,12 +134,12 @@ def _split(pairs: list[_Pair]) -> tuple[_Header, list[_Board]]:
             header.boards = [b.strip() for b in pair.value.split(",")]
         elif pair.key == "rs":
             header.results = pair.value.split(",")
-        elif pair.key == "pw":
-            header.players = pair.value.split(",")
+        elif pair.key == "pw" or (pair.key == "pn" and current is None):
+            header.players = [n.strip() for n in pair.value.split(",")]
         starts = pair.key == "qx" or (
             pair.key == "md" and current is not None and any(p.key == "md" for p in current.pairs)
         )
-        if starts or (current is None and pair.key in ("md", "pn", "ah", "sv", "mb", "pc")):
+        if starts or (current is None and pair.key in ("md", "ah", "sv", "mb", "pc")):
             current = _Board(pair.line)
             boards.append(current)
         if current is not None:
@@ -178,9 +178,11 @@ def _board(raw: _Board, header: _Header, names: list[str], index: int) -> FileBo
                               line=keys["sv"].line, item=f"{label}, sv")
         vul = VULNERABLE[letter]
     if "pn" in keys:
-        names[:] = [n.strip() for n in keys["pn"].value.split(",")][:4]
+        names[:] = [n.strip() for n in keys["pn"].value.split(",")][:8]
+    # A vugraph file's eight names are the open room's four, then the closed room's.
+    room = names[4:8] if raw.room.startswith("c") and len(names) >= 8 else names[:4]
     seat_names = ["", "", "", ""]
-    for i, name in enumerate(names[:4]):
+    for i, name in enumerate(room):
         seat_names[LIN_SEATS[i]] = name
     board = FileBoard(board=number, dealer=dealer_seat, vulnerable=vul, hands=hands,
                       line=md.line, title=title or f"Board {number}",
@@ -222,7 +224,7 @@ def read(text: str, game: Game[Any, Any]) -> list[GameRecord]:
     header, raws = _split(_pairs(text))
     if not raws:
         raise FormatError("no board (md) in the file")
-    names = list(header.players[:4])
+    names = list(header.players[:8])
     boards = [_board(raw, header, names, i) for i, raw in enumerate(raws, 1)]
     return [to_record(b, game, tag_auction="mb", tag_play="pc", tag_deal="md",
                       tag_result="mc") for b in boards]

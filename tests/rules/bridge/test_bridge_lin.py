@@ -109,3 +109,14 @@ def test_a_file_that_is_not_lin():
 
 def test_the_format_is_listed_by_the_game():
     assert LIN in GAME.formats and LIN.suffixes == (".lin",)
+
+
+def test_a_vugraph_header_names_both_rooms():
+    """pn with eight names: the open room's South, West, North, East, then the
+    closed room's; a board of qx|c..| takes the second four."""
+    deal = "md|3S269H2568QADTQC2T,S47AHJD3479C4567Q,S58QH479KDKAC38JA,|"
+    text = ("pn|s1,w1,n1,e1,s2,w2,n2,e2|\n"
+            f"qx|o1|{deal}ah|Board 1|\nqx|c1|{deal}ah|Board 1|\n")
+    open_room, closed_room = read(text)
+    assert open_room.players == ("n1", "e1", "s1", "w1")
+    assert closed_room.players == ("n2", "e2", "s2", "w2")
