@@ -49,6 +49,7 @@ class _Board:
 
 
 def _pairs(text: str) -> list[_Pair]:
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     if "|" not in text:
         raise FormatError("a LIN file is a run of key|value| pairs", line=1)
     parts = text.split("|")

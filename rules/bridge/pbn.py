@@ -79,6 +79,7 @@ def _lex(text: str) -> list[_Game]:
     games: list[_Game] = []
     game = _Game()
     in_comment = 0  # line where an open {...} comment started
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw
         if in_comment:

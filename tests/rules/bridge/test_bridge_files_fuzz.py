@@ -81,3 +81,10 @@ def test_numbers_past_what_int_reads_are_format_errors_or_ignored() -> None:
     board = "md|3S269H2568QADTQC2T,S47AHJD3479C4567Q,S58QH479KDKAC38JA,|"
     for value in ("²", "٣", "9" * 5000):
         survives(LIN.read, board + f"ah|Board {value}|mb|1N|mb|p|mb|p|mb|p|mc|{value}|")
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_read() -> None:
+    pbn_text = "\ufeff" + SAMPLES[PBN.read].replace("\n", "\r\n")
+    assert len(PBN.read(pbn_text)) == len(PBN.read(SAMPLES[PBN.read]))
+    lin_text = "\ufeff" + SAMPLES[LIN.read].replace("\n", "\r\n")
+    assert len(LIN.read(lin_text)) == 2
