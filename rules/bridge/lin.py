@@ -54,17 +54,18 @@ def _pairs(text: str) -> list[_Pair]:
         raise FormatError("a LIN file is a run of key|value| pairs", line=1)
     parts = text.split("|")
     out = []
-    offset = 0
+    line = 1
     for i in range(0, len(parts) - 1, 2):
         key_raw, value = parts[i], parts[i + 1]
-        line = text.count("\n", 0, offset + len(key_raw)) + 1
-        offset += len(key_raw) + len(value) + 2
+        line += key_raw.count("\n")
         key = key_raw.strip().lower()
         if not re.fullmatch(r"[a-z0-9]{1,3}", key):
             raise FormatError(f"not a LIN key: {key_raw.strip()[:20]!r}", line=line)
         out.append(_Pair(key, value.strip(), line))
-    if len(parts) % 2 == 0 and parts[-1].strip():
-        raise FormatError("the file ends inside a value", line=text.count("\n") + 1)
+        line += value.count("\n")
+    if len(parts) % 2 == 1 and parts[-1].strip():
+        raise FormatError(f"a key with no value at the end: {parts[-1].strip()[:20]!r}",
+                          line=line + parts[-1].count("\n"))
     return out
 
 

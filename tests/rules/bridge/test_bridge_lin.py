@@ -120,3 +120,15 @@ def test_a_vugraph_header_names_both_rooms():
     open_room, closed_room = read(text)
     assert open_room.players == ("n1", "e1", "s1", "w1")
     assert closed_room.players == ("n2", "e2", "s2", "w2")
+
+
+def test_a_long_file_reads_every_board_and_names_the_line_of_an_error():
+    line = MYHANDS.strip() + "\n"
+    text = line * 300
+    assert len(read(text)) == 300
+    with pytest.raises(FormatError) as err:
+        read(text + "md|3S2|\n")
+    assert err.value.line == 301
+    with pytest.raises(FormatError) as err:
+        read(line + "pn|a,b,c,d|mb")
+    assert "no value" in err.value.message and err.value.line == 2
