@@ -155,8 +155,8 @@ def test_a_play_record_may_stop_mid_trick_with_anyone_on_turn(row: str, claimer:
 
 def test_a_gib_export_replays_to_the_scores_it_records():
     """A PBN 1.0 file GIB wrote in 1999: one deal played at five tables, quoted in the
-    cs221-final-project repository (mikeliaohm/cs221-final-project,
-    src/agent/docs/README.md).  Inherited "#" values, auctions that end mid-row, play
+    cs221-final-project repository on GitHub (mikeliaohm/cs221-final-project, the
+    README of its agent's docs).  Inherited "#" values, auctions that end mid-row, play
     records that stop after three to seven tricks (on the dummy's lead among them),
     one full play with no closing "*"; every board replays to the file's Score."""
     records = read((DATA / "gib_export.pbn").read_text())
