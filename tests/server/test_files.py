@@ -167,3 +167,37 @@ async def test_an_import_is_one_transaction_on_each_backend(db_url: str) -> None
         await store.close()
     with pytest.raises(FormatError):
         fmt.read("md|3S2|")
+
+
+def test_a_played_session_exports_every_board_with_its_seats_names() -> None:
+    """A game played at a table (not imported): two boards, a human and three bots;
+    the export writes both boards with those names, and reads back to the same."""
+    from datetime import UTC, datetime
+
+    from rules.registry import find_format, get_game
+    from server.files import export_text
+    from server.persistence.store import SeatRecord, StoredAction, StoredGame
+    from tests.conformance import play_random
+
+    game = get_game("bridge")
+    config = game.parse_config({"boards": 2, "claims": "defenders"})
+    played = play_random(game, config, 5, scan=False)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    stored = StoredGame(
+        id=7, game_type="bridge", config=game.config_json(config), seed=5, name="t",
+        status="finished", created_at=at, finished_at=at, result=None,
+        seats=[SeatRecord(0, "human", player_id=3), *(SeatRecord(i, "bot", bot="gib")
+                                                      for i in (1, 2, 3))],
+        actions=[StoredAction(a.seq, a.seat, dict(a.action), at, "x") for a in played.log],
+    )
+    text = export_text(stored, "pbn", {0: "ann"})
+    assert text.count('[Board "') == 2 and '[North "ann"]' in text and '[East "gib"]' in text
+    again = find_format("pbn")[1].read(text)
+    assert [r.players for r in again] == [("ann", "gib", "gib", "gib")] * 2
+    scores = []
+    for r in again:
+        state = game.new(game.parse_config(r.options), r.seed)
+        for seat, action in r.actions:
+            state, _ = game.act(state, seat, action)
+        scores.append(state.results[0].score_ns)
+    assert scores == [b.score_ns for b in played.state.results]
