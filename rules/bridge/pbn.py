@@ -288,6 +288,9 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
     label = f"board {number}"
     line = by_name["Deal"].line
     deal_dealer = values.get("Dealer", "").strip().upper()[:1]
+    if deal_dealer in ("", "?"):
+        # No dealer given: the auction's first seat is the dealer, else the cycle's.
+        deal_dealer = values.get("Auction", "").strip().upper()[:1]
     if deal_dealer and deal_dealer not in SEATS and deal_dealer != "?":
         raise PbnError(f"a dealer is N, E, S or W, not {values['Dealer']!r}",
                        line=by_name["Dealer"].line, item=f"{label}, Dealer")

@@ -240,3 +240,9 @@ def test_a_record_that_stops_inside_the_last_trick_plays_the_forced_cards():
     (again,) = read(text.replace('[Result ""]', f'[Result "{tricks}"]'))
     assert all(a["type"] != "claim" for _, a in again.actions)
     assert replay(again).results[0].tricks == tricks
+
+
+def test_without_a_dealer_tag_the_auction_names_the_dealer():
+    (record,) = read(f'[Board "1"]\n[Deal "{DEAL}"]\n[Auction "W"]\nPass 1D Pass Pass\nPass\n')
+    assert record.options["dealer"] == "W"
+    assert str(replay(record).contract) == "1D"  # by North, the lead to come
