@@ -58,6 +58,8 @@ class ErrorCode(StrEnum):
     NOT_ALLOWED = "not_allowed"
     TOO_MANY_TABLES = "too_many_tables"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    BAD_FILE = "bad_file"
+    UNKNOWN_FORMAT = "unknown_format"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -344,6 +346,37 @@ class Games(Message):
     games: list[GameSummary]
 
 
+class ImportedGame(BaseModel):
+    game_id: int
+    game: str
+    title: str
+    status: Literal["finished", "abandoned"] = Field(
+        description="abandoned: the file's record stops before the game's end")
+    result: dict[str, Any] | None = None
+
+
+class Imported(Message):
+    """The games of an imported file, stored (replay them by ``game_id``)."""
+
+    type: Literal["imported"]
+    format: str
+    games: list[ImportedGame]
+
+
+class ImportPart(Message):
+    """A part of a file was received (``more``); ``received``: bytes so far."""
+
+    type: Literal["import_part"]
+    received: int
+
+
+class Exported(Message):
+    type: Literal["exported"]
+    game_id: int
+    format: str
+    text: str
+
+
 class Pong(Message):
     type: Literal["pong"]
 
@@ -362,6 +395,9 @@ ServerMessage = Annotated[
     | ReplayData
     | Games
     | Analysis
+    | Imported
+    | ImportPart
+    | Exported
     | Pong,
     Field(discriminator="type"),
 ]
@@ -548,3 +584,21 @@ def games(summaries: list[JSON]) -> JSON:
 
 def pong() -> JSON:
     return {"type": "pong"}
+
+
+def imported_game(game_id: int, game: str, title: str, status: str,
+                  result: JSON | None) -> JSON:
+    return {"game_id": game_id, "game": game, "title": title, "status": status,
+            "result": result}
+
+
+def imported(fmt: str, games: list[JSON]) -> JSON:
+    return {"type": "imported", "format": fmt, "games": games}
+
+
+def import_part(received: int) -> JSON:
+    return {"type": "import_part", "received": received}
+
+
+def exported(game_id: int, fmt: str, text: str) -> JSON:
+    return {"type": "exported", "game_id": game_id, "format": fmt, "text": text}

@@ -19,6 +19,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.errors import IllegalAction
+from engine.formats import FormatError
 from engine.replay import LoggedAction, replay
 from protocol import messages as p
 from protocol import requests as rq
@@ -29,6 +30,7 @@ from server.analysis import Analyst
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
 from server.connection import Connection, Reply, encode
+from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
@@ -311,6 +313,10 @@ class Server:
                 await t.submit(lambda: t.resume(reply, since, token))
             case rq.Replay():
                 await self._replay(reply, msg)
+            case rq.ImportFile():
+                await self._import(reply, msg)
+            case rq.ExportGame():
+                await self._export(reply, msg)
             case rq.ListGames(limit=limit, status=status):
                 rows = await self.store.list_games(limit, status)
                 summaries = [
@@ -393,6 +399,45 @@ class Server:
             await table.submit(lambda: table.spectate(then))
         if msg.start and table.status == "waiting":
             await table.submit(table.start)
+
+    async def _import(self, reply: Reply, msg: rq.ImportFile) -> None:
+        """A file's games, checked on a worker thread and stored in one transaction;
+        the parts of a file sent with ``more`` wait on the connection."""
+        conn = reply.conn
+        conn.upload.append(msg.text)
+        size = sum(len(part.encode("utf-8", "surrogatepass")) for part in conn.upload)
+        if size > MAX_FILE_BYTES:
+            conn.upload = []
+            raise TableError(ErrorCode.BAD_FILE,
+                             f"the file is larger than {MAX_FILE_BYTES // 1024} KiB")
+        if msg.more:
+            reply.send(p.import_part(size))
+            return
+        text, conn.upload = "".join(conn.upload), []
+        try:
+            fmt, checked = await self.readers.run(read_file, text, msg.format, msg.filename)
+        except FormatError as exc:
+            raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
+        ids = await self.store.import_games([to_store(c) for c in checked])
+        games = [p.imported_game(i, c.record.game, c.record.title, c.status, c.result)
+                 for i, c in zip(ids, checked, strict=True)]
+        reply.send(p.imported(fmt.name, games))
+
+    async def _export(self, reply: Reply, msg: rq.ExportGame) -> None:
+        stored = await self.store.get_game(msg.game_id)
+        if stored is None:
+            raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
+        if stored.status not in ("finished", "abandoned"):
+            raise TableError(ErrorCode.REPLAY_HIDDEN,
+                             "a file shows every hand: only games that have ended are exported")
+        ids = [s.player_id for s in stored.seats if s.player_id is not None]
+        names = await self.store.player_names(ids)
+        by_seat = {s.seat: names[s.player_id] for s in stored.seats if s.player_id in names}
+        try:
+            text = await self.readers.run(export_text, stored, msg.format, by_seat)
+        except FormatError as exc:
+            raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
+        reply.send(p.exported(stored.id, msg.format.strip().lower(), text))
 
     async def _replay(self, reply: Reply, msg: rq.Replay) -> None:
         stored = await self.store.get_game(msg.game_id)

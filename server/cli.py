@@ -109,10 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tournament_parsers(sub)
 
     from clients.terminal.play import add_play_parser
+    from server.files_cmd import add_files_parsers
     from server.solve_cmd import add_solve_parser
 
     add_play_parser(sub)
     add_solve_parser(sub)
+    add_files_parsers(sub, _add_db, _settings, _with_store, NoDatabase)
     return parser
 
 

@@ -93,10 +93,16 @@ def render_bridge(
             lines.append(f"Dummy ({who(dummy, names, me)}): {hand_line(view['dummy_hand'])}")
     claim = view.get("claim")
     if claim:
+        n, left = claim.get("tricks"), claim.get("remaining", "the")
+        what = "concedes every" if n == 0 else f"claims {n} of the"
         lines.append(
-            f"Claim: {who(claim.get('seat'), names, me)} claims {claim.get('tricks')} "
-            "of the remaining tricks"
+            f"Claim: {who(claim.get('seat'), names, me)} {what} remaining {left} tricks"
         )
+        if claim.get("hand"):
+            lines.append(f"Faced:      {hand_line(claim['hand'])}")
+        answer = [s for s in claim.get("answer") or [] if s not in (claim.get("accepted") or [])]
+        if answer:
+            lines.append("Answering:  " + ", ".join(who(s, names, me) for s in answer))
     if "hand" in view and view.get("phase") != "over":
         lines.append(f"Your hand:  {hand_line(view['hand'])}")
     for i, h in enumerate(view.get("hands") or []):

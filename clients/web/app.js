@@ -7,7 +7,8 @@
 import { tickClocks } from "./clock.js";
 import { connect, send, showError } from "./connection.js";
 import { $ } from "./dom.js";
-import { closeTable, requestGames, resumeTable, showTab, spectate } from "./lobby.js";
+import { importFile } from "./files.js";
+import { closeTable, requestGames, showTab } from "./lobby.js";
 import { openReplay, stepReplay } from "./replay.js";
 import { load, S, save, STORE } from "./state.js";
 
@@ -68,6 +69,15 @@ export function setup() {
     closeTable();
   });
   $("#btn-games").addEventListener("click", requestGames);
+  $("#import-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const file = $("#import-file").files[0];
+    if (file) importFile(file, $("#import-format").value.trim());
+  });
+  $("#export-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (S.replay) send({ type: "export_game", game_id: S.replay.gameId, format: $("#export-format").value.trim() });
+  });
   $("#games-status").addEventListener("change", requestGames);
   $("#replay-viewer").addEventListener("change", () => {
     const v = $("#replay-viewer").value;
@@ -94,19 +104,6 @@ export function setup() {
   const hash = new URLSearchParams(location.hash.slice(1));
   S.deepLink = { replay: hash.get("replay"), table: hash.get("table") };
   connect();
-}
-
-// Deep links, followed once after the first welcome: #replay=ID, #table=ID.
-export function followDeepLink() {
-  const link = S.deepLink;
-  if (!link) return;
-  S.deepLink = null;
-  if (link.replay) openReplay(Number(link.replay), "all");
-  else if (link.table && (!S.cur || S.cur.table !== Number(link.table))) {
-    const id = Number(link.table);
-    if (load(STORE.seats, {})[id]) resumeTable(id);
-    else spectate(id);
-  }
 }
 
 window.addEventListener("DOMContentLoaded", setup);

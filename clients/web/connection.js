@@ -1,11 +1,11 @@
 // cardtable browser client: the websocket (connecting with backoff, the session) and every message
 // the server sends, dispatched to the lobby, the table and the replays.
 
-import { followDeepLink } from "./app.js";
 import { ranOutOfTime } from "./clock.js";
 import { $, el } from "./dom.js";
+import { onExported, onFileError, onImported } from "./files.js";
 import { drawingOf } from "./games.js";
-import { closeTable, openTable, persistCurrent, renderLobby, sendResume } from "./lobby.js";
+import { closeTable, followDeepLink, openTable, persistCurrent, renderLobby, sendResume } from "./lobby.js";
 import { onReplay, renderGames } from "./replay.js";
 import { isOver, load, NO_RETRY, PROTOCOL, S, save, STORE } from "./state.js";
 import { act, renderTable } from "./table.js";
@@ -109,6 +109,10 @@ export function handle(msg) {
       return onReplay(msg);
     case "analysis":
       return onAnalysis(msg);
+    case "imported":
+      return onImported(msg);
+    case "exported":
+      return onExported(msg);
     default:
       return;
   }
@@ -197,6 +201,7 @@ export function onAnalysis(msg) {
 
 export function onError(msg) {
   const text = `${msg.message}${msg.reason && msg.reason !== msg.code ? ` (${msg.reason})` : ""}`;
+  onFileError(msg.code, text);
   if (msg.code === "bad_token") {
     // The server forgot this session (a new database): start a fresh one.
     save(STORE.token, null);

@@ -93,7 +93,15 @@ export function bridgeBoard(view, names, me, toAct, ctl = {}) {
     }
     centre.append(el("details", { class: "auction-box" }, el("summary", {}, "Auction"), auctionTable(view, names, hints)));
   }
-  if (view.claim) centre.append(el("div", { class: "claim" }, `${seatName(view.claim.seat, names, me)} claims ${view.claim.tricks} of the remaining tricks`));
+  if (view.claim) {
+    const c = view.claim;
+    const what = c.tricks === 0 ? "concedes all" : `claims ${c.tricks} of the`;
+    const waiting = (c.answer || []).filter((s) => !(c.accepted || []).includes(s)).map((s) => seatName(s, names, me));
+    centre.append(el("div", { class: "claim" },
+      el("div", {}, `${seatName(c.seat, names, me)} ${what} remaining ${c.remaining ?? ""} tricks`),
+      (c.hand || []).length ? el("div", { class: "cards small" }, c.hand.map((x) => cardNode(x, { class: "mini" }))) : null,
+      waiting.length ? el("div", { class: "muted" }, `waiting for ${waiting.join(", ")}`) : null));
+  }
   const results = (hints.results || []).map((r) => el("div", { class: "small" }, r));
   return el("div", { class: `felt bridge${bidding ? " bidding" : ""}` },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),
@@ -161,7 +169,7 @@ export function bridgeControls(legal, view, ctl) {
     const pick = el("select", { id: "claim-n", disabled: !myTurn },
       claims.map((a) => el("option", { value: a.tricks, selected: a.tricks === claims[claims.length - 1].tricks }, ctl.labelOf(a))));
     nodes.push(el("span", { class: "raise-box" }, pick,
-      el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim")));
+      el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim / concede")));
   }
   for (const a of legal.filter((x) => x.type !== "call" && x.type !== "claim" && x.type !== "play")) {
     nodes.push(el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));

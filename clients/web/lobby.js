@@ -4,6 +4,7 @@
 import { clockSummary } from "./clock.js";
 import { send } from "./connection.js";
 import { $, el } from "./dom.js";
+import { openReplay } from "./replay.js";
 import { load, S, save, STORE } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -102,4 +103,17 @@ export function showTab(name) {
 export function requestGames() {
   const status = $("#games-status").value;
   send({ type: "list_games", limit: 100, status: status || undefined });
+}
+
+// Deep links, followed once after the first welcome: #replay=ID, #table=ID.
+export function followDeepLink() {
+  const link = S.deepLink;
+  if (!link) return;
+  S.deepLink = null;
+  if (link.replay) openReplay(Number(link.replay), "all");
+  else if (link.table && (!S.cur || S.cur.table !== Number(link.table))) {
+    const id = Number(link.table);
+    if (load(STORE.seats, {})[id]) resumeTable(id);
+    else spectate(id);
+  }
 }

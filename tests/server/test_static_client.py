@@ -203,7 +203,9 @@ def test_only_the_registry_names_a_game() -> None:
 _EVAL = r"""
 import fs from "fs";
 const ns = {};
-for (const m of ["cards.js", "games.js", "clock.js"]) Object.assign(ns, await import(`./${m}`));
+for (const m of ["cards.js", "games.js", "clock.js", "files.js"]) {
+  Object.assign(ns, await import(`./${m}`));
+}
 const exprs = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const run = (e) => new Function(...Object.keys(ns), `return (${e});`)(...Object.values(ns));
 process.stdout.write(JSON.stringify(exprs.map(run)));
@@ -212,7 +214,7 @@ process.stdout.write(JSON.stringify(exprs.map(run)));
 
 def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
     """The values of JS expressions evaluated with the page's pure modules' exports in
-    scope (cards.js, games.js, clock.js; no DOM)."""
+    scope (cards.js, games.js, clock.js, files.js; no DOM)."""
     web = _as_package(tmp_path)
     (web / "eval.js").write_text(_EVAL)
     (tmp_path / "exprs.json").write_text(json.dumps(expressions))
@@ -276,3 +278,22 @@ def test_the_turn_clock_runs_the_turn_then_the_bank(tmp_path: Path) -> None:
         {"turn": 4, "bank": 60},
         ["1:00:00", "10:00:00", "0:01"],
     ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_an_imported_file_goes_in_parts_that_fit_a_frame(tmp_path: Path) -> None:
+    """import_file parts: the whole text, in order, each message within 60 KiB of
+    UTF-8 JSON (the server's frames are 64 KiB), however the text escapes."""
+    base = '{type: "import_file", filename: "x.pbn"}'
+    quote = "String.fromCharCode(34)"
+    cases = [r'"[Deal Q N:AKQ Q]\n".replace(/Q/g, ' + quote + ").repeat(61680)",
+             '"♠".repeat(90000)', f"{quote}.repeat(70000)", '""']
+    got = _eval_js(tmp_path, [
+        f"(() => {{ const t = {text}; const p = importParts(t, {base});"
+        f" return [p.join('') === t, p.length, Math.max(...p.map((x) =>"
+        f" utf8Length(JSON.stringify({{...{base}, text: x, more: true}}))))]; }})()"
+        for text in cases
+    ])
+    for whole, parts, largest in got:
+        assert whole and parts >= 1 and largest <= 60 * 1024
+    assert got[0][1] <= 40  # a PBN-like file of 1 MiB stays within the burst of 40
