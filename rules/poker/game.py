@@ -30,7 +30,7 @@ from engine.rng import Rng
 from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
-from rules.poker.options import PokerConfig
+from rules.poker.options import HAND_FIELDS, PokerConfig, spell_cards
 from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
@@ -40,16 +40,35 @@ _BETWEEN_TYPES = ("sit_in", "sit_out", "rebuy")
 
 
 def _deal_cards(
-    seed: int, number: int, players: tuple[int, ...], seats: int
+    config: PokerConfig, seed: int, number: int, players: tuple[int, ...]
 ) -> tuple[list[tuple[int, ...]], list[int]]:
     """Hole cards per chair and the stub, from this hand's own shuffle: one card at a
-    time from the first seat left of the button, twice round."""
+    time from the first seat left of the button, twice round.  A fixed deal (the
+    ``holes`` and ``board`` options) is kept; the cards it does not name come from
+    the shuffle."""
+    seats = config.seats
+    if config.holes is not None or config.board is not None:
+        return _fixed_deal(config, Rng(seed).fork(number), players)
     cards = Rng(seed).fork(number).shuffled(deck())
     n = len(players)
     holes: list[tuple[int, ...]] = [() for _ in range(seats)]
     for i, s in enumerate(players):
         holes[s] = (cards[i], cards[n + i])
     return holes, cards[2 * n :]
+
+
+def _fixed_deal(
+    config: PokerConfig, rng: Rng, players: tuple[int, ...]
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    fixed = config.holes or ("",) * config.seats
+    holes = [tuple(spell_cards(h)) if s in players else () for s, h in enumerate(fixed)]
+    board = spell_cards(config.board or "")
+    used = {c for h in holes for c in h} | set(board)
+    spare = rng.shuffled([c for c in deck() if c not in used])
+    board += [spare.pop() for _ in range(5 - len(board))]
+    # The stub is read as burn, flop, burn, turn, burn, river (betting._deal_street).
+    stub = [spare.pop(), *board[:3], spare.pop(), board[3], spare.pop(), board[4], *spare]
+    return holes, stub
 
 
 def _next_active(state: PokerState, after: int) -> int:
@@ -67,7 +86,10 @@ def _start_hand(state: PokerState) -> tuple[PokerState, list[Event]]:
     active = [s for s in range(seats) if state.stacks[s] > 0 and not state.sitting_out[s]]
     if len(active) < 2 or state.hands_played >= state.config.hands:
         return replace(state, phase=Phase.OVER, pending=()), []
-    if state.hand is None:
+    if state.hand is None and state.config.button is not None:
+        first = state.config.button
+        button = first if first in active else _next_active(state, first)
+    elif state.hand is None:
         first = Rng(state.seed).fork(0).below(seats)
         button = first if first in active else _next_active(state, first)
     else:
@@ -75,7 +97,7 @@ def _start_hand(state: PokerState) -> tuple[PokerState, list[Event]]:
     start = (button + 1) % seats
     players = tuple(s for s in [*range(start, seats), *range(start)] if s in active)
     number = state.hands_played + 1
-    holes, stub = _deal_cards(state.seed, number, players, seats)
+    holes, stub = _deal_cards(state.config, state.seed, number, players)
     hand, stacks, events = deal_hand(state.config, state.stacks, players, number, holes, stub)
     start_event = Event(
         "deal",
@@ -121,14 +143,25 @@ class PokerGame(Game[PokerState, PokerConfig]):
     def seat_count(self, config: PokerConfig) -> int:
         return config.seats
 
+    def config_json(self, config: PokerConfig) -> JSON:
+        # The options of imported hands are left out while unset, so a table made
+        # without them keeps the JSON (and state hash) it always had.
+        out = config.model_dump(mode="json")
+        defaults = PokerConfig()
+        for name in HAND_FIELDS:
+            if getattr(config, name) == getattr(defaults, name):
+                del out[name]
+        return out
+
     def _open(self, config: PokerConfig, seed: int) -> tuple[PokerState, list[Event]]:
         seats = config.seats
+        stacks = config.stacks or (config.starting_stack,) * seats
         state = PokerState(
             config=config,
             seed=seed,
             phase=Phase.BETTING,
-            stacks=(config.starting_stack,) * seats,
-            bought_in=(config.starting_stack,) * seats,
+            stacks=stacks,
+            bought_in=stacks,
             sitting_out=(False,) * seats,
             pending=(),
             hands_played=0,
@@ -457,4 +490,5 @@ def _encode_hand(hand: HandState) -> JSON:
         ],
         "refunds": [list(r) for r in hand.refunds],
         "history": [list(h) for h in hand.history],
+        **({"dead": list(hand.dead)} if hand.dead else {}),
     }
