@@ -34,12 +34,12 @@ def build_pots(
     win whatever they paid: dead antes go to the main pot (pokerkit's pots when ante
     trimming is off)."""
     if any(dead):
-        rest = [c - d for c, d in zip(contributed, dead, strict=True)]
-        pots = build_pots(rest, live, order) if any(rest) else []
+        alive = [c - d for c, d in zip(contributed, dead, strict=True)]
+        below = build_pots(alive, live, order) if any(alive) else []
         money = sum(dead)
-        if not pots:
+        if not below:
             return [Pot(money, tuple(s for s in order if live[s]))]
-        return [Pot(pots[0].amount + money, pots[0].eligible), *pots[1:]]
+        return [Pot(below[0].amount + money, below[0].eligible), *below[1:]]
     levels = sorted({contributed[s] for s in order if live[s]})
     pots: list[Pot] = []
     previous = 0
