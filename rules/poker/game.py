@@ -31,6 +31,7 @@ from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
 from rules.poker.options import HAND_FIELDS, PokerConfig, spell_cards
+from rules.poker.phh import PHH
 from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
@@ -139,6 +140,7 @@ class PokerGame(Game[PokerState, PokerConfig]):
     config_model = PokerConfig
     presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})
+    formats = (PHH,)
 
     def seat_count(self, config: PokerConfig) -> int:
         return config.seats
