@@ -23,6 +23,7 @@ other hole cards are ``????``.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -73,7 +74,7 @@ def read_phh(text: str) -> list[GameRecord]:
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
-        raise PhhError(f"not TOML: {exc}", line=getattr(exc, "lineno", None)) from None
+        raise PhhError(f"not TOML: {exc}", line=_toml_line(str(exc), text)) from None
     if "variant" in data or not data:
         return [_record(data, _Where(text, "", 0))]
     records = []
@@ -135,6 +136,14 @@ class _Where:
             if i == index:
                 return _line_at(self.text, found)
         return None
+
+
+def _toml_line(message: str, text: str) -> int | None:
+    """The line a TOML error names ("... (at line 3, column 7)")."""
+    found = re.search(r"at line (\d+)", message)
+    if found:
+        return int(found.group(1))
+    return text.rstrip("\n").count("\n") + 1 if "end of document" in message else None
 
 
 def _offset(text: str, line: int | None) -> int:
@@ -335,6 +344,10 @@ def _cards(
         else:
             who = a.who if a.word == "sm" else int(a.amount or 0)
             assert who is not None
+            dealt = spell_cards(holes[who])
+            if a.word == "sm" and dealt and set(dealt) != set(spell_cards(a.cards)):
+                raise where.error(f"p{who + 1} shows {a.cards}, not the cards dealt",
+                                  f"action {a.index + 1}", where.action_line(a.index, actions))
             holes[who] = a.cards
     spelled = [spell_cards(h) for h in holes] + [spell_cards(board)]
     faces = [c for cards in spelled for c in cards]
