@@ -188,9 +188,16 @@ def _begin_round(w: _Work) -> None:
     if w.street is Street.PREFLOP:
         # Action starts left of the largest blind or straddle posted (pokerkit's
         # rule, which also covers a big blind too short to exceed the small blind).
+        # Past the two blinds a post moves the first to act only if it is larger
+        # than every post before it (a straddle): a missed big blind posted out of
+        # position does not.
         _, blinds = w.config.posts(n)
-        keyed = [(w.bets[s] if blinds[i] else 0, i) for i, s in enumerate(w.players)]
-        opener = (max(keyed)[1] + 1) % n
+        top, last = 0, n - 1  # nothing posted: the first seat left of the button
+        for i, s in enumerate(w.players):
+            bet = w.bets[s] if blinds[i] else 0
+            if bet > top or (i < 2 and bet == top > 0):
+                top, last = bet, i
+        opener = (last + 1) % n
     else:
         opener = 0
     rotated = [*w.players[opener:], *w.players[:opener]]
