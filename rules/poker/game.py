@@ -34,6 +34,7 @@ from rules.poker.options import HAND_FIELDS, PokerConfig, spell_cards
 from rules.poker.phh import PHH
 from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
+from rules.poker.stars import STARS
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
 
 _BETTING_TYPES = ("fold", "check", "call", "bet", "raise", "all_in", "sit_out")
@@ -140,7 +141,7 @@ class PokerGame(Game[PokerState, PokerConfig]):
     config_model = PokerConfig
     presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})
-    formats = (PHH,)
+    formats = (PHH, STARS)
 
     def seat_count(self, config: PokerConfig) -> int:
         return config.seats
