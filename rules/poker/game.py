@@ -19,14 +19,17 @@ every whole amount from the minimum to all-in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.cards import deck, face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event
+from engine.formats import GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
+from engine.statistics import StatTable
 from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
@@ -36,6 +39,7 @@ from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
 from rules.poker.stars import STARS
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
+from rules.poker.stats import statistics
 
 _BETTING_TYPES = ("fold", "check", "call", "bet", "raise", "all_in", "sit_out")
 _BETWEEN_TYPES = ("sit_in", "sit_out", "rebuy")
@@ -145,6 +149,9 @@ class PokerGame(Game[PokerState, PokerConfig]):
 
     def seat_count(self, config: PokerConfig) -> int:
         return config.seats
+
+    def statistics(self, records: Sequence[GameRecord]) -> StatTable:
+        return statistics(records)
 
     def config_json(self, config: PokerConfig) -> JSON:
         # The options of imported hands are left out while unset, so a table made
