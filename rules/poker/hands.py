@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _BETTING = ("fold", "check", "call", "bet", "raise", "sit_out")
 
 
-class HandError(Exception):
+class ReplayError(Exception):
     """A record the rules refuse: ``message``, and which of the file's moves
     (``index``, 0-based, when known)."""
 
@@ -55,11 +55,11 @@ def _game() -> PokerGame:
 
 
 def start(record: GameRecord) -> tuple[PokerConfig, PokerState]:
-    """The record's table, as ``new`` deals it (HandError on bad options)."""
+    """The record's table, as ``new`` deals it (ReplayError on bad options)."""
     try:
         config = _game().parse_config(record.options)
     except IllegalAction as exc:
-        raise HandError(exc.message) from None
+        raise ReplayError(exc.message) from None
     return config, _game().new(config, record.seed)
 
 
@@ -69,7 +69,7 @@ def replay_moves(
     """The (seat, action) log of a one-hand file's moves: ``(index, player, word,
     amount)`` with ``word`` ``f`` (fold), ``cc`` (check or call), ``cbr`` (bet or
     raise to ``amount``), or ``db`` (``amount`` more board cards: the betting
-    before them must be over).  Raises HandError naming the move."""
+    before them must be over).  Raises ReplayError naming the move."""
     _, state = start(draft)
     log: list[tuple[int, dict[str, Any]]] = []
     board = 0
@@ -79,12 +79,12 @@ def replay_moves(
         if word == "db":
             board += amount or 0
             if len(hand.board) < board:
-                raise HandError("board cards dealt before the betting round is over", index)
+                raise ReplayError("board cards dealt before the betting round is over", index)
             continue
         opts = _game().options(state)
         if opts is None or opts.seat != who:
             actor = "nobody" if opts is None else f"p{opts.seat + 1}"
-            raise HandError(f"p{(who or 0) + 1} acts out of turn ({actor} is to act)", index)
+            raise ReplayError(f"p{(who or 0) + 1} acts out of turn ({actor} is to act)", index)
         if word == "f":
             action: dict[str, Any] = {"type": "fold"}
         elif word == "cc":
@@ -94,16 +94,16 @@ def replay_moves(
         try:
             move = _game().validate(state, who, action)
         except IllegalAction as exc:
-            raise HandError(f"p{who + 1}: {exc.message}", index) from None
+            raise ReplayError(f"p{who + 1}: {exc.message}", index) from None
         state, _ = _game().apply(state, who, move)
         log.append((who, dict(move.action)))
     if state.phase is not Phase.OVER:
-        raise HandError("the history stops before the hand is over")
+        raise ReplayError("the history stops before the hand is over")
     return log
 
 
 def played_hands(record: GameRecord) -> list[PlayedHand]:
-    """Every finished hand of a record, in order (HandError if the log breaks the
+    """Every finished hand of a record, in order (ReplayError if the log breaks the
     rules)."""
     config, state = start(record)
     names = tuple(record.players)
@@ -119,7 +119,7 @@ def played_hands(record: GameRecord) -> list[PlayedHand]:
         try:
             move = _game().validate(state, seat, action)
         except IllegalAction as exc:
-            raise HandError(f"seat {seat + 1}: {exc.message}", index) from None
+            raise ReplayError(f"seat {seat + 1}: {exc.message}", index) from None
         canon = move.action
         if state.phase is Phase.BETTING and canon["type"] in _BETTING and state.hand:
             kind = "fold" if canon["type"] == "sit_out" else str(canon["type"])
@@ -136,5 +136,5 @@ def play_record(record: GameRecord) -> PlayedHand:
     """The one finished hand of a one-hand record."""
     hands = played_hands(record)
     if len(hands) != 1 or hands[0].hand.number != 1:
-        raise HandError("the record does not play exactly one finished hand")
+        raise ReplayError("the record does not play exactly one finished hand")
     return hands[0]

@@ -33,7 +33,7 @@ from typing import Any
 from engine.events import OMNISCIENT
 from engine.formats import FileFormat, FormatError, GameRecord
 from rules.poker.amounts import AmountError, check_amount, parse_amount, to_chips, unit_of
-from rules.poker.hands import HandError, PlayedHand, play_record, played_hands
+from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
 from rules.poker.options import PokerConfig, spell_cards
 from rules.poker.phh_write import hand_lines, toml_value, write_phh
 from rules.poker.state import HandState
@@ -374,7 +374,7 @@ def _moves(
             betting.append((a.index, None, "db", len(spell_cards(a.cards))))
     try:
         return replay_moves(draft, betting)
-    except HandError as exc:
+    except ReplayError as exc:
         line = where.action_line(exc.index, actions) if exc.index is not None else None
         label = f"action {exc.index + 1}" if exc.index is not None else "actions"
         raise where.error(exc.message, label, line) from None
@@ -383,14 +383,14 @@ def _moves(
 def _replay(record: GameRecord, where: _Where) -> PlayedHand:
     try:
         return play_record(record)
-    except HandError as exc:
+    except ReplayError as exc:
         raise where.error(exc.message, "actions") from None
 
 
 def _write(records: Sequence[GameRecord]) -> str:
     try:
         return write_phh([hand for r in records for hand in played_hands(r)])
-    except HandError as exc:
+    except ReplayError as exc:
         raise PhhError(exc.message) from None
 
 

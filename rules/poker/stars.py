@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.formats import FileFormat, FormatError, GameRecord
 from rules.poker.amounts import AmountError, parse_amount, to_chips, unit_of
-from rules.poker.hands import HandError, play_record, replay_moves
+from rules.poker.hands import ReplayError, play_record, replay_moves
 from rules.poker.options import spell_cards
 from rules.poker.phh_write import toml_value
 
@@ -271,7 +271,7 @@ def _build(
             for i, p, w, v in moves
         ]
         log = replay_moves(draft, betting)
-    except HandError as exc:
+    except ReplayError as exc:
         raise hand.error(exc.message, exc.index) from None
     record = GameRecord(
         "poker", options, 0, tuple(log), draft.players, f"Hand #{hand.number}", tags
@@ -317,7 +317,7 @@ def _check_collected(hand: _Hand, record: GameRecord, collected: list[int], rake
     with a rake, the total less the rake, and the same winners."""
     try:
         played = play_record(record)
-    except HandError as exc:
+    except ReplayError as exc:
         raise hand.error(exc.message) from None
     won = [0] * len(collected)
     for award in played.hand.awards:
