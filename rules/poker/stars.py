@@ -82,7 +82,7 @@ def read_stars(text: str) -> list[GameRecord]:
             hands.append(_Hand(head.group(1), number, head.group(2)))
         elif hands:
             hands[-1].rows.append((number, row))
-        elif row:
+        elif row and not row.startswith("*"):  # exports put "*** # 2 ***" banners first
             raise StarsError("expected a 'PokerStars Hand #' header", line=number)
     if not hands:
         raise StarsError("no PokerStars hand in the file")

@@ -93,7 +93,7 @@ def _edit(name: str, old: str, new: str) -> str:
         (_edit("stars_cash.txt", "[7s Td 2h]", "[7s Td Kh]"), 24),  # Kh shown again
         (_edit("stars_cash.txt", "Hold'em No Limit ($0.05", "Omaha Pot Limit ($0.05"), 1),
         (_edit("stars_tournament.txt", "Table '3000000001 7' 9-max Seat #2 is the button\n",
-               ""), 1),
+               ""), 2),  # (line 1 is a tracker's "*** # 1 ***" banner)
         ("Hello\nPokerStars Hand #1: Hold'em No Limit (1/2)\n", 1),
         ("", None),
     ],
