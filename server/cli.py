@@ -130,9 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from clients.terminal.play import add_play_parser
     from server.solve_cmd import add_solve_parser
+    from server.stats_cmd import add_stats_parser
 
     add_play_parser(sub)
     add_solve_parser(sub)
+    add_stats_parser(sub)
     return parser
 
 

@@ -82,7 +82,8 @@ def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any)
 
 
 @pytest.mark.parametrize(
-    "command", ["serve", "play", "replay", "games", "schema", "showdown", "tournament", "solve"]
+    "command",
+    ["serve", "play", "replay", "games", "schema", "showdown", "tournament", "solve", "stats"],
 )
 def test_every_command_has_help(command: str, capsys: Any) -> None:
     with pytest.raises(SystemExit) as done:

@@ -1,0 +1,50 @@
+"""`cardtable stats`: per-player statistics of stored games, as the game's rules
+compute them (here poker's, over two stored one-hand games)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rules.poker.phh import read_phh
+from server.cli import main
+from server.persistence.store import SeatRecord, Store
+from tests.rules.poker.test_poker_stats import HAND_A, HAND_B
+
+
+def store_hands(url: str) -> None:
+    async def run() -> None:
+        store = await Store.open(url)
+        try:
+            ids = {n: await store.create_player(n, f"token-{n}") for n in ("Ann", "Bob", "Cid")}
+            for record in read_phh(HAND_A) + read_phh(HAND_B):
+                gid = await store.create_game("poker", dict(record.options), record.seed, "",
+                                              len(record.players))
+                await store.start_game(gid, [SeatRecord(i, "human", ids[name])
+                                             for i, name in enumerate(record.players)])
+                for seq, (seat, action) in enumerate(record.actions, 1):
+                    await store.append_action(gid, seq, seat, dict(action), "human")
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_stats_prints_each_players_columns(sqlite_url: str, capsys: Any) -> None:
+    store_hands(sqlite_url)
+    assert main(["stats", "--db", sqlite_url, "--game", "poker"]) == 0
+    out = capsys.readouterr().out
+    assert "No-limit hold'em (2 stored games)" in out
+    header = next(line for line in out.splitlines() if line.startswith("player"))
+    assert header.split() == ["player", "Hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD",
+                              "bb/100"]
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:5]}
+    assert rows["Ann"] == ["2", "100.0", "50.0", "100.0", "1.00", "50.0", "100.0", "1700.00"]
+    assert rows["Bob"] == ["2", "0.0", "0.0", "-", "-", "0.0", "-", "0.00"]
+    assert "VPIP: voluntarily put money in the pot before the flop (%)" in out
+    assert main(["stats", "Cid", "--db", sqlite_url]) == 0
+    only = capsys.readouterr().out
+    assert "Cid" in only and "Ann" not in only
+    assert main(["stats", "Nobody", "--db", sqlite_url]) == 0
+    assert "no statistics for Nobody" in capsys.readouterr().out
+    assert main(["stats", "--game", "chess", "--db", sqlite_url]) == 2
