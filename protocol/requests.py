@@ -145,6 +145,16 @@ class ListGames(Message):
     status: Literal["waiting", "live", "finished", "abandoned"] | None = None
 
 
+class Stats(Message):
+    """Per-player statistics the rules of ``game`` keep over its stored games (the
+    newest ``limit``), only ``player``'s when given."""
+
+    type: Literal["stats"]
+    game: str
+    player: str | None = Field(default=None, max_length=32)
+    limit: int = Field(default=1000, ge=1, le=10_000)
+
+
 class Ping(Message):
     type: Literal["ping"]
 
@@ -163,6 +173,7 @@ ClientMessage = Annotated[
     | Resume
     | Replay
     | ListGames
+    | Stats
     | Ping,
     Field(discriminator="type"),
 ]
@@ -182,6 +193,7 @@ CLIENT_TYPES = {
         Resume,
         Replay,
         ListGames,
+        Stats,
         Ping,
     )
 }

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.formats import GameRecord
 from engine.statistics import StatTable, Value
+from server.records import stored_records
 
 
 def add_stats_parser(sub: Any) -> None:
@@ -33,20 +34,6 @@ def add_stats_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_stats)
 
 
-def stored_record(stored: Any, names: dict[int, str]) -> GameRecord:
-    """A stored game as a game record: its options, seed, action log and the seats'
-    names (a person's name, ``bot:NAME`` for a bot, ``""`` for an empty seat)."""
-    seats = sorted(stored.seats, key=lambda s: s.seat)
-    players = tuple(
-        names.get(s.player_id, "") if s.kind == "human" and s.player_id is not None
-        else f"bot:{s.bot}" if s.kind == "bot" else ""
-        for s in seats
-    )
-    actions = tuple((a.seat, dict(a.action)) for a in stored.actions)
-    return GameRecord(stored.game_type, dict(stored.config), stored.seed, actions, players,
-                      stored.name)
-
-
 def cmd_stats(args: argparse.Namespace) -> int:
     from rules.registry import available, get_game
     from server.cli import NoDatabase, _with_store
@@ -58,14 +45,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     wanted = [args.game] if args.game else available()
 
     async def fetch(store: Any) -> dict[str, list[GameRecord]]:
-        out: dict[str, list[GameRecord]] = {}
-        for name in wanted:
-            rows = await store.list_games(args.limit, None, name)
-            games = [await store.get_game(g.id) for g, _ in rows]
-            ids = [s.player_id for g in games if g for s in g.seats if s.player_id is not None]
-            names = await store.player_names(ids)
-            out[name] = [stored_record(g, names) for g in reversed(games) if g is not None]
-        return out
+        return {name: await stored_records(store, name, args.limit) for name in wanted}
 
     try:
         records = _with_store(args, fetch)

@@ -10,6 +10,7 @@ from rules.poker.phh import read_phh
 from server.cli import main
 from server.persistence.store import SeatRecord, Store
 from tests.rules.poker.test_poker_stats import HAND_A, HAND_B
+from tests.server.conftest import make_settings, start_harness
 
 
 def store_hands(url: str) -> None:
@@ -48,3 +49,25 @@ def test_stats_prints_each_players_columns(sqlite_url: str, capsys: Any) -> None
     assert main(["stats", "Nobody", "--db", sqlite_url]) == 0
     assert "no statistics for Nobody" in capsys.readouterr().out
     assert main(["stats", "--game", "chess", "--db", sqlite_url]) == 2
+
+
+async def test_stats_over_the_websocket(sqlite_url: str) -> None:
+
+    await asyncio.to_thread(store_hands, sqlite_url)
+    h = await start_harness(make_settings(sqlite_url))
+    try:
+        c = await h.client("viewer")
+        reply = await c.request({"type": "stats", "game": "poker"})
+        assert reply["type"] == "stats" and reply["games"] == 2
+        assert [col["name"] for col in reply["columns"]][:3] == ["Hands", "VPIP", "PFR"]
+        rows = {r["player"]: r["values"] for r in reply["rows"]}
+        assert rows["Ann"] == [2, 100.0, 50.0, 100.0, 1.0, 50.0, 100.0, 1700.0]
+        only = await c.request({"type": "stats", "game": "poker", "player": "Bob"})
+        assert [r["player"] for r in only["rows"]] == ["Bob"]
+        whist = await c.request({"type": "stats", "game": "whist"})
+        assert whist["columns"] == [] and whist["games"] == 0  # keeps no statistics
+        bad = await c.request({"type": "stats", "game": "chess"})
+        assert bad["type"] == "error" and bad["code"] == "unknown_game"
+        await c.close()
+    finally:
+        await h.server.stop()
