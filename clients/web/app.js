@@ -253,6 +253,8 @@ function handle(msg) {
       return onError(msg);
     case "games":
       return renderGames(msg.games);
+    case "stats":
+      return renderStats(msg);
     case "replay":
       return onReplay(msg);
     case "analysis":
@@ -274,6 +276,9 @@ function onWelcome(msg) {
   const sel = $("#create-game");
   const chosen = sel.value;
   sel.replaceChildren(...msg.games.map((g) => el("option", { value: g, selected: g === chosen }, g)));
+  const statsGame = $("#stats-game");
+  const statsChosen = statsGame.value;
+  statsGame.replaceChildren(...msg.games.map((g) => el("option", { value: g, selected: g === statsChosen }, g)));
   send({ type: "list_tables" });
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.
   const cur = load(STORE.current, null);
@@ -704,6 +709,38 @@ function renderGames(games) {
   if (!games.length) $("#games").replaceChildren(el("li", { class: "muted" }, "no stored games"));
 }
 
+// ---------------------------------------------------------------- statistics
+
+function requestStats() {
+  const player = $("#stats-player").value.trim();
+  $("#stats-note").textContent = "computing (every stored game is replayed)…";
+  send({ type: "stats", game: $("#stats-game").value, player: player || undefined });
+}
+
+// Any game's table the same way: the columns are the rules' own, with their units.
+function statCell(value, unit) {
+  if (value === null || value === undefined) return "–";
+  // JSON drops a float's ".0": the unit, not the number, says how to write it.
+  if (unit === "count") return String(value);
+  return unit === "%" ? value.toFixed(1) : value.toFixed(2);
+}
+
+function renderStats(msg) {
+  const cols = msg.columns || [];
+  if (!cols.length) {
+    $("#stats-note").textContent = `${msg.game} keeps no statistics.`;
+    $("#stats-table").replaceChildren();
+    $("#stats-columns").replaceChildren();
+    return;
+  }
+  $("#stats-note").textContent = `${msg.game}: ${plural(msg.games, "stored game")}` + (msg.rows.length ? "" : " · no player found");
+  const head = el("tr", {}, el("th", {}, "Player"), ...cols.map((c) => el("th", { title: c.description }, c.name)));
+  const rows = msg.rows.map((r) => el("tr", {}, el("td", {}, r.player),
+    ...r.values.map((v, i) => el("td", { class: "num" }, statCell(v, cols[i].unit)))));
+  $("#stats-table").replaceChildren(head, ...rows);
+  $("#stats-columns").replaceChildren(...cols.map((c) => el("li", {}, `${c.name}: ${c.description} (${c.unit})`)));
+}
+
 // With `analysis` (bridge, ended games) every step carries double-dummy scores; the
 // server computes them on request, so those come in smaller pages and take a while.
 const replayPage = (analysis) => (analysis ? 200 : 2000);
@@ -853,6 +890,10 @@ function setup() {
     closeTable();
   });
   $("#btn-games").addEventListener("click", requestGames);
+  $("#stats-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    requestStats();
+  });
   $("#games-status").addEventListener("change", requestGames);
   $("#replay-viewer").addEventListener("change", () => {
     const v = $("#replay-viewer").value;

@@ -230,3 +230,15 @@ def test_the_turn_clock_runs_the_turn_then_the_bank(tmp_path: Path) -> None:
         {"turn": 4, "bank": 60},
         ["1:00:00", "10:00:00", "0:01"],
     ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_statistics_cells_read_in_each_columns_unit(tmp_path: Path) -> None:
+    # The stats page shows any game's table: counts whole, % to 0.1, others to 0.01
+    # (JSON turns 1700.0 into 1700), and a dash where a player never had the chance.
+    got = _eval_js(
+        tmp_path,
+        ["[statCell(2, 'count'), statCell(33.3333, '%'), statCell(1.5, 'ratio'),"
+         " statCell(null, '%'), statCell(-1700, 'bb/100')]"],
+    )
+    assert got == [["2", "33.3", "1.50", "–", "-1700.00"]]

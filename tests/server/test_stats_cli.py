@@ -13,18 +13,23 @@ from tests.rules.poker.test_poker_stats import HAND_A, HAND_B
 from tests.server.conftest import make_settings, start_harness
 
 
+async def add_hands(store: Store) -> None:
+    """Two one-hand poker games of Ann, Bob and Cid (tests/rules/poker/test_poker_stats.py)."""
+    ids = {n: await store.create_player(n, f"token-{n}") for n in ("Ann", "Bob", "Cid")}
+    for record in read_phh(HAND_A) + read_phh(HAND_B):
+        gid = await store.create_game("poker", dict(record.options), record.seed, "",
+                                      len(record.players))
+        await store.start_game(gid, [SeatRecord(i, "human", ids[name])
+                                     for i, name in enumerate(record.players)])
+        for seq, (seat, action) in enumerate(record.actions, 1):
+            await store.append_action(gid, seq, seat, dict(action), "human")
+
+
 def store_hands(url: str) -> None:
     async def run() -> None:
         store = await Store.open(url)
         try:
-            ids = {n: await store.create_player(n, f"token-{n}") for n in ("Ann", "Bob", "Cid")}
-            for record in read_phh(HAND_A) + read_phh(HAND_B):
-                gid = await store.create_game("poker", dict(record.options), record.seed, "",
-                                              len(record.players))
-                await store.start_game(gid, [SeatRecord(i, "human", ids[name])
-                                             for i, name in enumerate(record.players)])
-                for seq, (seat, action) in enumerate(record.actions, 1):
-                    await store.append_action(gid, seq, seat, dict(action), "human")
+            await add_hands(store)
         finally:
             await store.close()
 
