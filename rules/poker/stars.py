@@ -127,6 +127,10 @@ def _record(hand: _Hand) -> GameRecord:
             body.append((number, row))
     if button is None:
         raise hand.error("no table line naming the button's seat")
+    # A seat whose player neither posts nor acts was not dealt in (waiting for the
+    # big blind, say): every player dealt in posts or acts before a hand can end.
+    involved = {m.group(1) for _, row in body if (m := _POST.match(row) or _ACTION.match(row))}
+    seats = [s for s in seats if s.name in involved] if involved else seats
     if not 2 <= len(seats) <= 10:
         raise hand.error("2 to 10 players must be dealt in")
     # Players from the first seat left of the button, the button (or the seat

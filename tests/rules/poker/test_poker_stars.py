@@ -89,7 +89,8 @@ def _edit(name: str, old: str, new: str) -> str:
         (_edit("stars_cash.txt", "a.b.c collected $6.13", "a.b.c collected $6.03"), None),
         (_edit("stars_cash.txt", "Kasparow: raises $0.20 to $0.30",
                "Kasparow: raises $0.20 to $0.3x"), 14),
-        (_edit("stars_cash.txt", "bluefin77: folds", "Kasparow: folds"), 13),  # out of turn
+        (_edit("stars_cash.txt", "Kasparow: raises $0.20 to $0.30",
+               "GrindOrDie: raises $0.20 to $0.30"), 14),  # out of turn
         (_edit("stars_cash.txt", "[7s Td 2h]", "[7s Td Kh]"), 24),  # Kh shown again
         (_edit("stars_cash.txt", "Hold'em No Limit ($0.05", "Omaha Pot Limit ($0.05"), 1),
         (_edit("stars_tournament.txt", "Table '3000000001 7' 9-max Seat #2 is the button\n",
@@ -104,3 +105,29 @@ def test_bad_histories_say_where(text: str, line: int | None):
     assert isinstance(err.value, FormatError)
     if line is not None:
         assert err.value.line == line, err.value
+
+
+def test_a_player_waiting_for_the_big_blind_is_not_dealt_in():
+    text = """\
+PokerStars Hand #1:  Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 12:00:00 ET
+Table 'T' 6-max Seat #1 is the button
+Seat 1: A ($2 in chips)
+Seat 2: B ($2 in chips)
+Seat 3: C ($2 in chips)
+Seat 4: W ($2 in chips)
+B: posts small blind $0.01
+C: posts big blind $0.02
+W will be allowed to play after the button
+*** HOLE CARDS ***
+A: raises $0.04 to $0.06
+B: folds
+C: folds
+Uncalled bet ($0.04) returned to A
+A collected $0.05 from pot
+*** SUMMARY ***
+Total pot $0.05 | Rake $0
+"""
+    (record,) = read_stars(text)
+    assert record.players == ("B", "C", "A") and record.tags["seats"] == "[2, 3, 1]"
+    played = play_record(record)
+    assert [played.final_stacks[s] for s in played.hand.players] == [199, 198, 203]
