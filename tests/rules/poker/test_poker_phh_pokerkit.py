@@ -1,7 +1,8 @@
 """Differential test of PHH import against pokerkit's own HandHistory (test-only
 dependency): hands pokerkit plays with decimal stakes, unequal and big-blind
 antes, ante trimming on and off, and straddles, written as PHH by pokerkit, come out
-of our import with pokerkit's final stacks, exactly (docs/poker.md, "Amounts")."""
+of our import with pokerkit's final stacks, exactly (docs/poker.md, "Amounts"), and
+each survives our export and import unchanged."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from engine.cards import deck, format_card
 from engine.rng import Rng
-from rules.poker.phh import from_phh, read_phh
+from rules.poker.phh import PHH, from_phh, read_phh
 
 pokerkit = pytest.importorskip("pokerkit")
 CENT = Decimal("0.01")
@@ -143,6 +144,7 @@ def test_generated_hands_with_decimals_antes_and_straddles_match_pokerkit():
             continue
         assert got == want, text
         record = read_phh(text)[0]
+        assert read_phh(PHH.write([record])) == [record]  # import -> export -> import
         kinds["straddle"] += any(record.options["blinds_or_straddles"][2:])
         kinds["bb_ante"] += sum(1 for a in record.options["antes"] if a) == 1
         kinds["split"] += any(len(a.winners) > 1 for a in ours.hand.awards)
