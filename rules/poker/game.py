@@ -365,6 +365,8 @@ class PokerGame(Game[PokerState, PokerConfig]):
             "to_act": list(self.to_act(state)),
             "over": state.phase is Phase.OVER,
         }
+        if cfg.decimals:  # an imported hand counts a currency's smallest unit
+            out["decimals"] = cfg.decimals
         if hand is not None:
             out.update(self._hand_view(hand, viewer))
         opts = self.options(state)

@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from rules.poker.game import PokerGame
 from rules.poker.phh import read_phh
 from server.cli import main
 from server.persistence.store import SeatRecord, Store
 from tests.rules.poker.test_poker_stats import HAND_A, HAND_B
 from tests.server.conftest import make_settings, start_harness
+
+GAME = PokerGame()
 
 
 async def add_hands(store: Store) -> None:
@@ -21,8 +24,13 @@ async def add_hands(store: Store) -> None:
                                       len(record.players))
         await store.start_game(gid, [SeatRecord(i, "human", ids[name])
                                      for i, name in enumerate(record.players)])
+        state = GAME.new(GAME.parse_config(record.options), record.seed)
         for seq, (seat, action) in enumerate(record.actions, 1):
             await store.append_action(gid, seq, seat, dict(action), "human")
+            state, _ = GAME.act(state, seat, action)
+        result = GAME.result(state)
+        assert result is not None
+        await store.set_status(gid, "finished", result.to_json())
 
 
 def store_hands(url: str) -> None:
@@ -76,3 +84,15 @@ async def test_stats_over_the_websocket(sqlite_url: str) -> None:
         await c.close()
     finally:
         await h.server.stop()
+
+
+def test_imported_hands_replay_like_any_stored_game(sqlite_url: str) -> None:
+    from server.replay import build_replay
+    from tests.server.conftest import load_stored
+
+    store_hands(sqlite_url)
+    for gid in (1, 2):
+        page = build_replay(load_stored(sqlite_url, gid), "all", 0, 100)
+        assert page["status"] == "finished" and page["steps"][-1]["view"]["hand_over"]
+        lines = [line for step in page["steps"] for line in step["narration"] if line]
+        assert any("posts the big blind" in line for line in lines)

@@ -255,3 +255,22 @@ def test_amounts_never_go_through_floats():
     (record,) = read_phh(big)
     assert record.options["stacks"][0] == 500000000000001
     assert Decimal(record.options["stacks"][0]).scaleb(-2) == Decimal("5000000000000.01")
+
+
+def test_imported_cents_read_as_money_in_replays():
+    (record,) = read_phh(CENTS)
+    config = GAME.parse_config(record.options)
+    state = GAME.new(config, record.seed)
+    view = GAME.view(state, 0)
+    assert view["decimals"] == 2
+    assert GAME.presentation.action_label(view, {"type": "raise", "to": 350}) == "Raise to 3.50"
+    lines = [GAME.presentation.narrate(view, e.to_json(), None, ["A", "B", "C"])
+             for e in GAME.initial_events(state)]
+    for seat, action in record.actions:
+        state, events = GAME.act(state, seat, action)
+        view = GAME.view(state, -1)
+        lines += [GAME.presentation.narrate(view, e.to_json(), None, ["A", "B", "C"])
+                  for e in events]
+    assert "C posts a straddle (1.00)" in lines and "C posts the ante (0.05)" in lines
+    # A's 3.50 over the 1.00 straddle: 2.50 comes back, and A takes the 2.55 pot.
+    assert lines[-3:] == ["2.50 uncalled returned to A", "A wins 2.55", "Hand 1 over"]
