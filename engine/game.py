@@ -237,7 +237,8 @@ class Game(ABC, Generic[S, C]):
 
     def statistics(self, records: Sequence[GameRecord]) -> StatTable | None:
         """Per-player statistics over stored games of this game (None: the game
-        keeps none).  A pure function of the records."""
+        keeps none; a game that keeps some returns a table even for no records).
+        A pure function of the records."""
         return None
 
     def seat_names(self, config: C) -> Sequence[str]:

@@ -42,7 +42,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"error: no game named {args.game!r}; known: {', '.join(available())}",
               file=sys.stderr)
         return 2
-    wanted = [args.game] if args.game else available()
+    # A game keeps statistics when its hook answers even for no games at all.
+    wanted = [g for g in ([args.game] if args.game else available())
+              if get_game(g).statistics([]) is not None]
 
     async def fetch(store: Any) -> dict[str, list[GameRecord]]:
         return {name: await stored_records(store, name, args.limit) for name in wanted}

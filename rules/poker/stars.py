@@ -28,7 +28,7 @@ from rules.poker.hands import ReplayError, play_record, replay_moves
 from rules.poker.options import spell_cards
 from rules.poker.phh_write import toml_value
 
-_HEADER = re.compile(r"^PokerStars (?:Zoom )?(?:Hand|Game) #(\d+):\s*(.*)$")
+_HEADER = re.compile(r"^PokerStars (?:Home Game )?(?:Zoom )?(?:Hand|Game) #(\d+):\s*(.*)$")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max (?:\(.*?\) )?Seat #(\d+) is the button")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \((\S+) in chips(?:[^)]*)\)(.*)$")
 _POST = re.compile(
