@@ -276,7 +276,7 @@ def _amounts(value: object, field: str, where: _Where, n: int = 0) -> list[Decim
 @dataclass(frozen=True)
 class _Action:
     index: int
-    who: int | None  # None: the dealer
+    who: int | None  # the player acting, or dealt to (``dh``); None: the board
     word: str
     cards: str = ""
     amount: Decimal | None = None
@@ -297,7 +297,7 @@ def _parse_action(
 
     match words:
         case ["d", "dh", who, cards]:
-            return _Action(index, None, "dh", cards, Decimal(player(who)))
+            return _Action(index, player(who), "dh", cards)
         case ["d", "db", cards]:
             return _Action(index, None, "db", cards)
         case [who, "f"]:
@@ -342,7 +342,7 @@ def _cards(
             raise where.error(f"two hole cards, not {a.cards!r}", f"action {a.index + 1}",
                               where.action_line(a.index, actions))
         else:
-            who = a.who if a.word == "sm" else int(a.amount or 0)
+            who = a.who
             assert who is not None
             dealt = spell_cards(holes[who])
             if a.word == "sm" and dealt and set(dealt) != set(spell_cards(a.cards)):

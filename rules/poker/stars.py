@@ -156,7 +156,8 @@ def _build(
     antes = [Decimal(0)] * n
     blinds = [Decimal(0)] * n
     dead = False
-    moves: list[tuple[int, int | None, str, Decimal | None]] = []
+    # (line, player, f / cc / cbr / db, amount to; for db the number of cards)
+    moves: list[tuple[int, int | None, str, Decimal | int | None]] = []
     holes = [""] * n
     mucked: set[int] = set()
     board = ""
@@ -210,7 +211,7 @@ def _build(
             elif m := _STREET.match(row):
                 new = cards(m.group(2), line, None)
                 board += new
-                moves.append((line, None, "db", Decimal(len(new) // 2)))
+                moves.append((line, None, "db", len(new) // 2))
             elif (m := _DEALT.match(row)) or (m := _SHOWS.match(row)):
                 p = who(m.group(1), line)
                 holes[p] = cards(m.group(2), line, p)
@@ -271,7 +272,7 @@ def _build(
     draft = GameRecord("poker", options, 0, (), tuple(s.name for s in seats), "", tags)
     try:
         betting = [
-            (i, p, w, None if v is None else int(v) if w == "db" else c(v))
+            (i, p, w, c(v) if isinstance(v, Decimal) else v)
             for i, p, w, v in moves
         ]
         log = replay_moves(draft, betting)
