@@ -389,7 +389,11 @@ def _replay(record: GameRecord, where: _Where) -> PlayedHand:
 
 def _write(records: Sequence[GameRecord]) -> str:
     try:
-        return write_phh([hand for r in records for hand in played_hands(r)])
+        per_record = [(r, played_hands(r)) for r in records]
+        hands = [hand for _, played in per_record for hand in played]
+        # A record of one hand keeps its section's name (its title) where it has one.
+        keys = [r.title if len(played) == 1 else "" for r, played in per_record for _ in played]
+        return write_phh(hands, keys)
     except ReplayError as exc:
         raise PhhError(exc.message) from None
 

@@ -120,12 +120,16 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
     return lines
 
 
-def write_phh(hands: Sequence[PlayedHand]) -> str:
-    """One hand as a ``.phh`` text; several as a ``.phhs`` text of ``[N]`` sections."""
+def write_phh(hands: Sequence[PlayedHand], keys: Sequence[str] = ()) -> str:
+    """One hand as a ``.phh`` text; several as a ``.phhs`` text of ``[N]`` sections
+    (named by ``keys`` when they are distinct and given for every hand: the
+    sections a file was read from)."""
     if len(hands) == 1:
         return "\n".join(hand_lines(hands[0])) + "\n"
+    if len(keys) != len(hands) or len(set(keys)) != len(keys) or not all(keys):
+        keys = [str(i) for i in range(1, len(hands) + 1)]
     return "\n".join(
-        "\n".join([f"[{i}]", *hand_lines(h)]) + "\n" for i, h in enumerate(hands, 1)
+        "\n".join([f"[{_key(k)}]", *hand_lines(h)]) + "\n" for k, h in zip(keys, hands, strict=True)
     )
 
 

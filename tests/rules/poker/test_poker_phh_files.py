@@ -110,6 +110,54 @@ actions = [
 players = ["hammy6955", "mhuggins"]
 """
 
+# Three hands of the HandHQ Absolute Poker $0.50/$1 no-limit records (July 2009,
+# players obfuscated), as the PHH dataset publishes them
+# (github.com/uoftcprg/phh-dataset, data/handhq/ABS-2009-07-01_2009-07-23_100NLH_OBFU):
+# hands 3017240558, 3017237312 and 3017239426, with dead antes and decimal raises;
+# `winnings` is what each player took from the pots, after the site's rake.
+HANDHQ = """\
+[3017240558]
+variant = 'NT'
+ante_trimming_status = false
+antes = [0.25, 0.25, 0.25, 0.25]
+blinds_or_straddles = [0.50, 1, 0, 0]
+min_bet = 1
+starting_stacks = [53, 181.85, 200.30, 205.40]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'd dh p4 ????',
+  'p3 cbr 2', 'p4 f', 'p1 f', 'p2 f']
+venue = 'Absolute Poker'
+time = 00:00:27
+winnings = [0, 0, 3.50, 0]
+currency_symbol = '$'
+
+[3017237312]
+variant = 'NT'
+ante_trimming_status = false
+antes = [0.25, 0.25, 0.25, 0.25]
+blinds_or_straddles = [0.50, 1, 0, 0]
+min_bet = 1
+starting_stacks = [52.85, 130.79, 190.57, 226.05]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'd dh p4 ????',
+  'p3 f', 'p4 f', 'p1 cbr 2.00', 'p2 cc',
+  'd db JcAdKd', 'p1 cc', 'p2 cbr 5', 'p1 cc',
+  'd db Jd', 'p1 cc', 'p2 cbr 15', 'p1 f']
+winnings = [0, 13.75, 0, 0]
+
+[3017239426]
+variant = 'NT'
+ante_trimming_status = false
+antes = [0.25, 0.25, 0.25, 0.25, 0.25]
+blinds_or_straddles = [0.50, 1, 0, 0, 0]
+min_bet = 1
+starting_stacks = [137.29, 113.30, 190.32, 225.80, 45.60]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'd dh p4 ????', 'd dh p5 ????',
+  'p3 cc', 'p4 f', 'p5 f', 'p1 cc', 'p2 cc',
+  'd db Kc6hJc', 'p1 cc', 'p2 cc', 'p3 cbr 4.25', 'p1 f', 'p2 cc',
+  'd db 3s', 'p2 cc', 'p3 cbr 8', 'p2 cc',
+  'd db 4d', 'p2 cc', 'p3 cbr 10', 'p2 f']
+winnings = [0, 0, 26.85, 0, 0]
+"""
+
 
 def final(text: str) -> list[int]:
     (record,) = read_phh(text)
@@ -167,6 +215,31 @@ def test_published_online_hands_replay_to_their_results_and_pokerkits():
         unit = Decimal(1).scaleb(-decimals)
         assert [Decimal(v) * unit for v in final(text)] == list(state.stacks)
         round_trip(read_phh(text))
+
+
+def test_published_online_hands_with_dead_antes_pay_their_winnings():
+    pokerkit = pytest.importorskip("pokerkit")
+    warnings.simplefilter("ignore")
+    records = read_phh(HANDHQ)
+    assert [r.title for r in records] == ["3017240558", "3017237312", "3017239426"]
+    for record, history in zip(records, pokerkit.HandHistory.loads_all(HANDHQ), strict=True):
+        played = play_record(record)
+        won = dict.fromkeys(played.hand.players, 0)
+        for award in played.hand.awards:
+            for seat, chips in award.shares:
+                won[seat] += chips
+        # `winnings` is after the site's rake (none without a flop, "no flop no drop"):
+        # the same winners, and at most 10% less than the whole pot the table pays.
+        winnings = [Decimal(w) for w in record.tags["winnings"].strip("[]").split(", ")]
+        ours = [Decimal(won[s]).scaleb(-2) for s in played.hand.players]
+        assert [bool(w) for w in winnings] == [bool(o) for o in ours]
+        assert all(o * Decimal("0.9") <= w <= o for w, o in zip(winnings, ours, strict=True))
+        if len(played.hand.board) < 3:
+            assert winnings == ours
+        unit = Decimal(1).scaleb(-record.options["decimals"])
+        assert [Decimal(c) * unit for c in (played.final_stacks[s] for s in played.hand.players)] \
+            == list(list(history)[-1].stacks)
+    round_trip(records)
 
 
 def test_records_replay_through_the_game():
