@@ -55,6 +55,12 @@ BUILT = [
         analysed=False,
     ),
     p.games([p.game_summary(1, "whist", "t", "live", 3, "2024-01-01T00:00:00", None)]),
+    p.stats(
+        "poker",
+        2,
+        [{"name": "VPIP", "description": "voluntarily in", "unit": "%"}],
+        [{"player": "ann", "values": [50.0]}, {"player": "bob", "values": [None]}],
+    ),
     p.pong(),
 ]
 # Built per viewer by the table (server/table.py), on the hottest path.
