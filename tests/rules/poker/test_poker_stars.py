@@ -131,3 +131,21 @@ Total pot $0.05 | Rake $0
     assert record.players == ("B", "C", "A") and record.tags["seats"] == "[2, 3, 1]"
     played = play_record(record)
     assert [played.final_stacks[s] for s in played.hand.players] == [199, 198, 203]
+
+
+def test_phh_hands_written_as_pokerstars_text_read_back_to_the_same_stacks():
+    from tests.rules.poker.test_poker_phh_files import (
+        BB_ANTE,
+        CENTS,
+        DWAN_IVEY,
+        HANDHQ,
+        STARS_CASH,
+        STARS_FINAL_TABLE,
+    )
+
+    for text in (CENTS, BB_ANTE, DWAN_IVEY, STARS_CASH, STARS_FINAL_TABLE, HANDHQ):
+        records = read_phh(text)
+        again = read_stars(STARS.write(records))
+        assert [play_record(r).final_stacks for r in again] == [
+            play_record(r).final_stacks for r in records
+        ]
