@@ -370,8 +370,8 @@ def _moves(
         if a.word in ("f", "cc", "cbr"):
             chips = None if a.amount is None else to_chips(a.amount, decimals)
             betting.append((a.index, a.who, a.word, chips))
-        elif a.word == "db":
-            betting.append((a.index, None, "db", len(spell_cards(a.cards))))
+        elif a.word == "db":  # cards checked by _cards; unknown ones (``??``) count too
+            betting.append((a.index, None, "db", len(a.cards) // 2))
     try:
         return replay_moves(draft, betting)
     except ReplayError as exc:

@@ -20,7 +20,7 @@ STARS_FILES = [(DATA / n).read_text() for n in ("stars_cash.txt", "stars_tournam
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Pieces real files are made of, so mutations reach deep into the readers.
-PHH_WORDS = ["p1", "p2", "p9", "d", "dh", "db", "cbr", "cc", "f", "sm", "????", "AsKd",
+PHH_WORDS = ["p1", "p2", "p9", "d", "dh", "db", "cbr", "cc", "f", "sm", "????", "AsKd", "Ac??",
              "1.5", "0.001", "-3", "1e9", "inf", "nan", "[", "]", "'", '"', "=", ",",
              "\n", "#", "[1]", "variant", "antes", "true"]
 STARS_WORDS = ["$", "€", "0.05", "1,500", "-2", "raises", "to", "calls", "bets", "folds",

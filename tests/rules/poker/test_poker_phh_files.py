@@ -304,6 +304,7 @@ def test_a_played_session_exports_every_hand():
         (CENTS.replace("[50, 49.75", "[50, inf"), 5),
         (CENTS.replace('"NT"', '"FT"'), 1),
         (CENTS.replace(', "p3 f"', ""), None),  # stops before the end
+        (CENTS.replace('"p3 f"]', '"p3 f", "d db Ac??"]'), 6),  # a board after the end
         (BB_ANTE.replace("'d dh p2 QsQd'", "'d dh p2 AsQd'"), None),  # a card twice
         (BB_ANTE.replace("'d dh p4 KsKd'", "'d dh p4 KsKdKh'"), 8),
         (BB_ANTE.replace("'p4 sm KsKd'", "'p4 sm KsKh'"), 14),  # shows other cards
