@@ -95,3 +95,20 @@ def test_stars_reader_raises_only_stars_errors(text: str):
 def test_amounts_parse_or_raise_amount_errors(text: str):
     with contextlib.suppress(AmountError):
         parse_amount(text)
+
+
+ACTION_WORDS = st.sampled_from(
+    ["d", "dh", "db", "p1", "p2", "p3", "p4", "f", "cc", "cbr", "sm", "sd", "pb", "AsKd", "Ac??",
+     "????", "2c3c4c", "Th", "1", "2.5", "0.001", "1e3", "-1", "#", "x"]
+)
+
+
+@FUZZ
+@given(st.lists(st.lists(ACTION_WORDS, min_size=0, max_size=4).map(" ".join), max_size=14))
+def test_phh_reader_takes_any_action_list(actions: list[str]):
+    text = (
+        "variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        f"starting_stacks = [100, 100.5, 100]\nactions = {actions!r}\n"
+    )
+    with contextlib.suppress(PhhError):
+        read_phh(text)
