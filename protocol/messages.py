@@ -377,6 +377,27 @@ class Exported(Message):
     text: str
 
 
+class StatColumn(BaseModel):
+    name: str
+    description: str
+    unit: str = Field(description='"%", "count", "ratio", or a game\'s own unit')
+
+
+class StatRow(BaseModel):
+    player: str
+    values: list[int | float | None] = Field(
+        description="in column order; null where the player had no chance to show it"
+    )
+
+
+class StatsData(Message):
+    type: Literal["stats"]
+    game: str
+    games: int = Field(description="stored games read")
+    columns: list[StatColumn]
+    rows: list[StatRow]
+
+
 class Pong(Message):
     type: Literal["pong"]
 
@@ -394,6 +415,7 @@ ServerMessage = Annotated[
     | Error
     | ReplayData
     | Games
+    | StatsData
     | Analysis
     | Imported
     | ImportPart
@@ -580,6 +602,12 @@ def game_summary(
 
 def games(summaries: list[JSON]) -> JSON:
     return {"type": "games", "games": summaries}
+
+
+def stats(game: str, count: int, columns: list[JSON], rows: list[JSON]) -> JSON:
+    """A game's statistics table (``columns``: name, description, unit; ``rows``:
+    player and values)."""
+    return {"type": "stats", "game": game, "games": count, "columns": columns, "rows": rows}
 
 
 def pong() -> JSON:

@@ -169,6 +169,16 @@ class ExportGame(Message):
     format: str = Field(max_length=16)
 
 
+class Stats(Message):
+    """Per-player statistics the rules of ``game`` keep over its stored games (the
+    newest ``limit``), only ``player``'s when given."""
+
+    type: Literal["stats"]
+    game: str
+    player: str | None = Field(default=None, max_length=32)
+    limit: int = Field(default=1000, ge=1, le=10_000)
+
+
 class Ping(Message):
     type: Literal["ping"]
 
@@ -189,6 +199,7 @@ ClientMessage = Annotated[
     | ListGames
     | ImportFile
     | ExportGame
+    | Stats
     | Ping,
     Field(discriminator="type"),
 ]
@@ -210,6 +221,7 @@ CLIENT_TYPES = {
         ListGames,
         ImportFile,
         ExportGame,
+        Stats,
         Ping,
     )
 }

@@ -34,6 +34,7 @@ from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
+from server.records import stored_records
 from server.replay import build_replay, check_replay
 from server.seats import Seat
 from server.settings import Settings
@@ -317,6 +318,8 @@ class Server:
                 await self._import(reply, msg)
             case rq.ExportGame():
                 await self._export(reply, msg)
+            case rq.Stats():
+                await self._stats(reply, msg)
             case rq.ListGames(limit=limit, status=status):
                 rows = await self.store.list_games(limit, status)
                 summaries = [
@@ -438,6 +441,20 @@ class Server:
         except FormatError as exc:
             raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
         reply.send(p.exported(stored.id, msg.format.strip().lower(), text))
+
+    async def _stats(self, reply: Reply, msg: rq.Stats) -> None:
+        if msg.game not in available():
+            raise TableError(ErrorCode.UNKNOWN_GAME, f"no game named {msg.game!r}")
+        records = await stored_records(self.store, msg.game, msg.limit)
+        # Replaying every stored game takes a while: a worker thread computes.
+        table = await self.readers.run(get_game(msg.game).statistics, records)
+        columns = [] if table is None else [vars(c) for c in table.columns]
+        rows = [] if table is None else [
+            {"player": name, "values": list(values)}
+            for name, values in table.rows.items()
+            if msg.player in (None, name)
+        ]
+        reply.send(p.stats(msg.game, len(records), columns, rows))
 
     async def _replay(self, reply: Reply, msg: rq.Replay) -> None:
         stored = await self.store.get_game(msg.game_id)

@@ -9,26 +9,17 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.settings import Settings, default_db_path, sqlite_file
+from server.cli_common import NoDatabase, add_db, settings_of, with_store
+from server.settings import Settings
 
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
     from server.persistence.store import StoredGame
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
-
-
-def _add_db(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--db",
-        dest="db_url",
-        help="database URL (env CARDTABLE_DB_URL; default sqlite:///"
-        f"{default_db_path()}, the same wherever the command runs)",
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the websocket server")
     serve.add_argument("--host", help="interface to bind (env CARDTABLE_HOST; default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (env CARDTABLE_PORT; default 8765)")
-    _add_db(serve)
+    add_db(serve)
     serve.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
@@ -58,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list stored games")
-    _add_db(games)
+    add_db(games)
     games.add_argument(
         "--status",
         choices=["waiting", "live", "finished", "abandoned"],
@@ -69,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="step through a stored game in the terminal")
     rp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
-    _add_db(rp)
+    add_db(rp)
     rp.add_argument(
         "--viewer",
         default=None,
@@ -111,10 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     from clients.terminal.play import add_play_parser
     from server.files_cmd import add_files_parsers
     from server.solve_cmd import add_solve_parser
+    from server.stats_cmd import add_stats_parser
 
     add_play_parser(sub)
     add_solve_parser(sub)
-    add_files_parsers(sub, _add_db, _settings, _with_store, NoDatabase)
+    add_files_parsers(sub)
+    add_stats_parser(sub)
     return parser
 
 
@@ -179,29 +172,23 @@ def _add_tournament_parsers(sub: Any) -> None:
         default=60.0,
         help="--remote-seat: seconds to wait for the remote bot to connect (default 60)",
     )
-    _add_db(tour)
+    add_db(tour)
     tour.set_defaults(func=cmd_tournament)
 
     ts = sub.add_parser("tournaments", help="list stored tournaments")
-    _add_db(ts)
+    add_db(ts)
     ts.add_argument("--limit", type=int, default=30, help="newest to list (default 30)")
     ts.set_defaults(func=cmd_tournaments)
 
     st = sub.add_parser("standings", help="a stored tournament's standings and matches")
     st.add_argument("tournament_id", type=int, help="the tournament's id")
-    _add_db(st)
+    add_db(st)
     st.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
     st.set_defaults(func=cmd_standings)
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")
-    more = ("bot_delay", "bot_workers")
-    return Settings.from_env(**{k: getattr(args, k, None) for k in keys + more})
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
-    settings = _settings(args)
+    settings = settings_of(args)
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -254,33 +241,6 @@ def _run_fast(coro: Any) -> None:
         uvloop.run(coro)
 
 
-class NoDatabase(Exception):
-    """A read command was pointed at a SQLite file that does not exist."""
-
-
-def _with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
-    """Run ``fn(store)`` on the configured database, for commands that only read it:
-    a missing SQLite file is an error (opening it would create an empty database
-    and report no games), raised as :class:`NoDatabase`."""
-    from server.persistence.store import Store
-
-    url = _settings(args).db_url
-    path = sqlite_file(url)
-    if path is not None and not path.is_file():
-        raise NoDatabase(
-            f"error: no database at {path}\n"
-            "Name the server's database with --db URL or CARDTABLE_DB_URL "
-            f"(the default is {default_db_path()})."
-        )
-
-    async def run() -> Any:
-        store = await Store.open(url)
-        try:
-            return await fn(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -288,7 +248,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         return await store.list_games(args.limit, args.status)
 
     try:
-        rows = _with_store(args, fetch)
+        rows = with_store(args, fetch)
     except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -332,7 +292,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return await store.get_game(args.game_id)
 
     try:
-        stored = _with_store(args, fetch)
+        stored = with_store(args, fetch)
     except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -374,7 +334,7 @@ def cmd_tournaments(args: argparse.Namespace) -> int:
         return await Results(store).list_tournaments(args.limit)
 
     try:
-        rows = _with_store(args, fetch)
+        rows = with_store(args, fetch)
     except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -392,7 +352,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         return await Results(store).get_tournament(args.tournament_id)
 
     try:
-        stored = _with_store(args, fetch)
+        stored = with_store(args, fetch)
     except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2

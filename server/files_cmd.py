@@ -6,20 +6,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from engine.errors import IllegalAction
 from engine.formats import FormatError
+from server.cli_common import NoDatabase, add_db, settings_of, with_store
 
 
-def add_files_parsers(sub: Any, add_db: Any, settings: Any, with_store: Any,
-                      no_database: type[Exception]) -> None:
-    """The ``import`` and ``export`` subcommands.  The CLI's own helpers come in:
-    ``add_db`` adds ``--db``, ``settings(args)`` reads the settings,
-    ``with_store(args, fn)`` runs ``fn`` on an existing database or raises
-    ``no_database``."""
+def add_files_parsers(sub: Any) -> None:
+    """The ``import`` and ``export`` subcommands."""
     imp = sub.add_parser(
         "import",
         help="store every game of a file (PBN, LIN, …) so it replays; all or nothing",
@@ -27,18 +23,17 @@ def add_files_parsers(sub: Any, add_db: Any, settings: Any, with_store: Any,
     imp.add_argument("file", type=Path, help="the file to read")
     imp.add_argument("--format", help="the file's format (default: from its suffix)")
     add_db(imp)
-    imp.set_defaults(func=partial(cmd_import, settings=settings))
+    imp.set_defaults(func=cmd_import)
 
     exp = sub.add_parser("export", help="write a stored game in one of its game's formats")
     exp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
     exp.add_argument("--format", required=True, help="pbn, lin, … (the game's formats)")
     exp.add_argument("-o", "--out", type=Path, help="file to write (default: standard output)")
     add_db(exp)
-    exp.set_defaults(func=partial(cmd_export, with_store=with_store,
-                                  no_database=no_database))
+    exp.set_defaults(func=cmd_export)
 
 
-def cmd_import(args: argparse.Namespace, settings: Any) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     from server.files import decode, read_file, to_store
     from server.persistence.store import Store
 
@@ -56,7 +51,7 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
         return 2
 
     async def store_all() -> list[int]:
-        store = await Store.open(settings(args).db_url)
+        store = await Store.open(settings_of(args).db_url)
         try:
             return await store.import_games([to_store(c) for c in checked])
         finally:
@@ -71,8 +66,7 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace, with_store: Any,
-               no_database: type[Exception]) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     from server.files import export_text
 
     async def fetch(store: Any) -> Any:
@@ -86,7 +80,7 @@ def cmd_export(args: argparse.Namespace, with_store: Any,
 
     try:
         stored, names = with_store(args, fetch)
-    except no_database as exc:
+    except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2
     if stored is None:

@@ -11,6 +11,7 @@ import { importFile } from "./files.js";
 import { closeTable, requestGames, showTab } from "./lobby.js";
 import { openReplay, stepReplay } from "./replay.js";
 import { load, S, save, STORE } from "./state.js";
+import { requestStats } from "./stats.js";
 
 export function setup() {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
@@ -69,6 +70,10 @@ export function setup() {
     closeTable();
   });
   $("#btn-games").addEventListener("click", requestGames);
+  $("#stats-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    requestStats();
+  });
   $("#import-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const file = $("#import-file").files[0];

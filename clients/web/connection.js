@@ -7,6 +7,7 @@ import { onExported, onFileError, onImported } from "./files.js";
 import { drawingOf } from "./games.js";
 import { closeTable, followDeepLink, openTable, persistCurrent, renderLobby, sendResume } from "./lobby.js";
 import { onReplay, renderGames } from "./replay.js";
+import { offerStatsGames, renderStats } from "./stats.js";
 import { isOver, load, NO_RETRY, PROTOCOL, S, save, STORE } from "./state.js";
 import { act, renderTable } from "./table.js";
 
@@ -105,6 +106,8 @@ export function handle(msg) {
       return onError(msg);
     case "games":
       return renderGames(msg.games);
+    case "stats":
+      return renderStats(msg);
     case "replay":
       return onReplay(msg);
     case "analysis":
@@ -130,6 +133,7 @@ export function onWelcome(msg) {
   const sel = $("#create-game");
   const chosen = sel.value;
   sel.replaceChildren(...msg.games.map((g) => el("option", { value: g, selected: g === chosen }, g)));
+  offerStatsGames(msg.games);
   send({ type: "list_tables" });
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.
   const cur = load(STORE.current, null);

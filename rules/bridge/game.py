@@ -547,14 +547,13 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return Result(scores=(total, -total, total, -total), summary=summary)
 
     def encode(self, state: BridgeState) -> JSON:
-        return {
+        out: JSON = {
             "config": self.config_json(state.config),
             "seed": state.seed,
             "index": state.index,
             "dealt": [list(h) for h in state.dealt],
             "hands": [list(h) for h in state.hands],
             "calls": [list(c) for c in state.calls],
-            "alerts": [list(a) for a in state.alerts],
             "phase": state.phase.value,
             "contract": str(state.contract) if state.contract else None,
             "declarer": state.contract.declarer if state.contract else None,
@@ -562,11 +561,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "trick": list(state.trick),
             "played": list(state.played),
             "tricks": list(state.tricks),
-            "claim": [state.claim.seat, state.claim.tricks, sorted(state.claim.accepted),
-                      sorted(state.claim.needed)]
-            if state.claim
-            else None,
-            "rejected_at": state.rejected_at,
+            "claim": _claim_json(state.claim) if state.claim else None,
             "results": [
                 [
                     r.board,
@@ -582,3 +577,20 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 for r in state.results
             ],
         }
+        # Alerts came later: a state without them encodes (and hashes) as it did
+        # before, so stored games replay to the hashes they had. ``rejected_at`` is
+        # left out: a hint to bots (the log says where a claim was rejected), not part
+        # of the position, and games stored before it existed rejected claims too.
+        if state.alerts:
+            out["alerts"] = [list(a) for a in state.alerts]
+        return out
+
+
+def _claim_json(claim: Claim) -> list[Any]:
+    """A claim as encoded: the claimer, the tricks, who accepted; and who must
+    accept only when that is not both of the claimer's opponents (a defender's
+    claim), so a declarer's claim encodes as it did before defenders could claim."""
+    out: list[Any] = [claim.seat, claim.tricks, sorted(claim.accepted)]
+    if claim.needed != frozenset({(claim.seat + 1) % 4, (claim.seat + 3) % 4}):
+        out.append(sorted(claim.needed))
+    return out

@@ -85,7 +85,7 @@ def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any)
     "command",
     [
         "serve", "play", "replay", "games", "schema", "showdown", "tournament", "tournaments",
-        "standings", "solve",
+        "standings", "solve", "import", "export", "stats",
     ],
 )
 def test_every_command_has_help(command: str, capsys: Any) -> None:

@@ -54,10 +54,10 @@ def test_a_bad_file_stores_nothing_and_says_where(sqlite_url: str, tmp_path: Pat
     assert "board 4, Play" in err and "line" in err
     assert count_games(sqlite_url) == 0  # the three good boards were not stored either
     assert main(["import", str(tmp_path / "missing.pbn"), "--db", sqlite_url]) == 2
-    (tmp_path / "notes.txt").write_text(good)
-    assert main(["import", str(tmp_path / "notes.txt"), "--db", sqlite_url]) == 2
+    (tmp_path / "notes.dat").write_text(good)  # a suffix no format claims
+    assert main(["import", str(tmp_path / "notes.dat"), "--db", sqlite_url]) == 2
     assert "--format" in capsys.readouterr().err
-    assert main(["import", str(tmp_path / "notes.txt"), "--format", "pbn",
+    assert main(["import", str(tmp_path / "notes.dat"), "--format", "pbn",
                  "--db", sqlite_url]) == 0
 
 

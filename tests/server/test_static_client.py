@@ -203,7 +203,7 @@ def test_only_the_registry_names_a_game() -> None:
 _EVAL = r"""
 import fs from "fs";
 const ns = {};
-for (const m of ["cards.js", "games.js", "clock.js", "files.js"]) {
+for (const m of ["cards.js", "games.js", "clock.js", "files.js", "stats.js"]) {
   Object.assign(ns, await import(`./${m}`));
 }
 const exprs = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
@@ -214,7 +214,7 @@ process.stdout.write(JSON.stringify(exprs.map(run)));
 
 def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
     """The values of JS expressions evaluated with the page's pure modules' exports in
-    scope (cards.js, games.js, clock.js, files.js; no DOM)."""
+    scope (cards.js, games.js, clock.js, files.js, stats.js; no DOM)."""
     web = _as_package(tmp_path)
     (web / "eval.js").write_text(_EVAL)
     (tmp_path / "exprs.json").write_text(json.dumps(expressions))
@@ -297,3 +297,14 @@ def test_an_imported_file_goes_in_parts_that_fit_a_frame(tmp_path: Path) -> None
     for whole, parts, largest in got:
         assert whole and parts >= 1 and largest <= 60 * 1024
     assert got[0][1] <= 40  # a PBN-like file of 1 MiB stays within the burst of 40
+
+
+def test_statistics_cells_read_in_each_columns_unit(tmp_path: Path) -> None:
+    # The stats page shows any game's table: counts whole, % to 0.1, others to 0.01
+    # (JSON turns 1700.0 into 1700), and a dash where a player never had the chance.
+    got = _eval_js(
+        tmp_path,
+        ["[statCell(2, 'count'), statCell(33.3333, '%'), statCell(1.5, 'ratio'),"
+         " statCell(null, '%'), statCell(-1700, 'bb/100')]"],
+    )
+    assert got == [["2", "33.3", "1.50", "–", "-1700.00"]]
