@@ -18,6 +18,7 @@ Tables are built on first use (about half a second) and kept for the process.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -115,7 +116,7 @@ def _load_core() -> Any:
     """The compiled lookups (rules/poker/_eval.c) with the tables installed, or None
     when the extension is not built: the numpy and Python paths then answer alike."""
     try:
-        from rules.poker import _eval  # type: ignore[attr-defined]
+        _eval = importlib.import_module("rules.poker._eval")
     except ImportError:
         return None
     t = _batch_tables()
