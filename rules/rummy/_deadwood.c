@@ -40,6 +40,7 @@ static int cmp_low(const void *a, const void *b) {
 
 /* new_table(melds: sequence of int masks, points: sequence of 52 ints) -> capsule */
 static PyObject *new_table(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *melds, *points;
     if (!PyArg_ParseTuple(args, "OO", &melds, &points)) return NULL;
     PyObject *ms = PySequence_Fast(melds, "melds must be a sequence of masks");
@@ -118,6 +119,7 @@ static int get_mask(PyObject *obj, uint64_t *out) {
 
 /* deadwood(table, mask) -> int */
 static PyObject *deadwood(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "deadwood(table, mask)");
         return NULL;
@@ -131,6 +133,7 @@ static PyObject *deadwood(PyObject *self, PyObject *const *args, Py_ssize_t narg
 /* discards(table, mask) -> tuple of (face, deadwood after discarding it), one per
  * card of the hand: what a knock needs, in one call. */
 static PyObject *discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "discards(table, mask)");
         return NULL;
@@ -150,61 +153,12 @@ static PyObject *discards(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return out;
 }
 
-/* arrange(table, mask) -> (deadwood, tuple of meld masks) for one best arrangement:
- * at each step the first option (deadwood first, then melds in table order) that
- * keeps the optimum. */
-static PyObject *arrange(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "arrange(table, mask)");
-        return NULL;
-    }
-    Table *t = get_table(args[0]);
-    uint64_t mask;
-    if (!t || get_mask(args[1], &mask)) return NULL;
-    int total = solve(t, mask);
-    uint64_t chosen[FACES];
-    int n = 0, need = total;
-    while (mask) {
-        int c = lowest(mask);
-        uint64_t rest = mask & (mask - 1);
-        if (t->points[c] + solve(t, rest) == need) {
-            need -= t->points[c];
-            mask = rest;
-            continue;
-        }
-        int found = 0;
-        for (int i = t->first[c]; i < t->first[c + 1]; i++) {
-            uint64_t m = t->melds[i];
-            if ((m & mask) == m && solve(t, mask ^ m) == need) {
-                chosen[n++] = m;
-                mask ^= m;
-                found = 1;
-                break;
-            }
-        }
-        if (!found) {
-            PyErr_SetString(PyExc_RuntimeError, "deadwood search lost its optimum");
-            return NULL;
-        }
-    }
-    PyObject *melds = PyTuple_New(n);
-    if (!melds) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *m = PyLong_FromUnsignedLongLong(chosen[i]);
-        if (!m) { Py_DECREF(melds); return NULL; }
-        PyTuple_SET_ITEM(melds, i, m);
-    }
-    return Py_BuildValue("(iN)", total, melds);
-}
-
 static PyMethodDef methods[] = {
     {"new_table", new_table, METH_VARARGS, "A search table from meld masks and face points."},
     {"deadwood", (PyCFunction)(void (*)(void))deadwood, METH_FASTCALL,
      "The least deadwood of a hand mask."},
     {"discards", (PyCFunction)(void (*)(void))discards, METH_FASTCALL,
      "(face, least deadwood without it) for each card of a hand mask."},
-    {"arrange", (PyCFunction)(void (*)(void))arrange, METH_FASTCALL,
-     "(least deadwood, meld masks) of one best arrangement of a hand mask."},
     {NULL, NULL, 0, NULL},
 };
 
