@@ -161,7 +161,10 @@ static PyObject *install(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOOOOO", &ck, &primes, &fu, &ph, &words, &suited, &fb,
                           &h6, &h7))
         return NULL;
-    T.ready = 0;
+    /* The tables are the same on every build (rules/poker/tables), so a second
+     * install has nothing to change; returning keeps a batch running on another
+     * thread (the GIL released) from reading tables being rewritten. */
+    if (T.ready) Py_RETURN_NONE;
     if (copy_buffer(ck, T.ck_words, 4, FACES, "ck_words") ||
         copy_buffer(primes, T.primes, 8, FACES, "primes") ||
         copy_buffer(fu, T.flush_or_unique, 2, 16384, "flush_or_unique") ||

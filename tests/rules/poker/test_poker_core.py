@@ -71,3 +71,14 @@ def test_unchecked_batch_refuses_ids_that_are_not_faces() -> None:
 def test_the_core_declines_what_the_python_path_must_answer(cards: list[int]) -> None:
     evaluate([0, 1, 2, 3, 4])  # installs the core
     assert evaluator._core_one(cards) == 0
+
+
+def test_batches_on_several_threads_agree() -> None:
+    # The core releases the GIL during a batch; the tables are only read.
+    from concurrent.futures import ThreadPoolExecutor
+
+    hands = random_hands(np.random.default_rng(23), 50_000, 7)
+    want = evaluate_batch(hands)
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda _: evaluate_batch(hands), range(8)))
+    assert all(np.array_equal(g, want) for g in got)
