@@ -1,4 +1,4 @@
-/* Least deadwood of a one-deck, joker-free rummy hand (gin), as a 52-bit mask.
+/* Least deadwood of a one-deck, joker-free rummy hand (gin).
  *
  * The Python side (rules/rummy/fastwood.py) lists every meld the rules allow as a
  * mask of faces and the points of each face; this core only searches.  The search
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define FACES 52
+#define DECK_IDS 54 /* engine card ids: copy * 54 + face; faces 52, 53 are jokers */
 #define MAX_MELDS 4096
 
 typedef struct {
@@ -106,48 +107,65 @@ static Table *get_table(PyObject *cap) {
     return (Table *)PyCapsule_GetPointer(cap, CAPSULE);
 }
 
-static int get_mask(PyObject *obj, uint64_t *out) {
-    unsigned long long m = PyLong_AsUnsignedLongLong(obj);
-    if (PyErr_Occurred()) return -1;
-    if (m >> FACES) {
-        PyErr_SetString(PyExc_ValueError, "a hand mask has 52 bits");
-        return -1;
+/* The face mask of a list or tuple of card ids (engine ids: copy * 54 + face):
+ * 1 when this core does not take the hand (not plain non-negative ints, a joker,
+ * a face twice), 0 with the mask in ``out``. */
+static int cards_mask(PyObject *cards, uint64_t *out) {
+    if (!(PyList_CheckExact(cards) || PyTuple_CheckExact(cards))) return 1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(cards);
+    PyObject **items = PySequence_Fast_ITEMS(cards);
+    uint64_t mask = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_CheckExact(items[i])) return 1;
+        long v = PyLong_AsLong(items[i]);
+        if (v < 0) {
+            PyErr_Clear();
+            return 1;
+        }
+        long face = v % DECK_IDS;
+        if (face >= FACES || mask >> face & 1) return 1;
+        mask |= 1ULL << face;
     }
-    *out = m;
+    *out = mask;
     return 0;
 }
 
-/* deadwood(table, mask) -> int */
+/* deadwood(table, cards) -> the least deadwood, or None (not taken) */
 static PyObject *deadwood(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "deadwood(table, mask)");
+        PyErr_SetString(PyExc_TypeError, "deadwood(table, cards)");
         return NULL;
     }
     Table *t = get_table(args[0]);
     uint64_t mask;
-    if (!t || get_mask(args[1], &mask)) return NULL;
+    if (!t) return NULL;
+    if (cards_mask(args[1], &mask)) Py_RETURN_NONE;
     return PyLong_FromLong(solve(t, mask));
 }
 
-/* discards(table, mask) -> tuple of (face, deadwood after discarding it), one per
- * card of the hand: what a knock needs, in one call. */
+/* discards(table, cards) -> tuple of (face, least deadwood without that card), one
+ * per card: what a knock needs, in one call; or None (not taken). */
 static PyObject *discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "discards(table, mask)");
+        PyErr_SetString(PyExc_TypeError, "discards(table, cards)");
         return NULL;
     }
     Table *t = get_table(args[0]);
     uint64_t mask;
-    if (!t || get_mask(args[1], &mask)) return NULL;
+    if (!t) return NULL;
+    if (cards_mask(args[1], &mask)) Py_RETURN_NONE;
     PyObject *out = PyTuple_New(__builtin_popcountll(mask));
     if (!out) return NULL;
     Py_ssize_t k = 0;
     for (uint64_t left = mask; left; left &= left - 1) {
         int f = lowest(left);
         PyObject *pair = Py_BuildValue("(ii)", f, solve(t, mask & ~(1ULL << f)));
-        if (!pair) { Py_DECREF(out); return NULL; }
+        if (!pair) {
+            Py_DECREF(out);
+            return NULL;
+        }
         PyTuple_SET_ITEM(out, k++, pair);
     }
     return out;
@@ -156,9 +174,9 @@ static PyObject *discards(PyObject *self, PyObject *const *args, Py_ssize_t narg
 static PyMethodDef methods[] = {
     {"new_table", new_table, METH_VARARGS, "A search table from meld masks and face points."},
     {"deadwood", (PyCFunction)(void (*)(void))deadwood, METH_FASTCALL,
-     "The least deadwood of a hand mask."},
+     "The least deadwood of a hand of card ids, or None."},
     {"discards", (PyCFunction)(void (*)(void))discards, METH_FASTCALL,
-     "(face, least deadwood without it) for each card of a hand mask."},
+     "(face, least deadwood without it) for each card of a hand, or None."},
     {NULL, NULL, 0, NULL},
 };
 

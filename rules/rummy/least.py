@@ -11,12 +11,10 @@ the tests compare both paths and OpenSpiel's ``min_deadwood``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
-
-from engine.cards import FACES_PER_DECK, SMALL_JOKER
 
 from .combos import best
 from .grid import RANKS, SUITED, geometry
@@ -57,32 +55,39 @@ def _meld_masks(run_min: int, set_min: int, set_max: int, ace: AceRule) -> tuple
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=64)
+# The table of each rules object seen, by identity: hashing a pydantic model costs
+# about a microsecond, a third of a whole call.  The entry keeps its rules alive, so
+# an id is never reused while it is in here.
+_TABLES: dict[int, tuple[MeldRules, Any]] = {}
+
+
 def _table(rules: MeldRules) -> Any:
     """The core's search table for ``rules`` (None: these rules need the general search)."""
+    entry = _TABLES.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    table = _table_for(rules)
+    _TABLES[id(rules)] = (rules, table)
+    return table
+
+
+@lru_cache(maxsize=64)
+def _table_for(rules: MeldRules) -> Any:
     if _CORE is None or rules.uses_jokers:
         return None
     return _CORE.new_table(meld_masks(rules), rules.face_points[:SUITED])
-
-
-def hand_mask(cards: Iterable[int]) -> int | None:
-    """The face mask of card ids, or None when a face repeats or a joker is held."""
-    mask = 0
-    for c in cards:
-        bit = 1 << (c % FACES_PER_DECK)
-        if mask & bit or bit >> SMALL_JOKER:
-            return None
-        mask |= bit
-    return mask
 
 
 def min_deadwood(cards: Sequence[int], rules: MeldRules) -> int:
     """The least deadwood (points left out of melds) of card ids ``cards``."""
     table = _table(rules)
     if table is not None:
-        mask = hand_mask(cards)
-        if mask is not None:
-            return int(_CORE.deadwood(table, mask))
+        # None: a hand the core does not take (a face twice, a joker)
+        found = _CORE.deadwood(table, cards)
+        if found is not None:
+            return int(found)
     rules = _deadwood_rules(rules)
     return deadwood(best(list(cards), rules).leftover, rules)
 
@@ -91,10 +96,8 @@ def deadwood_after_discards(cards: Sequence[int], rules: MeldRules) -> dict[int,
     """{face: least deadwood of the hand without that card} for each card, in one call
     to the core; None where the core does not apply (the caller searches instead)."""
     table = _table(rules)
-    mask = None if table is None else hand_mask(cards)
-    if mask is None:
-        return None
-    return dict(_CORE.discards(table, mask))
+    found = None if table is None else _CORE.discards(table, cards)
+    return None if found is None else dict(found)
 
 
 @lru_cache(maxsize=16)

@@ -59,12 +59,14 @@ def test_meld_masks_follow_the_ace_rule() -> None:
 
 def test_hands_the_core_does_not_take_go_to_the_search() -> None:
     # A repeated face (two decks) or a joker: the general search answers.
-    two_decks = [0, 54, 1, 2, 13, 26, 39]
-    assert least.hand_mask(two_decks) is None
-    assert min_deadwood(two_decks, GIN) == deadwood(best(two_decks, GIN).leftover, GIN)
-    with_joker = [0, 1, 2, 52]
-    assert least.hand_mask(with_joker) is None
-    assert min_deadwood(with_joker, GIN) == deadwood(best(with_joker, GIN).leftover, GIN)
+    table = least._table(GIN)
+    for hand in ([0, 54, 1, 2, 13, 26, 39], [0, 1, 2, 52], [0, 1, -2, 3]):
+        assert least._CORE.deadwood(table, hand) is None
+        assert least._CORE.discards(table, hand) is None
+        if min(hand) >= 0:
+            assert min_deadwood(hand, GIN) == deadwood(best(hand, GIN).leftover, GIN)
+    # The core takes a tuple or a list of ids of any deck copy.
+    assert least._CORE.deadwood(table, (0, 1, 2, 3 + 54)) == 0
 
 
 def test_legal_knocks_do_not_depend_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,8 +83,9 @@ def test_legal_knocks_do_not_depend_on_the_core(monkeypatch: pytest.MonkeyPatch)
     with_core = [game.legal(s, seat) for s, seat in states]
     assert any(a["type"] == "knock" for legal in with_core for a in legal)
     monkeypatch.setattr(least, "_CORE", None)
-    least._table.cache_clear()
+    monkeypatch.setattr(least, "_TABLES", {})
+    least._table_for.cache_clear()
     try:
         assert [game.legal(s, seat) for s, seat in states] == with_core
     finally:
-        least._table.cache_clear()
+        least._table_for.cache_clear()
