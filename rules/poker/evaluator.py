@@ -287,6 +287,8 @@ def evaluate_batch(hands: Any, *, check: bool = True) -> np.ndarray:
         if bad:
             raise HandError(_BATCH_ERRORS[next(b for b in _BATCH_ERRORS if bad & b)])
         return out
+    if not check and arr.size and (arr.min() < 0 or arr.max() >= SMALL_JOKER):
+        raise HandError(_BATCH_ERRORS[8])  # as the core refuses them
     tables = _batch_tables()
     kernel = _five if arr.shape[1] == 5 else _direct
     for start in range(0, arr.shape[0], CHUNK):

@@ -59,7 +59,12 @@ def test_batch_errors_are_the_numpy_paths(hands: list[list[int]], message: str) 
         evaluate_batch(np.array(hands))
 
 
-def test_unchecked_batch_refuses_ids_that_are_not_faces() -> None:
+@pytest.mark.parametrize("core", [True, False], ids=["core", "numpy"])
+def test_unchecked_batch_refuses_ids_that_are_not_faces(
+    core: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not core:
+        monkeypatch.setattr(evaluator, "_core", lambda: None)
     with pytest.raises(HandError, match="faces"):
         evaluate_batch(np.array([[0, 1, 2, 3, 60]]), check=False)
     with pytest.raises(HandError, match="faces"):
