@@ -38,7 +38,19 @@ setup(
                 "engine/dds/src/tt.h",
             ],
             extra_compile_args=["-O3", "-std=c99"],
-        )
+        ),
+        # Gin's least-deadwood search (rules/rummy/least.py); optional at run time.
+        Extension(
+            "rules.rummy._deadwood",
+            sources=["rules/rummy/_deadwood.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        # The poker evaluator's lookups (rules/poker/evaluator.py); optional at run time.
+        Extension(
+            "rules.poker._eval",
+            sources=["rules/poker/_eval.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
     ],
     cmdclass={"build_ext": BuildDDS},
 )

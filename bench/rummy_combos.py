@@ -7,7 +7,9 @@ tests' exhaustive brute force (tests/rules/rummy/rummy_brute.py) on the same
 hands in the same run.  Also gin (one deck, 10 cards) against OpenSpiel's
 ``min_deadwood`` when pyspiel is installed.  Times are CPU time per call
 (``time.process_time``: the bench machine is shared), after a warm-up on other
-hands (the engine keeps small caches across calls, as a server would).
+hands (the engine keeps small caches across calls, as a server would).  The gin
+lines time ``min_deadwood`` (the compiled core, rules/rummy/least.py) and ``best``
+(the whole arrangement, general search) against OpenSpiel on the same hands.
 Asserts nothing.
 
     .venv/bin/python bench/rummy_combos.py [hands]
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.rng import Rng
 from rules.rummy import PRESETS, MeldRules, best, combos
 from rules.rummy.grid import Hand, to_hand
+from rules.rummy.least import min_deadwood
 from tests.rules.rummy.rummy_brute import brute_best
 
 
@@ -77,12 +80,17 @@ def main() -> None:
     for h in gin_hands[:100]:  # warm-up
         best(h, gin)
     os_hands = [[suit_map[c // 13] * 13 + (c % 13 + 1) % 13 for c in h] for h in gin_hands]
-    ours = [timed(lambda h=h: best(h, gin)) for h in gin_hands]
+    for h in gin_hands[:100]:
+        min_deadwood(h, gin)
     peer = [timed(lambda h=h: utils.min_deadwood(h)) for h in os_hands]
-    med, p99 = summary(ours)
     pmed, pp99 = summary(peer)
-    print(f"gin 10 cards: best median {med:.3f} ms p99 {p99:.3f} ms; OpenSpiel min_deadwood"
-          f" median {pmed:.3f} ms p99 {pp99:.3f} ms (ratio {med / pmed:.1f}x slower)")
+    print(f"gin 10 cards, OpenSpiel min_deadwood (C++): median {1e3 * pmed:.1f} us"
+          f" p99 {1e3 * pp99:.1f} us")
+    for label, fn in (("min_deadwood", min_deadwood), ("best", best)):
+        ours = [timed(lambda h=h, fn=fn: fn(h, gin)) for h in gin_hands]
+        med, p99 = summary(ours)
+        print(f"gin 10 cards, ours {label:<12}: median {1e3 * med:.1f} us p99 {1e3 * p99:.1f} us"
+              f" ({med / pmed:.2f}x OpenSpiel's time at p50, {p99 / pp99:.2f}x at p99)")
 
 
 if __name__ == "__main__":

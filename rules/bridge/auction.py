@@ -30,6 +30,9 @@ class Bid:
         return f"{self.level}{STRAIN_NAMES[self.strain]}"
 
 
+# Every bid in ladder order (1C .. 7NT), built once: legal_calls slices it.
+LADDER = tuple(Bid(r // 5 + 1, STRAINS[r % 5]) for r in range(35))
+
 PASS, DOUBLE, REDOUBLE = "P", "X", "XX"
 Call = Bid | str
 
@@ -121,7 +124,7 @@ def legal_calls(calls: list[tuple[int, Call]], seat: int) -> list[Call]:
             pass
     last = _last_bid(calls)
     start = last[1].rank + 1 if last else 0
-    out.extend(Bid(r // 5 + 1, STRAINS[r % 5]) for r in range(start, 35))
+    out.extend(LADDER[start:])
     return out
 
 

@@ -18,7 +18,8 @@ from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
-from engine.tricks import follows_suit, playable, winning_index
+from engine.tricks import winning_index
+from engine.values import evolve
 from rules.bridge import lin, pbn
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
@@ -48,6 +49,10 @@ from rules.bridge.scoring import contract_score
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
 
 MAX_ALERT = 200  # characters of an alert's explanation
+# Spellings of the 52 faces and their inverse: a played card's canonical text is a
+# lookup, and a canonical spelling parses without the card parser.
+_SPELLING = tuple(format_face(f) for f in range(52))
+_FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
 
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
@@ -176,16 +181,20 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return state.next_player
 
     def to_act(self, state: BridgeState) -> tuple[int, ...]:
-        if state.phase is Phase.OVER:
+        phase = state.phase
+        if phase is Phase.PLAY:  # the common case first, without the properties
+            player = (state.leader + len(state.trick)) % 4
+            contract = state.contract
+            assert contract is not None
+            declarer = contract.declarer
+            return (declarer,) if player == (declarer + 2) % 4 else (player,)
+        if phase is Phase.AUCTION:
+            return ((state.dealer + len(state.calls)) % 4,)
+        if phase is Phase.OVER:
             return ()
-        if state.phase is Phase.CLAIM:
-            assert state.claim is not None
-            return tuple(sorted(state.claim.needed - state.claim.accepted))
-        player = self._player(state)
-        if state.phase is Phase.PLAY and player == state.dummy:
-            assert state.contract is not None
-            return (state.contract.declarer,)
-        return (player,)
+        claim = state.claim
+        assert claim is not None
+        return tuple(sorted(claim.needed - claim.accepted))
 
     # legality
 
@@ -194,17 +203,18 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return []
         if state.phase is Phase.AUCTION:
             calls = self._calls(state)
-            return [{"type": "call", "call": format_call(c)} for c in legal_calls(calls, seat)]
+            return [{"type": "call", "call": str(c)} for c in legal_calls(calls, seat)]
         if state.phase is Phase.CLAIM:
             return [{"type": "accept_claim"}, {"type": "reject_claim"}]
-        player = self._player(state)
-        led = suit_of(state.trick[0]) if state.trick else None
-        out: list[Action] = [
-            {"type": "play", "card": format_face(c)} for c in playable(state.hands[player], led)
-        ]
+        held = state.hands[(state.leader + len(state.trick)) % 4]
+        cards = held
+        if state.trick:
+            led = state.trick[0] // 13  # bridge holds faces 0..51: suit = face // 13
+            cards = tuple(c for c in held if c // 13 == led) or held
+        out: list[Action] = [{"type": "play", "card": _SPELLING[c]} for c in cards]
         # Whoever is on turn may claim or concede (the declarer also for dummy).
         if claim_allowed(state):
-            out += [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
+            out += [{"type": "claim", "tricks": n} for n in range(len(held) + 1)]
         return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
@@ -215,6 +225,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return dict(rng.choice(calm or list(legal)))
 
     def _calls(self, state: BridgeState) -> list[tuple[int, Any]]:
+        if len(state.auction) == len(state.calls):
+            return list(state.auction)
         return [(s, parse_call(c)) for s, c in state.calls]
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
@@ -253,21 +265,25 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
             return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
-        if kind != "play" or not isinstance(action.get("card"), str):
+        text = action.get("card")
+        if kind != "play" or not isinstance(text, str):
             raise IllegalAction("bad_action", 'expected {"type": "play", "card": "<card>"}')
-        try:
-            f = parse_face(action["card"])
-        except CardParseError as exc:
-            raise IllegalAction("bad_card", str(exc)) from None
+        f = _FACE_OF.get(text)
+        if f is None:
+            try:
+                f = parse_face(text)
+            except CardParseError as exc:
+                raise IllegalAction("bad_card", str(exc)) from None
         player = self._player(state)
         hand = state.hands[player]
         if f not in hand:
             whose = "dummy's hand" if player != seat else "your hand"
             raise IllegalAction("not_in_hand", f"that card is not in {whose}")
-        led = suit_of(state.trick[0]) if state.trick else None
-        if not follows_suit(f, hand, led):
-            raise IllegalAction("must_follow_suit", "you must follow the suit led")
-        return BridgeMove({"type": "play", "card": format_face(f)}, seat, state, card=f)
+        if state.trick:
+            led = state.trick[0] // 13  # faces 0..51: suit = face // 13
+            if f // 13 != led and any(c // 13 == led for c in hand):
+                raise IllegalAction("must_follow_suit", "you must follow the suit led")
+        return BridgeMove({"type": "play", "card": _SPELLING[f]}, seat, state, card=f)
 
     # transitions
 
@@ -276,7 +292,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     ) -> tuple[BridgeState, list[Event]]:
         kind = move.action["type"]
         if kind == "call":
-            return self._call(state, seat, move.action["call"], move.action.get("alert"))
+            assert move.call is not None
+            return self._call(
+                state, seat, move.action["call"], move.call, move.action.get("alert")
+            )
         if move.card is not None:
             return self._play(state, move.card)
         if move.tricks is not None:
@@ -284,21 +303,27 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return self._answer(state, seat, kind == "accept_claim")
 
     def _call(
-        self, state: BridgeState, seat: int, call: str, alert: str | None = None
+        self,
+        state: BridgeState,
+        seat: int,
+        call: str,
+        parsed_call: Call,
+        alert: str | None = None,
     ) -> tuple[BridgeState, list[Event]]:
         calls = (*state.calls, (seat, call))
+        auction = (*self._calls(state), (seat, parsed_call))
         data: JSON = {"seat": seat, "call": call}
         if alert is not None:
             data["alert"] = alert
-            state = replace(state, alerts=(*state.alerts, (len(state.calls), alert)))
+            state = evolve(state, alerts=(*state.alerts, (len(state.calls), alert)))
         events = [Event("call", data)]
-        parsed = [(s, parse_call(c)) for s, c in calls]
+        parsed = list(auction)
         if not is_over(parsed):
-            return replace(state, calls=calls), events
+            return evolve(state, calls=calls, auction=auction), events
         contract = final_contract(parsed)
         if contract is None:
             events.append(Event("passed_out", {"board": state.board}))
-            done = replace(state, calls=calls)
+            done = evolve(state, calls=calls, auction=auction)
             return self._end_board(done, None, None, events)
         events.append(
             Event(
@@ -310,9 +335,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 },
             )
         )
-        after = replace(
+        after = evolve(
             state,
             calls=calls,
+            auction=auction,
             contract=contract,
             phase=Phase.PLAY,
             leader=(contract.declarer + 1) % 4,
@@ -321,28 +347,30 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
-        player = self._player(state)
+        player = (state.leader + len(state.trick)) % 4
         hands = list(state.hands)
-        hands[player] = tuple(c for c in hands[player] if c != f)
+        held = hands[player]
+        at = held.index(f)
+        hands[player] = held[:at] + held[at + 1 :]
         trick = (*state.trick, f)
         played = (*state.played, f)
-        events = [Event("play", {"seat": player, "card": format_face(f)})]
+        events = [Event("play", {"seat": player, "card": _SPELLING[f]})]
         if len(played) == 1:
             dummy = state.dummy
             assert dummy is not None
             events.append(
-                Event("dummy", {"seat": dummy, "cards": [format_face(c) for c in hands[dummy]]})
+                Event("dummy", {"seat": dummy, "cards": [_SPELLING[c] for c in hands[dummy]]})
             )
         new_hands: Hands = (hands[0], hands[1], hands[2], hands[3])
         if len(trick) < 4:
-            return replace(state, hands=new_hands, trick=trick, played=played), events
+            return evolve(state, hands=new_hands, trick=trick, played=played), events
         strain = state.contract.strain
         trump = None if strain == "N" else STRAINS.index(strain)
         winner = (state.leader + winning_index(list(trick), trump)) % 4
         tricks = list(state.tricks)
         tricks[winner % 2] += 1
         events.append(Event("trick", {"winner": winner, "tricks": list(tricks)}))
-        after = replace(
+        after = evolve(
             state,
             hands=new_hands,
             trick=(),

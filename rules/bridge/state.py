@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.bridge.auction import Contract
+from rules.bridge.auction import Call, Contract
 from rules.bridge.boards import Vulnerability
 from rules.bridge.options import BridgeConfig
 
@@ -69,6 +69,9 @@ class BridgeState:
     # board); a bot does not claim again in the same position.
     rejected_at: int = -1
     results: tuple[BoardResult, ...] = ()
+    # ``calls`` parsed, carried along so that no step re-parses the auction; derived,
+    # so not compared, and trusted only while as long as ``calls`` (the game checks).
+    auction: tuple[tuple[int, Call], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def dummy(self) -> int | None:

@@ -18,6 +18,7 @@ Tables are built on first use (about half a second) and kept for the process.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -97,6 +98,9 @@ def evaluate(cards: Sequence[Card] | str) -> int:
     Cards are engine card ids (any deck copy) or spellings such as ``"AS"``, ``"Th"``;
     a single string of spellings separated by spaces also works.
     """
+    known = _core_one(cards)
+    if known:
+        return int(known)
     fast = _FAST
     if fast is None:
         fast = _install_fast()
@@ -106,6 +110,43 @@ def evaluate(cards: Sequence[Card] | str) -> int:
 
 
 _FAST: Callable[[Sequence[Card]], int] | None = None
+
+
+def _load_core() -> Any:
+    """The compiled lookups (rules/poker/_eval.c) with the tables installed, or None
+    when the extension is not built: the numpy and Python paths then answer alike."""
+    try:
+        _eval = importlib.import_module("rules.poker._eval")
+    except ImportError:
+        return None
+    t = _batch_tables()
+
+    def spec(h: PerfectHash) -> tuple[int, int, int, np.ndarray, np.ndarray]:
+        return (h.multiplier, h.shift, h.bucket_bits, h.displace.astype(np.int32), h.table)
+
+    _eval.install(
+        t.ck_words, t.primes, t.flush_or_unique, spec(t.prime), t.words, t.suited_bits,
+        t.flush_best, spec(t.multiset[6]), spec(t.multiset[7]),
+    )  # fmt: skip
+    return _eval
+
+
+def _first_core_one(cards: Any) -> int:
+    """``_core_one`` on first use: installs the core (or a stand-in that declines)."""
+    global _core_one
+    core = _core()
+    _core_one = core.one if core is not None else _declined
+    return _core_one(cards)
+
+
+def _declined(cards: Any) -> int:
+    return 0
+
+
+# The compiled single-hand path: a class, or 0 when it does not take the hand (not a
+# list or tuple of plain ids, or a hand the Python path must reject with its message).
+_core_one: Callable[[Any], int] = _first_core_one
+_core = cache(_load_core)
 
 
 def _install_fast() -> Callable[[Sequence[Card]], int]:
@@ -240,6 +281,14 @@ def evaluate_batch(hands: Any, *, check: bool = True) -> np.ndarray:
     if not np.issubdtype(arr.dtype, np.integer):
         raise HandError("hands must be integer card ids")
     out = np.empty(arr.shape[0], dtype=np.int16)
+    core = _core()
+    if core is not None:
+        bad = core.batch(np.ascontiguousarray(arr, dtype=np.int64), out, check)
+        if bad:
+            raise HandError(_BATCH_ERRORS[next(b for b in _BATCH_ERRORS if bad & b)])
+        return out
+    if not check and arr.size and (arr.min() < 0 or arr.max() >= SMALL_JOKER):
+        raise HandError(_BATCH_ERRORS[8])  # as the core refuses them
     tables = _batch_tables()
     kernel = _five if arr.shape[1] == 5 else _direct
     for start in range(0, arr.shape[0], CHUNK):
@@ -250,6 +299,15 @@ def evaluate_batch(hands: Any, *, check: bool = True) -> np.ndarray:
             rows = _checked_faces(rows, tables.face_bits)
         kernel(tables, rows, out[start : start + CHUNK])
     return out
+
+
+# What the core's batch reports, in the order the numpy path checks it.
+_BATCH_ERRORS = {
+    1: "card ids are non-negative",
+    2: "jokers have no place in a poker hand",
+    4: "a card appears twice in a hand",
+    8: "with check=False card ids must be faces 0..51",
+}
 
 
 def _checked_faces(rows: np.ndarray, face_bits: np.ndarray) -> np.ndarray:

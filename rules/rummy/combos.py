@@ -29,9 +29,10 @@ from engine.cards import SMALL_JOKER
 
 from .grid import RANKS, SUITED, Geometry, Hand, rules_geometry, to_hand
 from .islands import natural_arrangements
+from .maximal import extend_to_maximal
 from .melds import Arrangement, Kind, Meld, meld_ok, meld_ok_spec
 from .options import MeldRules, MeldSpec
-from .search import best_shape, extend_to_maximal
+from .search import best_shape
 
 Shape = tuple[int, tuple[int, ...], int]  # (kind, natural faces, jokers)
 ShapeArrangement = tuple[tuple[Shape, ...], tuple[int, ...]]  # (melds, leftover faces)

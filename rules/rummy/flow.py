@@ -25,6 +25,7 @@ from engine.errors import IllegalAction
 from engine.events import JSON, SPECTATOR, Event, Visibility, only
 from engine.game import Action
 from engine.rng import Rng
+from engine.values import evolve
 from rules.rummy.melds import Arrangement, Meld
 from rules.rummy.options import MeldRules, RummyConfig
 from rules.rummy.state import DealOutcome, Phase, RummyState
@@ -231,7 +232,7 @@ def draw(state: RummyState, seat: int, source: str) -> Step:
     hands[seat] = sorted_cards((*hands[seat], card))
     drawn = list(state.drawn)
     drawn[seat] = True
-    after = replace(
+    after = evolve(
         state,
         phase=Phase.DISCARD,
         hands=tuple(hands),
@@ -251,7 +252,7 @@ def discard(variant: VariantRules, state: RummyState, seat: int, card: int) -> S
     hands[seat] = tuple(c for c in hands[seat] if c != card)
     known = list(state.known)
     known[seat] = tuple(c for c in known[seat] if c != card)
-    after = replace(
+    after = evolve(
         state,
         hands=tuple(hands),
         pile=(*state.pile, card),

@@ -27,6 +27,7 @@ from rules.rummy.flow import (
     take,
 )
 from rules.rummy.groups import lay_off, read_meld
+from rules.rummy.least import deadwood_after_discards
 from rules.rummy.melds import Meld, deadwood
 from rules.rummy.options import MeldRules
 from rules.rummy.scoring import best_of, gin_deadwood, gin_deal, gin_totals
@@ -91,22 +92,39 @@ class GinRules(VariantRules):
 
     def finishes(self, state: RummyState, hand: Sequence[int], faces: Sequence[int],
                  banned: int | None, rules: MeldRules) -> list[Action]:
+        limit = state.config.knock_limit
+        # One call to the compiled core gives the deadwood after each discard; only
+        # a discard that may knock pays for the full arrangement (its groups).
+        after = deadwood_after_discards(hand, rules)
+        if after is None:
+            after = self._after_discards(hand, faces, rules, limit)
+        out: list[Action] = []
+        for f in faces:
+            if f == banned or after.get(f, limit + 1) > limit:
+                continue
+            card = take(hand, f)
+            assert card is not None
+            arr = best_of(tuple(sorted(c for c in hand if c != card)), rules)
+            if deadwood(arr.leftover, rules) <= limit:
+                out.append(
+                    {"type": "knock", "card": format_card(f), "groups": spelled_groups(arr)}
+                )
+        return out
+
+    @staticmethod
+    def _after_discards(hand: Sequence[int], faces: Sequence[int], rules: MeldRules,
+                        limit: int) -> dict[int, int]:
+        """Deadwood after each discard by the general search (no compiled core)."""
         # Leaving a card out of a hand's best arrangement costs at most its points,
         # so the 11-card deadwood bounds every knock from below: skip hopeless hands.
         floor = deadwood(best_of(tuple(sorted(hand)), rules).leftover, rules)
         points = rules.face_points
-        out: list[Action] = []
+        out = {}
         for f in faces:
-            if f == banned or floor - points[f] > state.config.knock_limit:
-                continue
-            card = take(hand, f)
-            assert card is not None
-            rest = tuple(sorted(c for c in hand if c != card))
-            arr = best_of(rest, rules)
-            if deadwood(arr.leftover, rules) <= state.config.knock_limit:
-                out.append(
-                    {"type": "knock", "card": format_card(f), "groups": spelled_groups(arr)}
-                )
+            if floor - points[f] <= limit:
+                card = take(hand, f)
+                rest = tuple(sorted(c for c in hand if c != card))
+                out[f] = deadwood(best_of(rest, rules).leftover, rules)
         return out
 
     def check_finish(self, state: RummyState, card: int, groups: list[tuple[int, ...]],

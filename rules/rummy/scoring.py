@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .combos import best
-from .melds import Arrangement, deadwood, points_charged
+from .least import min_deadwood
+from .melds import Arrangement, points_charged
 from .options import MeldRules, RummyConfig
 
 
@@ -25,7 +26,7 @@ def indian_charge(hand: Sequence[int], rules: MeldRules) -> int:
 
 def gin_deadwood(hand: Sequence[int], rules: MeldRules) -> int:
     """The least deadwood of a gin hand."""
-    return deadwood(best_of(tuple(sorted(hand)), rules).leftover, rules)
+    return min_deadwood(hand, rules)
 
 
 def gin_deal(

@@ -33,6 +33,9 @@ def project_copy(tmp: Path) -> Path:
     shutil.copy(ROOT / "pyproject.toml", root)
     shutil.copy(ROOT / "setup.py", root)
     shutil.copytree(ROOT / "engine" / "dds" / "src", root / "engine" / "dds" / "src")
+    for core in ("rummy/_deadwood.c", "poker/_eval.c"):  # the rules' compiled cores
+        (root / "rules" / core).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "rules" / core, root / "rules" / core)
     fake = tmp / "python3"
     fake.write_text(FAKE_PYTHON)
     fake.chmod(0o755)
@@ -75,6 +78,11 @@ def test_installs_once_then_only_when_an_input_changes(tmp_path: Path) -> None:
     with (root / "engine" / "dds" / "src" / "solver.c").open("a") as f:
         f.write("\n")
     assert installs(root) != []
+    # So does a change to a rules core's C source.
+    with (root / "rules" / "poker" / "_eval.c").open("a") as f:
+        f.write("\n")
+    assert installs(root) != []
+    assert installs(root) == []
     # Another extras set is installed once, then remembered beside the first.
     assert installs(root, extras="bench") != []
     assert installs(root, extras="bench") == [] and installs(root) == []

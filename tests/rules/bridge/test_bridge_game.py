@@ -3,6 +3,7 @@ the conformance suite (docs/rules/bridge.md)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from engine.events import OMNISCIENT, SPECTATOR
 from engine.replay import state_hash
 from engine.rng import Rng
 from rules.bridge import BridgeGame
+from rules.bridge.auction import parse_call
 from rules.bridge.game import PBN
 from rules.bridge.state import Phase
 from tests.conformance import check_game, faces_named
@@ -222,3 +224,22 @@ def test_imported_deal_is_the_deal_given():
     s = fixed(SUITED)
     assert s.hands[0] == tuple(sorted((parse_face(c + "S") for c in "AKQJT98765432"), reverse=True))
     assert replace(s, hands=s.dealt) == s
+
+
+def test_the_carried_auction_is_the_parsed_calls() -> None:
+    # The state carries its calls parsed (rules/bridge/state.py, ``auction``); a state
+    # whose calls were changed without it (dataclasses.replace) is parsed afresh.
+    game = BridgeGame()
+    rng = random.Random(3)
+    for seed in range(20):
+        state = game.new(game.parse_config({}), seed)
+        while state.phase is Phase.AUCTION:
+            assert state.auction == tuple((s, parse_call(c)) for s, c in state.calls)
+            seat = game.to_act(state)[0]
+            state, _ = game.act(state, seat, rng.choice(game.legal(state, seat)))
+    state = game.new(game.parse_config({}), 1)
+    state, _ = game.act(state, state.dealer, {"type": "call", "call": "1H"})
+    stale = replace(state, calls=(*state.calls, ((state.dealer + 1) % 4, "2S")))
+    legal = game.legal(stale, (state.dealer + 2) % 4)
+    assert {"type": "call", "call": "2S"} not in legal
+    assert {"type": "call", "call": "2NT"} in legal

@@ -15,7 +15,8 @@ import pytest
 from engine.rng import Rng
 from rules.rummy import PRESETS, MeldRules
 from rules.rummy.combos import arrangement_shapes
-from rules.rummy.search import best_shape, extend_to_maximal
+from rules.rummy.maximal import extend_to_maximal
+from rules.rummy.search import best_shape
 
 from .rummy_brute import brute_best, key
 

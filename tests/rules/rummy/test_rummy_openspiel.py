@@ -7,10 +7,14 @@ with ranks A..K; ours are clubs, diamonds, hearts, spades with ranks 2..A.
 
 from __future__ import annotations
 
+import os
+import random
+
 from pyspiel import gin_rummy
 
 from engine.rng import Rng
 from rules.rummy import PRESETS, best, deadwood
+from rules.rummy.least import min_deadwood
 
 _SUIT_TO_OPENSPIEL = {0: 1, 1: 2, 2: 3, 3: 0}
 
@@ -36,3 +40,15 @@ def test_gin_deadwood_matches_openspiel() -> None:
         hand = rng.shuffled(deck)[:10]
         ours = deadwood(best(hand, rules).leftover, rules)
         assert ours == utils.min_deadwood([to_openspiel(c) for c in hand]), hand
+
+
+def test_least_deadwood_matches_openspiel_on_many_hands() -> None:
+    # 100k hands by default (a few seconds); CARDTABLE_GIN_HANDS asks for more.
+    utils = gin_rummy.GinRummyUtils(13, 4, 10)
+    rng = random.Random(17)
+    rules = PRESETS["gin"]
+    mapped = [to_openspiel(c) for c in range(52)]
+    for _ in range(int(os.environ.get("CARDTABLE_GIN_HANDS", "100000"))):
+        hand = rng.sample(range(52), 10)
+        expected = utils.min_deadwood([mapped[c] for c in hand])
+        assert min_deadwood(hand, rules) == expected, hand

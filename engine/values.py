@@ -1,0 +1,26 @@
+"""Copies of frozen dataclass values with some fields changed, fast.
+
+``dataclasses.replace`` reads every field and runs ``__init__`` again, setting each
+field through ``object.__setattr__``: about 5 µs for a state of twenty fields, which
+is a large share of one random-legal step of a trick-taking game.  ``evolve`` copies
+the instance dict instead.  It skips ``__post_init__``, so it is only for plain
+value classes (no ``__post_init__``, no ``cached_property``, no ``slots``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def evolve(value: T, **changes: Any) -> T:
+    """A copy of the frozen dataclass ``value`` with ``changes`` applied."""
+    fields = value.__dict__
+    if not changes.keys() <= fields.keys():
+        unknown = ", ".join(sorted(changes.keys() - fields.keys()))
+        raise TypeError(f"{type(value).__name__} has no field {unknown}")
+    new = object.__new__(type(value))
+    new.__dict__.update(fields)
+    new.__dict__.update(changes)
+    return new

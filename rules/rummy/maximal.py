@@ -1,0 +1,105 @@
+"""Growing an arrangement until it is maximal (what ``best`` returns, docs/rummy.md,
+"Definitions"): leftover naturals join melds, spare jokers join sets and impure runs,
+and leftovers that hold a meld form it.  Adding cards never makes an objective
+worse, so the search's winner stays optimal and becomes one of ``combos``.
+"""
+
+from __future__ import annotations
+
+from .grid import RANKS, SUITED, rules_geometry
+from .melds import Kind, is_joker_face, meld_ok, meld_ok_spec
+from .options import MeldRules
+
+Shape = tuple[int, tuple[int, ...], int]
+ShapeArrangement = tuple[tuple[Shape, ...], tuple[int, ...]]
+
+
+def extend_to_maximal(arrangement: ShapeArrangement, rules: MeldRules) -> ShapeArrangement:
+    """Grow an arrangement until it is maximal, never hurting any objective.
+
+    Leftover naturals join melds, spare jokers join sets and impure runs (never
+    a pure run), and leftovers that hold a meld form it; repeat until stuck.
+    """
+    melds = [(m[0], m[1], m[2]) for m in arrangement[0]]
+    left = list(arrangement[1])
+    while True:
+        if _add_natural(melds, left, rules) or _add_joker(melds, left, rules):
+            continue
+        new = _new_meld(left, rules)
+        if new is None:
+            return tuple(sorted(melds)), tuple(sorted(left))
+        shape, used = new
+        melds.append(shape)
+        for g in used:
+            left.remove(g)
+
+
+def _jokers_in(left: list[int], rules: MeldRules) -> list[int]:
+    """Joker-capable leftover cards, printed jokers first (wild cards may still
+    be useful as themselves)."""
+    return sorted((g for g in left if is_joker_face(g, rules)), key=lambda g: (g < SUITED, g))
+
+
+def _add_natural(melds: list[Shape], left: list[int], rules: MeldRules) -> bool:
+    spec = rules.meld_spec
+    for g in sorted(set(left)):
+        if g >= SUITED:
+            continue
+        for i, (kind, faces, k) in enumerate(melds):
+            grown = tuple(sorted((*faces, g)))
+            if g not in faces and meld_ok_spec(kind, grown, k, spec):
+                melds[i] = (kind, grown, k)
+                left.remove(g)
+                return True
+    return False
+
+
+def _add_joker(melds: list[Shape], left: list[int], rules: MeldRules) -> bool:
+    jokers = _jokers_in(left, rules)
+    if not jokers:
+        return False
+    spec = rules.meld_spec
+    for i, (kind, faces, k) in enumerate(melds):
+        if not (kind == 0 and k == 0) and meld_ok_spec(kind, faces, k + 1, spec):
+            melds[i] = (kind, faces, k + 1)
+            left.remove(jokers[0])
+            return True
+    return False
+
+
+def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | None:
+    """A smallest meld the leftovers hold: (shape, cards it takes)."""
+    present = {g for g in left if g < SUITED}
+    capable = _jokers_in(left, rules)
+    supply = len(capable)
+
+    def take(chosen: list[int], k: int) -> list[int]:
+        spare = list(capable)
+        for g in chosen:
+            if g in spare:
+                spare.remove(g)
+        return chosen + spare[:k]
+
+    for r in range(RANKS):
+        nats = [s * RANKS + r for s in range(4) if s * RANKS + r in present]
+        if len(nats) + supply < rules.set_min:
+            continue  # not enough jokers for any set of these
+        for n in range(min(len(nats), rules.set_max), 0, -1):
+            chosen = nats[:n]
+            k = max(0, rules.set_min - n)
+            own = sum(1 for g in chosen if g in capable)  # wild cards used as themselves
+            if k <= supply - own and meld_ok(Kind.SET, tuple(chosen), k, rules):
+                return (1, tuple(chosen), k), take(chosen, k)
+    geom = rules_geometry(rules)
+    for s in range(4):
+        if sum(1 for g in present if g // RANKS == s) + supply < rules.run_min:
+            continue  # not enough jokers for any run of this suit
+        for window in geom.windows(rules.run_min):
+            chosen = sorted({s * RANKS + r for r in window if s * RANKS + r in present})
+            if not chosen:
+                continue
+            k = rules.run_min - len(chosen)
+            own = sum(1 for g in chosen if g in capable)
+            if k <= supply - own and meld_ok(Kind.RUN, tuple(chosen), k, rules):
+                return (0, tuple(chosen), k), take(chosen, k)
+    return None
