@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -73,3 +73,15 @@ class TableEvent(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     kind: Mapped[str] = mapped_column(String(32))
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class TableLease(Base):
+    """Which node of a cluster owns a live table, until when (seconds since the
+    epoch on the database's clock), and the fencing token of that ownership: every
+    acquisition raises it, and a write carrying an older one is refused."""
+
+    __tablename__ = "table_leases"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64))
+    token: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)

@@ -20,7 +20,7 @@ async def store(db_url: str):
 async def test_migrations_create_the_schema(store: Store, db_url: str) -> None:
     async with store.engine.connect() as conn:
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
-    assert version == "0002"
+    assert version == "0003_cluster"
     # Opening again is a no-op upgrade, not an error.
     again = await Store.open(db_url)
     await again.close()

@@ -1,0 +1,28 @@
+"""Table ownership leases for a cluster of nodes, with fencing tokens.
+
+Revision ID: 0003_cluster
+Revises: 0002
+Create Date: 2026-11-25
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003_cluster"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "table_leases",
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("node", sa.String(64), nullable=False),
+        sa.Column("token", sa.BigInteger(), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("table_leases")
