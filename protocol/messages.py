@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     NOT_ALLOWED = "not_allowed"
     TOO_MANY_TABLES = "too_many_tables"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    NODE_UNAVAILABLE = "node_unavailable"  # a cluster could not reach the table's node
     INTERNAL_ERROR = "internal_error"
 
 

@@ -55,6 +55,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving")
     serve.add_argument("--bot-workers", type=int, help="bot processes (0: a thread)")
+    serve.add_argument(
+        "--bus",
+        help="join a cluster over this MQTT 5 broker, mqtt://HOST:PORT (env CARDTABLE_BUS; "
+        "default: a single node); see docs/cluster.md",
+    )
+    serve.add_argument("--node", help="this node's unique name in the cluster (env CARDTABLE_NODE)")
+    serve.add_argument(
+        "--lease-seconds",
+        type=float,
+        help="seconds a table's lease lasts unrenewed: how soon another node takes over "
+        "the tables of a dead one (default 10)",
+    )
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list stored games")
@@ -138,12 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _settings(args: argparse.Namespace) -> Settings:
     keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")
-    more = ("bot_delay", "bot_workers")
+    more = ("bot_delay", "bot_workers", "bus", "node", "lease_seconds")
     return Settings.from_env(**{k: getattr(args, k, None) for k in keys + more})
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
+    problem = _cluster_problem(settings)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -157,9 +173,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server = Server(settings)
         await server.start()
         tune_gc()
+        where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""
         print(
             f"cardtable serving on ws://{settings.host}:{server.port}/  "
-            f"(database {settings.db_url}; Ctrl-C to stop)",
+            f"({where}database {settings.db_url}; Ctrl-C to stop)",
             flush=True,
         )
         stop = asyncio.Event()
@@ -172,6 +189,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     _run_fast(run())
     return 0
+
+
+def _cluster_problem(settings: Settings) -> str | None:
+    """What is wrong with the cluster flags, if anything."""
+    if not settings.bus:
+        return None
+    from server.bus import valid_node_name
+    from server.bus.mqtt import parse_mqtt_url
+
+    try:
+        parse_mqtt_url(settings.bus)
+    except ValueError as exc:
+        return str(exc)
+    if not valid_node_name(settings.node):
+        return "--node NAME is required with --bus (letters, digits, _ and -; unique per node)"
+    if settings.lease_seconds <= 0:
+        return "--lease-seconds must be positive"
+    return None
 
 
 def tune_gc() -> None:

@@ -29,6 +29,7 @@ class Bus(ABC):
     """
 
     on_connect: Callable[[], None] | None = None  # called after each (re)connection
+    on_disconnect: Callable[[], None] | None = None  # called when a connection is lost
 
     @property
     @abstractmethod

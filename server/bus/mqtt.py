@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import aiomqtt
@@ -107,8 +108,7 @@ class MqttBus(Bus):
                     self._up.set()
                     delay = 0.1
                     log.info("connected to the MQTT broker %s:%d", self.host, self.port)
-                    if self.on_connect is not None:
-                        self.on_connect()
+                    self._tell(self.on_connect)
                     sender = asyncio.create_task(self._send(client), name="mqtt-send")
                     try:
                         async for message in client.messages:
@@ -125,9 +125,21 @@ class MqttBus(Bus):
                         exc,
                     )
             finally:
-                self._client = None
+                was_up, self._client = self._client is not None, None
+                if was_up and not self._closing:
+                    self._tell(self.on_disconnect)
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
+
+    @staticmethod
+    def _tell(callback: Callable[[], None] | None) -> None:
+        """Run a connection callback; its failure must not stop reconnecting."""
+        if callback is None:
+            return
+        try:
+            callback()
+        except Exception:
+            log.exception("bus connection callback failed")
 
     def _drain_stale(self) -> None:
         """Messages queued before a disconnection are not sent after it: their

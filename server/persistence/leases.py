@@ -120,16 +120,17 @@ def release_op(game_id: int, token: int) -> Op:
     return op
 
 
-def orphans_query(conn: Connection, statuses: Iterable[str]) -> list[int]:
-    """Unfinished games nobody holds a live lease on (never leased, or expired)."""
+def orphans_query(conn: Connection, statuses: Iterable[str], mine: str | None) -> list[int]:
+    """Unfinished games nobody holds a live lease on (never leased, or expired),
+    and those leased to the node ``mine`` (a previous run of this node)."""
     now = select(db_now(conn)).scalar_subquery()
+    free = or_(TableLease.game_id.is_(None), TableLease.expires_at < now)
+    if mine is not None:
+        free = or_(free, TableLease.node == mine)
     rows = conn.execute(
         select(GameRow.id)
         .outerjoin(TableLease, TableLease.game_id == GameRow.id)
-        .where(
-            GameRow.status.in_(tuple(statuses)),
-            or_(TableLease.game_id.is_(None), TableLease.expires_at < now),
-        )
+        .where(GameRow.status.in_(tuple(statuses)), free)
         .order_by(GameRow.id)
     ).scalars()
     return [int(g) for g in rows]
