@@ -4,6 +4,8 @@ and an MQTT 5 one (``server/bus/mqtt.py``).  See docs/cluster.md, "Topics"."""
 
 from __future__ import annotations
 
+import secrets
+
 from server.bus.base import Bus, BusUnavailable, Handler
 from server.bus.local import LocalBus, LocalHub
 from server.bus.topics import Topics, valid_node_name
@@ -28,4 +30,5 @@ def make_bus(url: str | None, node: str, will: tuple[str, bytes] | None = None) 
     from server.bus.mqtt import MqttBus, parse_mqtt_url
 
     host, port = parse_mqtt_url(url)
-    return MqttBus(host, port, client_id=f"cardtable-{node}", will=will)
+    # Unique per run: a broker disconnects a client whose id another one takes.
+    return MqttBus(host, port, client_id=f"cardtable-{node}-{secrets.token_hex(4)}", will=will)
