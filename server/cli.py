@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bus",
         help="join a cluster over this MQTT 5 broker, mqtt://HOST:PORT (env CARDTABLE_BUS; "
-        "default: a single node); see docs/cluster.md",
+        "default: a single node; docs/cluster.md tells how a cluster works)",
     )
     serve.add_argument("--node", help="this node's unique name in the cluster (env CARDTABLE_NODE)")
     serve.add_argument(

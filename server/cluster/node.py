@@ -298,6 +298,10 @@ class Cluster:
         reached, ``unknown_table`` if no node has the table."""
         pid = conn.require_session()
         node = self.owner_of(table_id)
+        if node is None and not self.bus.connected:
+            raise TableError(
+                ErrorCode.NODE_UNAVAILABLE, "the bus to the other nodes is down; try again"
+            )
         if node is None:
             if table_id in await self.store.open_game_ids([table_id]):
                 raise TableError(
