@@ -27,7 +27,7 @@ from protocol.messages import CloseCode, ErrorCode, TableError
 from rules.registry import available, get_game
 from server.analysis import Analyst
 from server.botpool import BotRunner
-from server.bus import Bus, make_bus
+from server.bus import Bus, Topics, make_bus
 from server.clock import Clock, SystemClock
 from server.cluster import wire
 from server.cluster.node import Cluster
@@ -87,7 +87,8 @@ class Server:
         self.bots = BotRunner(self.settings.bot_workers, self.settings.bot_budget)
         await self.bots.start()  # warm before resumed tables ask their bots to move
         if self.bus is None and self.settings.bus:
-            will = (f"{self.settings.bus_prefix}/presence/{self.settings.node}", wire.OFFLINE)
+            topic = Topics(self.settings.bus_prefix).presence(self.settings.node)
+            will = (topic, wire.OFFLINE)
             self.bus = make_bus(self.settings.bus, self.settings.node, will)
         if self.bus is not None:
             self.cluster = Cluster(
