@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lease-seconds",
         type=float,
         help="seconds a table's lease lasts unrenewed: how soon another node takes over "
-        "the tables of a dead one (default 10)",
+        "the tables of a dead one (default 5)",
     )
     serve.set_defaults(func=cmd_serve)
 

@@ -58,7 +58,7 @@ class Settings:
     # forwarded request may wait for its owner, and the topics' prefix.
     bus: str = ""
     node: str = ""
-    lease_seconds: float = 10.0
+    lease_seconds: float = 5.0
     forward_timeout: float = 5.0
     bus_prefix: str = "cardtable"
 

@@ -44,7 +44,8 @@ class MqttBus(Bus):
         self.max_backoff = max_backoff
         self.subscriptions: dict[str, Handler] = {}
         self._client: aiomqtt.Client | None = None
-        self._outbox: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue(OUTBOX)
+        # None: a wake-up for the sender of a connection that has ended.
+        self._outbox: asyncio.Queue[tuple[str, bytes, bool] | None] = asyncio.Queue(OUTBOX + 10)
         self._up = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -64,16 +65,16 @@ class MqttBus(Bus):
         self._closing = True
         if self._task is not None:
             self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            # Bounded, for the reason given in _run; the task ends on its own then.
+            await asyncio.wait({self._task}, timeout=10.0)
         self._client = None
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
         if self._client is None:
             raise BusUnavailable(f"not connected to the MQTT broker {self.host}:{self.port}")
-        try:
-            self._outbox.put_nowait((topic, bytes(payload), retain))
-        except asyncio.QueueFull:
-            raise BusUnavailable("the MQTT broker is not keeping up") from None
+        if self._outbox.qsize() >= OUTBOX:
+            raise BusUnavailable("the MQTT broker is not keeping up")
+        self._outbox.put_nowait((topic, bytes(payload), retain))
 
     async def subscribe(self, pattern: str, handler: Handler) -> None:
         self.subscriptions[pattern] = handler
@@ -91,6 +92,7 @@ class MqttBus(Bus):
         if self.will is not None:
             will = aiomqtt.Will(self.will[0], self.will[1], qos=QOS, retain=True)
         while not self._closing:
+            up = False  # this attempt connected
             try:
                 async with aiomqtt.Client(
                     self.host,
@@ -106,7 +108,7 @@ class MqttBus(Bus):
                     self._drain_stale()
                     self._client = client
                     self._up.set()
-                    delay = 0.1
+                    up, delay = True, 0.1
                     log.info("connected to the MQTT broker %s:%d", self.host, self.port)
                     self._tell(self.on_connect)
                     sender = asyncio.create_task(self._send(client), name="mqtt-send")
@@ -114,10 +116,14 @@ class MqttBus(Bus):
                         async for message in client.messages:
                             self._dispatch(str(message.topic), message.payload)
                     finally:
+                        self._client = None
                         sender.cancel()
-                        await asyncio.gather(sender, return_exceptions=True)
+                        self._outbox.put_nowait(None)  # wakes the sender if it missed that
+                        # Bounded: Python 3.11's wait_for (inside aiomqtt's publish) can
+                        # swallow a cancellation; the sender then ends on its own.
+                        await asyncio.wait({sender}, timeout=1.0)
             except aiomqtt.MqttError as exc:
-                if self._client is not None or delay == 0.1:
+                if up or delay == 0.1:  # once per outage, not once per attempt
                     log.warning(
                         "lost the MQTT broker %s:%d (%s); local tables keep playing, reconnecting",
                         self.host,
@@ -125,8 +131,8 @@ class MqttBus(Bus):
                         exc,
                     )
             finally:
-                was_up, self._client = self._client is not None, None
-                if was_up and not self._closing:
+                self._client = None
+                if up and not self._closing:
                     self._tell(self.on_disconnect)
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.max_backoff)
@@ -152,8 +158,14 @@ class MqttBus(Bus):
             log.warning("dropped %d bus messages queued while the broker was lost", dropped)
 
     async def _send(self, client: aiomqtt.Client) -> None:
-        while True:
-            topic, payload, retain = await self._outbox.get()
+        """Publish the outbox in order while ``client`` is the connection."""
+        while self._client is client:
+            item = await self._outbox.get()
+            if item is None:
+                continue  # a wake-up, not a message
+            if self._client is not client:
+                return  # that connection is gone: what it queued is dropped
+            topic, payload, retain = item
             await client.publish(topic, payload, qos=QOS, retain=retain)
 
     def _dispatch(self, topic: str, payload: object) -> None:
