@@ -161,6 +161,9 @@ async def test_a_whole_game_from_a_node_that_does_not_own_the_table(
             if m["type"] == "update" and m["table"] == table
         ]
         assert versions == list(range(versions[0], len(log) + 1))
+        # The log of record answers a replay on any node.
+        replay = await alice.request({"type": "replay", "game_id": table, "viewer": 0})
+        assert replay["type"] == "replay" and replay["status"] == "finished", replay
         owned = [n.health()[1]["tables_owned"] for n in cluster.nodes]
         assert owned[1] == owned[2] == 0  # the table stayed with the node that made it
     finally:
