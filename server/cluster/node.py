@@ -420,7 +420,7 @@ class Cluster:
         return {
             "node": self.node,
             "bus_connected": connected,
-            "tables_owned": len(self.lobby.tables),
+            "tables_owned": len(self.store.fences or {}),
             "lease_seconds": self.lease,
             "lease_lag": None if lag is None else round(lag, 3),
             "nodes_online": sorted(self.online | {self.node}),
