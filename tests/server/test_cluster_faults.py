@@ -26,7 +26,8 @@ PREFIX = "cardtable"
 
 async def start(db_url: str, node: str, on: Any = None, **settings: Any) -> Server:
     """A node named ``node`` on the bus ``on`` (or the one ``settings`` name)."""
-    server = Server(make_settings(db_url, node=node, lease_seconds=3.0, **settings), bus=on)
+    settings.setdefault("lease_seconds", 3.0)
+    server = Server(make_settings(db_url, node=node, **settings), bus=on)
     await server.start()
     return server
 
@@ -173,3 +174,79 @@ async def test_a_node_cut_off_from_the_broker_keeps_its_tables_and_recovers(
         await a.stop()
         await b.stop()
         await relay.cut()
+
+
+async def test_the_lobby_and_seats_cross_the_bus(
+    local_pair: tuple[Server, Server, LocalHub],
+) -> None:
+    a, b, _ = local_pair
+    owner, watcher = await client(a, "owner"), await client(b, "watcher")
+    created = await owner.request({"type": "create_table", "game": "whist", "options": {}})
+    table = created["table"]["table"]
+    await listed(watcher, table)
+    # A change at a's table is pushed to b's lobby watchers ...
+    seated = await owner.request({"type": "join", "table": table, "seat": 2})
+    assert seated["type"] == "joined"
+    pushed = await watcher.expect("table", timeout=5)
+    while pushed["table"]["seats"][2]["kind"] != "human":
+        pushed = await watcher.expect("table", timeout=5)
+    assert pushed["table"]["seats"][2]["player"] == "owner"
+    # ... and a player's seat at a's table is named by b's welcome.
+    again = await client(b, "owner", owner.token)
+    welcome = again.frames[-1]
+    assert json.loads(welcome)["seats"] == [{"table": table, "seat": 2}]
+    for c in (owner, watcher, again):
+        await c.close()
+
+
+async def test_a_stopping_node_gives_its_tables_to_another_at_once(sqlite_url: str) -> None:
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    # Leases far longer than the test: only the release lets b adopt the table, and
+    # only a's leaving, not b's next round, makes b look for tables to adopt.
+    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
+    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
+    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
+    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    try:
+        owner = await client(a, "owner")
+        created = await owner.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 0, "start": True}
+        )
+        table = created["table"]["table"]
+        token = (await owner.expect("joined", table=table))["seat_token"]
+        session = owner.token
+        await owner.close()
+        assert [lease[1] for lease in await b.store.leases()] == ["a"]
+        await a.stop()
+        for _ in range(100):
+            leases = [(g, n, t) for g, n, t, _ in await b.store.leases()]
+            if leases:
+                break
+            await asyncio.sleep(0.05)
+        # Token 1: a new lease after a's was released, not a's taken over (token 2).
+        assert leases == [(table, "b", 1)]
+        back = await client(b, "owner", session)
+        for _ in range(100):
+            reply = await back.request(
+                {"type": "resume", "table": table, "since": 0, "seat_token": token}
+            )
+            if reply["type"] == "snapshot":
+                break
+            assert reply["code"] in ("node_unavailable", "unknown_table"), reply
+            await asyncio.sleep(0.1)
+        assert reply["type"] == "snapshot" and reply["seat"] == 0, reply
+        status, state = await asyncio.to_thread(health, b)
+        assert status == 200 and state["tables_owned"] == 1 and state["nodes_online"] == ["b"]
+        await back.close()
+    finally:
+        await b.stop()
+
+
+async def test_a_single_node_answers_health(sqlite_url: str) -> None:
+    server = await start(sqlite_url, "")
+    try:
+        status, state = await asyncio.to_thread(health, server)
+        assert status == 200 and state["ready"] and state["bus_connected"] is None
+    finally:
+        await server.stop()
