@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from websockets.asyncio.client import connect
 
 from server.app import Server
@@ -250,3 +251,63 @@ async def test_a_single_node_answers_health(sqlite_url: str) -> None:
         assert status == 200 and state["ready"] and state["bus_connected"] is None
     finally:
         await server.stop()
+
+
+async def test_a_node_that_lost_its_lease_cannot_acknowledge_an_action(sqlite_url: str) -> None:
+    """A node stalled past its lease (its renewals stopped) while another adopted
+    its table: its next action is refused by the database, never acknowledged; its
+    next lease round drops the table and the client resumes on the new owner."""
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
+    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
+    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
+    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    clients: list[Client] = []
+    try:
+        alice = await client(a, "alice")
+        clients.append(alice)
+        created = await alice.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 0, "start": True}
+        )
+        table = created["table"]["table"]
+        token = (await alice.expect("joined", table=table))["seat_token"]
+        msg = await alice.expect("snapshot", table=table)
+        while msg["status"] != "live":
+            msg = await alice.expect("snapshot", table=table)
+        while not msg["legal"]:  # the bots before alice
+            msg = await alice.expect("update", table=table, timeout=10)
+        assert a.cluster is not None and b.cluster is not None
+        a.cluster._task.cancel()  # type: ignore[union-attr]  # a stalls: no more renewals
+        async with a.store.engine.begin() as conn:  # ... until its lease has run out
+            await conn.execute(text("UPDATE table_leases SET expires_at = 0"))
+        await b.cluster._round(mine=False)  # b adopts the table (fencing token 2)
+        assert [(g, n, t) for g, n, t, _ in await b.store.leases()] == [(table, "b", 2)]
+        refused = await alice.request(
+            {
+                "type": "act",
+                "table": table,
+                "seat_token": token,
+                "version": msg["version"],
+                "action": msg["legal"][0],
+            }
+        )
+        assert refused["type"] == "error" and refused["code"] == "storage_unavailable", refused
+        stored = await b.store.get_game(table)
+        assert stored is not None and len(stored.actions) == msg["version"]
+        await a.cluster._round(mine=False)  # a learns it lost the lease and drops the table
+        assert table not in a.lobby.tables
+        with pytest.raises(Exception):  # noqa: B017 - closed with 1001
+            while True:
+                await alice.expect("update", table=table, timeout=5)
+        back = await client(b, "alice", alice.token)
+        clients.append(back)
+        snap = await back.request(
+            {"type": "resume", "table": table, "since": 0, "seat_token": token}
+        )
+        assert snap["type"] == "snapshot" and snap["version"] == msg["version"], snap
+    finally:
+        for c in clients:
+            await c.close()
+        await a.stop()
+        await b.stop()
