@@ -138,7 +138,28 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="one seating per deal instead of every rotation of the lineup",
     )
+    tour.add_argument(
+        "--bus",
+        help="hand the deals to `cardtable worker`s over this MQTT 5 broker "
+        "(mqtt://HOST:PORT; needs --db, the database the workers record results in)",
+    )
+    _add_db(tour)
+    tour.add_argument(
+        "--retry-after",
+        type=float,
+        default=60.0,
+        help="with --bus: seconds after which a deal with no result is handed out again",
+    )
     tour.set_defaults(func=cmd_tournament)
+
+    worker = sub.add_parser(
+        "worker", help="play the deals of distributed tournaments (cardtable tournament --bus)"
+    )
+    worker.add_argument("--bus", required=True, help="the MQTT 5 broker, mqtt://HOST:PORT")
+    _add_db(worker)
+    worker.add_argument("--workers", type=int, help="deals played at once (default: the cores)")
+    worker.add_argument("--name", help="this worker's name in the results (default: host-pid)")
+    worker.set_defaults(func=cmd_worker)
 
     from clients.terminal.play import add_play_parser
     from server.solve_cmd import add_solve_parser
@@ -355,7 +376,19 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
     seeds = derive_seeds(args.seed, args.games)
-    result = run(game, config, lineup, seeds, duplicate=not args.no_duplicate, budget=args.budget)
+    if args.bus:
+        shared = {
+            "game": game.name,
+            "options": json.loads(args.options),
+            "bots": [names[i % len(names)] for i in range(seats)],
+            "duplicate": not args.no_duplicate,
+            "budget": args.budget,
+        }
+        result = _distributed(args, shared, seeds)
+    else:
+        result = run(
+            game, config, lineup, seeds, duplicate=not args.no_duplicate, budget=args.budget
+        )
     print(
         f"{game.title}: {result.games} games ({args.games} deals"
         f"{', every seating' if not args.no_duplicate else ''}), "
@@ -375,6 +408,78 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(f"{bot:<16} {_score(mean):>16}  [{low}, {high}]")
     if result.illegal:
         print(f"{result.illegal} illegal bot answers were replaced by random legal actions")
+    return 0
+
+
+def _distributed(args: argparse.Namespace, shared: dict[str, Any], seeds: list[int]) -> Any:
+    """A tournament's deals played by workers over the bus (server/cluster/jobs.py)."""
+    from server.bus import Topics, make_bus
+    from server.cluster.jobs import run_distributed
+    from server.persistence.jobs import JobResults
+    from server.persistence.store import Store
+
+    settings = _settings(args)
+
+    async def go() -> Any:
+        store = await Store.open(settings.db_url)
+        try:
+            bus = make_bus(args.bus, "coordinator")
+            return await run_distributed(
+                bus,
+                JobResults(store),
+                Topics(settings.bus_prefix),
+                shared,
+                seeds,
+                retry_after=args.retry_after,
+            )
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Play distributed tournaments' deals until stopped (SIGTERM or Ctrl-C)."""
+    import os
+    import socket
+
+    from server.bus import Topics, make_bus
+    from server.bus.mqtt import parse_mqtt_url
+    from server.cluster.jobs import Worker, default_processes
+    from server.persistence.jobs import JobResults
+    from server.persistence.store import Store
+
+    settings = _settings(args)
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        parse_mqtt_url(args.bus)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    name = args.name or f"{socket.gethostname()}-{os.getpid()}"
+
+    async def go() -> None:
+        store = await Store.open(settings.db_url)
+        worker = Worker(
+            make_bus(args.bus, name),
+            JobResults(store),
+            Topics(settings.bus_prefix),
+            name,
+            args.workers or default_processes(),
+        )
+        await worker.start()
+        print(f"cardtable worker {name} on {args.bus} (Ctrl-C to stop)", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await worker.close()
+        await store.close()
+
+    asyncio.run(go())
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Table ownership leases for a cluster of nodes, with fencing tokens.
+"""Table ownership leases for a cluster of nodes, with fencing tokens; the results
+of a distributed tournament's jobs, one per job.
 
 Revision ID: 0003_cluster
 Revises: 0002
@@ -22,7 +23,16 @@ def upgrade() -> None:
         sa.Column("token", sa.BigInteger(), nullable=False),
         sa.Column("expires_at", sa.Float(), nullable=False),
     )
+    op.create_table(
+        "tournament_jobs",
+        sa.Column("tournament", sa.String(36), primary_key=True),
+        sa.Column("job", sa.Integer(), primary_key=True),
+        sa.Column("worker", sa.String(64), nullable=False),
+        sa.Column("result", sa.JSON(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("tournament_jobs")
     op.drop_table("table_leases")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from paho.mqtt.client import topic_matches_sub
 
 from server.bus.base import Bus, BusUnavailable, Handler
+from server.bus.topics import topic_filter
 
 
 @dataclass
@@ -16,6 +17,7 @@ class LocalHub:
 
     retained: dict[str, bytes] = field(default_factory=dict)
     buses: list[LocalBus] = field(default_factory=list)
+    turn: int = 0  # rotates a shared subscription's deliveries among its members
 
     def route(self, topic: str, payload: bytes, retain: bool) -> None:
         if retain:
@@ -23,8 +25,20 @@ class LocalHub:
                 self.retained[topic] = payload
             else:
                 self.retained.pop(topic, None)
+        groups: dict[str, list[tuple[LocalBus, Handler]]] = {}
         for bus in list(self.buses):
-            bus.receive(topic, payload)
+            for pattern, handler in list(bus.subscriptions.items()):
+                group, filt = topic_filter(pattern)
+                if not topic_matches_sub(filt, topic):
+                    continue
+                if group is None:
+                    bus.receive(handler, topic, payload)
+                else:
+                    groups.setdefault(group, []).append((bus, handler))
+        for members in groups.values():
+            self.turn += 1
+            bus, handler = members[self.turn % len(members)]
+            bus.receive(handler, topic, payload)
 
 
 class LocalBus(Bus):
@@ -71,17 +85,16 @@ class LocalBus(Bus):
 
     async def subscribe(self, pattern: str, handler: Handler) -> None:
         self.subscriptions[pattern] = handler
+        group, filt = topic_filter(pattern)
         for topic, payload in list(self.hub.retained.items()):
-            if topic_matches_sub(pattern, topic):
+            if group is None and topic_matches_sub(filt, topic):
                 self._inbox.put_nowait((handler, topic, payload))
 
     async def unsubscribe(self, pattern: str) -> None:
         self.subscriptions.pop(pattern, None)
 
-    def receive(self, topic: str, payload: bytes) -> None:
-        for pattern, handler in list(self.subscriptions.items()):
-            if topic_matches_sub(pattern, topic):
-                self._inbox.put_nowait((handler, topic, payload))
+    def receive(self, handler: Handler, topic: str, payload: bytes) -> None:
+        self._inbox.put_nowait((handler, topic, payload))
 
     async def _deliver(self) -> None:
         while True:

@@ -12,6 +12,7 @@ import aiomqtt
 from paho.mqtt.client import topic_matches_sub
 
 from server.bus.base import Bus, BusUnavailable, Handler
+from server.bus.topics import topic_filter
 
 log = logging.getLogger("cardtable.bus")
 QOS = 1  # at least once per connection: a lost PUBACK resends, a lost TCP link does not
@@ -176,5 +177,5 @@ class MqttBus(Bus):
         else:
             data = str(payload).encode()
         for pattern, handler in list(self.subscriptions.items()):
-            if topic_matches_sub(pattern, topic):
+            if topic_matches_sub(topic_filter(pattern)[1], topic):
                 self.deliver(handler, topic, data)

@@ -51,6 +51,24 @@ class Topics:
     def all_frames(self, node: str) -> str:
         return f"{self.prefix}/node/{node}/frames/+"
 
+    @property
+    def jobs(self) -> str:
+        """A distributed tournament's jobs, each to one worker (a shared subscription)."""
+        return f"{self.prefix}/jobs"
+
+    @property
+    def shared_jobs(self) -> str:
+        return f"$share/{self.prefix}-workers/{self.jobs}"
+
     @staticmethod
     def last_level(topic: str) -> str:
         return topic.rsplit("/", 1)[-1]
+
+
+def topic_filter(pattern: str) -> tuple[str | None, str]:
+    """A subscription's shared group (None if not shared) and its topic filter:
+    ``$share/GROUP/FILTER`` delivers each message to one subscriber of GROUP."""
+    if pattern.startswith("$share/"):
+        _, group, rest = pattern.split("/", 2)
+        return group, rest
+    return None, pattern

@@ -85,3 +85,15 @@ class TableLease(Base):
     node: Mapped[str] = mapped_column(String(64))
     token: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentJob(Base):
+    """The result of one job of a distributed tournament: the primary key makes a
+    job's result recorded once, whichever worker finishes it first."""
+
+    __tablename__ = "tournament_jobs"
+    tournament: Mapped[str] = mapped_column(String(36), primary_key=True)
+    job: Mapped[int] = mapped_column(Integer, primary_key=True)
+    worker: Mapped[str] = mapped_column(String(64))
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

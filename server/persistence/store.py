@@ -36,6 +36,7 @@ from server.persistence.models import (
     SeatRow,
     TableEvent,
     TableLease,
+    TournamentJob,
 )
 from server.persistence.writer import Insert, StorageError, Writer
 
@@ -392,7 +393,15 @@ class Store:
         """Empty every table (tests only)."""
 
         def op(c: Connection) -> None:
-            for model in (ActionRow, TableEvent, TableLease, SeatRow, GameRow, Player):
+            for model in (
+                ActionRow,
+                TableEvent,
+                TableLease,
+                SeatRow,
+                GameRow,
+                Player,
+                TournamentJob,
+            ):
                 c.execute(delete(model))
 
         await self.writer.run(op)

@@ -277,3 +277,24 @@ async def test_mqtt_reconnects_and_resubscribes_after_losing_the_broker() -> Non
         await bus.close()
         await peer.close()
         await relay.cut()
+
+
+async def test_a_shared_subscription_gives_each_message_to_one_member(
+    bus_factory: tuple[Factory, str],
+) -> None:
+    make, prefix = bus_factory
+    publisher, one, two = await make(), await make(), await make()
+    first, second = Inbox(), Inbox()
+    await one.subscribe(f"$share/workers/{prefix}/jobs", first)
+    await two.subscribe(f"$share/workers/{prefix}/jobs", second)
+    for i in range(40):
+        publisher.publish(f"{prefix}/jobs", str(i).encode())
+    for _ in range(100):
+        if len(first.got) + len(second.got) >= 40:
+            break
+        await asyncio.sleep(0.05)
+    await settle(publisher, one, prefix)
+    await settle(publisher, two, prefix)
+    got = sorted(int(p) for _, p in first.got + second.got)
+    assert got == list(range(40))  # every message once, to one member
+    assert first.got and second.got  # shared between the members
