@@ -26,7 +26,6 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from bench.server_load import Player, Run, cpu_seconds, free_port, play, wait_up  # noqa: E402
 
 BROKER = "mqtt://127.0.0.1:1883"
-LOGS = Path(tempfile.gettempdir())  # each node's log: node-<prefix>-<n>-<port>.log
+LOGS: Path | None = None  # --logs DIR: each node's stderr in DIR/node-<prefix>-<n>-<port>.log
 PG = "postgresql://postgres:postgres@127.0.0.1:5432"
 
 
@@ -49,7 +48,11 @@ def fresh_db(name: str) -> str:
         subprocess.run(
             ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c", sql],
             check=True,
-            env={**os.environ, "PGPASSWORD": "postgres"},
+            env={
+                **os.environ,
+                "PGPASSWORD": "postgres",
+                "PGOPTIONS": "-c client_min_messages=warning",
+            },
             stdout=subprocess.DEVNULL,
         )
     return f"{PG}/{name}"
@@ -87,10 +90,13 @@ async def start_nodes(count: int, db: str, cluster: bool, lease: float, prefix: 
             argv += ["--bus", BROKER, "--node", f"b{i}", "--lease-seconds", str(lease)]
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CARDTABLE_RATE": "1000"}
         env |= {"CARDTABLE_BURST": "1000", "CARDTABLE_BUS_PREFIX": prefix}
-        with (LOGS / f"node-{prefix}-{i}-{port}.log").open("ab") as log:
-            procs.append(
-                subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
-            )
+        if LOGS is None:
+            procs.append(subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL))
+        else:
+            with (LOGS / f"node-{prefix}-{i}-{port}.log").open("ab") as log:
+                procs.append(
+                    subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+                )
         ports.append(port)
     for port in ports:
         await wait_up(port)
@@ -249,7 +255,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--lease-seconds", type=float, default=5.0)
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument("--logs", type=Path, help="keep each node's log in this directory")
+    args = parser.parse_args()
+    global LOGS
+    LOGS = args.logs
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":
