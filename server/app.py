@@ -133,6 +133,8 @@ class Server:
 
     async def stop(self) -> None:
         """Graceful shutdown: close clients (1001), finish queued work, flush the log."""
+        if self.cluster is not None:
+            await self.cluster.halt()
         if self._ws is not None:
             self._ws.close(close_connections=False)
             for conn in list(self.connections):

@@ -71,6 +71,7 @@ class Cluster:
         self.renewed_at: float | None = None
         self._lobby_soon = False
         self._wake = asyncio.Event()  # run the lease round now
+        self._halted = False
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -92,12 +93,20 @@ class Cluster:
         await self._round(mine=True)
         self._task = asyncio.create_task(self._keep_leases(), name="cluster-leases")
 
+    async def halt(self) -> None:
+        """Stop renewing and adopting (first thing on shutdown: no table is adopted
+        while the server stops the ones it has)."""
+        self._halted = True
+        if self._task is not None:
+            self._task.cancel()
+            # Bounded: Python 3.11's wait_for may swallow the cancellation; the loop
+            # then sees the flag and ends by itself.
+            await asyncio.wait({self._task}, timeout=5.0)
+
     async def stop(self) -> None:
         """Leave: the tables are stopped (by the server) before this; their leases
         are released so another node adopts them at once."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        await self.halt()
         for task in list(self._tasks):
             task.cancel()
         for game_id in list(self.store.fences or {}):
@@ -137,11 +146,13 @@ class Cluster:
     # leases
 
     async def _keep_leases(self) -> None:
-        while True:
+        while not self._halted:
             # A node leaving wakes the round early: its released tables are adopted at once.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(0.1, self.lease / 3))
             self._wake.clear()
+            if self._halted:
+                return
             try:
                 await self._round(mine=False)
             except Exception as exc:
