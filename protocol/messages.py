@@ -60,6 +60,7 @@ class ErrorCode(StrEnum):
     STORAGE_UNAVAILABLE = "storage_unavailable"
     BAD_FILE = "bad_file"
     UNKNOWN_FORMAT = "unknown_format"
+    NODE_UNAVAILABLE = "node_unavailable"  # a cluster could not reach the table's node
     INTERNAL_ERROR = "internal_error"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import json
 import logging
 import secrets
 from collections.abc import Awaitable
@@ -28,7 +29,10 @@ from protocol.messages import CloseCode, ErrorCode, TableError
 from rules.registry import available, get_game
 from server.analysis import Analyst
 from server.botpool import BotRunner
+from server.bus import Bus, Topics, make_bus
 from server.clock import Clock, SystemClock
+from server.cluster import wire
+from server.cluster.node import Cluster
 from server.connection import Connection, Reply, encode
 from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
 from server.lobby import Lobby
@@ -46,11 +50,28 @@ log = logging.getLogger("cardtable.server")
 # The browser client lives in the clients package; the server only locates its
 # files (by name: it imports no client code), wherever the package is installed.
 STATIC = Path(str(resources.files("clients.web")))
+# The requests about one table, which a cluster node forwards to the table's owner
+# (and whether the client then stays attached to the table).
+TABLE_REQUESTS: dict[type[Any], bool] = {
+    rq.Join: True,
+    rq.Spectate: True,
+    rq.Resume: True,
+    rq.Leave: False,
+    rq.AddBot: False,
+    rq.RemoveBot: False,
+    rq.Start: False,
+    rq.Act: False,
+}
 
 
 class Server:
-    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+    def __init__(
+        self, settings: Settings, clock: Clock | None = None, bus: Bus | None = None
+    ) -> None:
+        """A single node, or with ``settings.bus`` (or a ``bus``) a node of a
+        cluster named ``settings.node``."""
         self.settings = settings
+        self.bus = bus
         self.clock: Clock = clock or SystemClock()
         self.lobby = Lobby(self.clock, settings.max_waiting_tables)
         self.connections: set[Connection] = set()
@@ -61,6 +82,7 @@ class Server:
         # Replays re-apply whole logs: threads, so no request stalls the others.
         self.readers = Analyst(2)
         self._ws: WsServer | None = None
+        self.cluster: Cluster | None = None
 
     # lifecycle
 
@@ -68,16 +90,33 @@ class Server:
         self.store = await Store.open(self.settings.db_url)
         self.bots = BotRunner(self.settings.bot_workers, self.settings.bot_budget)
         await self.bots.start()  # warm before resumed tables ask their bots to move
+        if self.bus is None and self.settings.bus:
+            topic = Topics(self.settings.bus_prefix).presence(self.settings.node)
+            will = (topic, wire.OFFLINE)
+            self.bus = make_bus(self.settings.bus, self.settings.node, will)
+        if self.bus is not None:
+            self.cluster = Cluster(
+                self.settings,
+                self.clock,
+                self.store,
+                self.lobby,
+                self.bus,
+                handle=self.handle,
+                adopt=self._adopt,
+            )
         self.ctx = TableContext(
             settings=self.settings,
             clock=self.clock,
             store=self.store,
             bots=self.bots,
             analyst=self.analyst,
-            on_change=self.lobby.changed,
-            on_finished=self.lobby.finished,
+            on_change=self.cluster.changed if self.cluster else self.lobby.changed,
+            on_finished=self.cluster.finished if self.cluster else self.lobby.finished,
         )
-        await self._resume_tables()
+        if self.cluster is not None:
+            await self.cluster.start()  # adopts the tables nobody owns
+        else:
+            await self._resume_tables()
         self._ws = await serve(
             self._handler,
             self.settings.host,
@@ -98,6 +137,8 @@ class Server:
 
     async def stop(self) -> None:
         """Graceful shutdown: close clients (1001), finish queued work, flush the log."""
+        if self.cluster is not None:
+            await self.cluster.halt()
         if self._ws is not None:
             self._ws.close(close_connections=False)
             for conn in list(self.connections):
@@ -106,30 +147,42 @@ class Server:
             self._ws.close()
             await self._ws.wait_closed()
         await self.lobby.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.bots.close()
         await self.store.close()
 
     async def _resume_tables(self) -> None:
         for stored in await self.store.unfinished_games():
             try:
-                table = await self._restore(stored)
+                await self._resume(stored)
             except Exception:
                 log.exception("could not resume game %d; left as it is in the database", stored.id)
-                continue
-            self.lobby.add(table)
-            table.start_actor()
-            for seat in table.seats:
-                table.start_grace(seat)
-            table.schedule_moves()
-            # Analyses live in memory only: recompute the newest ended board's (the
-            # one players were looking at); every board's is in the replay analysis.
-            hook = table.game.analysis
-            ended = hook.last_ended_board(table.state) if hook is not None else None
-            if ended is not None:
-                table.analyse(ended)
-            log.info(
-                "resumed table %d (%s) at version %d", table.id, stored.game_type, table.version
-            )
+
+    async def _adopt(self, game_id: int) -> bool:
+        """Rebuild a game from the database as a live table of this node (its
+        lease is already this node's); False if it is no longer open."""
+        stored = await self.store.get_game(game_id)
+        if stored is None or stored.status not in ("waiting", "live"):
+            return False
+        await self._resume(stored)
+        return True
+
+    async def _resume(self, stored: StoredGame) -> None:
+        """A stored game, live again: its seats wait for their players' return."""
+        table = await self._restore(stored)
+        self.lobby.add(table)
+        table.start_actor()
+        for seat in table.seats:
+            table.start_grace(seat)
+        table.schedule_moves()
+        # Analyses live in memory only: recompute the newest ended board's (the
+        # one players were looking at); every board's is in the replay analysis.
+        hook = table.game.analysis
+        ended = hook.last_ended_board(table.state) if hook is not None else None
+        if ended is not None:
+            table.analyse(ended)
+        log.info("resumed table %d (%s) at version %d", table.id, stored.game_type, table.version)
 
     async def _restore(self, stored: StoredGame) -> Table:
         game = get_game(stored.game_type)
@@ -189,6 +242,8 @@ class Server:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?")[0]
+        if path == "/health":
+            return self._health(connection)
         if path.rstrip("/") == "/tournaments" or path.startswith("/tournaments/"):
             return self._tournament_page(path.rstrip("/"))  # awaited by websockets
         page = STATIC / ("index.html" if path in ("/", "/index.html") else path.lstrip("/"))
@@ -221,6 +276,28 @@ class Server:
                 return _plain(http.HTTPStatus.NOT_FOUND, "no such tournament\n")
             html = await self.readers.run(render, stored)
         return _plain(http.HTTPStatus.OK, html, "text/html; charset=utf-8")
+
+    def _health(self, connection: ServerConnection) -> Response:
+        """Liveness and readiness as JSON: 200 when ready to serve, else 503
+        (docs/cluster.md, "Health")."""
+        if self.cluster is not None:
+            state = self.cluster.health()
+        else:
+            state = {
+                "node": self.settings.node or "single",
+                "bus_connected": None,
+                "tables_owned": len(self.lobby.tables),
+                "lease_seconds": None,
+                "lease_lag": None,
+                "nodes_online": [],
+                "ready": True,
+            }
+        body = json.dumps(state).encode()
+        status = http.HTTPStatus.OK if state["ready"] else http.HTTPStatus.SERVICE_UNAVAILABLE
+        headers = Headers(
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        )
+        return Response(status.value, status.phrase, headers, body)
 
     async def _handler(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.settings, self.clock, self.handle)
@@ -258,6 +335,16 @@ class Server:
             return
         conn.violations = 0
         try:
+            attach = TABLE_REQUESTS.get(type(msg))
+            if (
+                attach is not None
+                and self.cluster is not None
+                and conn.player_id is not None
+                and msg.table not in self.lobby.tables
+            ):
+                text = raw if isinstance(raw, str) else raw.decode()
+                await self.cluster.forward(conn, text, msg.table, attach)
+                return
             await self._dispatch(reply, msg)
         except TableError as exc:
             reply.error(exc.code, exc.message, exc.reason)
@@ -285,7 +372,10 @@ class Server:
         match msg:
             case rq.ListTables():
                 self.lobby.watch(reply.conn)
-                reply.send(p.tables(self.lobby.listing()))
+                listing = self.lobby.listing()
+                if self.cluster is not None:
+                    listing += self.cluster.listing()
+                reply.send(p.tables(listing))
             case rq.CreateTable():
                 await self._create_table(reply, msg)
             case rq.Join(table=tid, seat=seat):
@@ -357,7 +447,10 @@ class Server:
             name = (msg.name or "").strip() or f"guest-{secrets.token_hex(2)}"
             pid = await self.store.create_player(name, token)
         conn.player_id, conn.name, conn.token = pid, name, token
-        reply.send(p.welcome(token, pid, name, resumed, available(), self.lobby.seats_of(pid)))
+        seats = self.lobby.seats_of(pid)
+        if self.cluster is not None:
+            seats += self.cluster.seats_of(pid)
+        reply.send(p.welcome(token, pid, name, resumed, available(), seats))
 
     async def _create_table(self, reply: Reply, msg: rq.CreateTable) -> None:
         conn = reply.conn
@@ -394,7 +487,7 @@ class Server:
         self.lobby.add(table)
         table.start_actor()
         reply.send(p.table_created(table.info()))
-        self.lobby.changed(table)
+        (self.cluster.changed if self.cluster else self.lobby.changed)(table)
         then = Reply(conn)  # only table_created answers the request id
         if msg.seat is not None:
             await table.submit(lambda: table.join(then, msg.seat))

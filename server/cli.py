@@ -46,6 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving")
     serve.add_argument("--bot-workers", type=int, help="bot processes (0: a thread)")
+    serve.add_argument(
+        "--bus",
+        help="join a cluster over this MQTT 5 broker, mqtt://HOST:PORT (env CARDTABLE_BUS; "
+        "default: a single node; docs/cluster.md tells how a cluster works)",
+    )
+    serve.add_argument("--node", help="this node's unique name in the cluster (env CARDTABLE_NODE)")
+    serve.add_argument(
+        "--lease-seconds",
+        type=float,
+        help="seconds a table's lease lasts unrenewed: how soon another node takes over "
+        "the tables of a dead one (default 5)",
+    )
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list stored games")
@@ -172,6 +184,17 @@ def _add_tournament_parsers(sub: Any) -> None:
         default=60.0,
         help="--remote-seat: seconds to wait for the remote bot to connect (default 60)",
     )
+    tour.add_argument(
+        "--bus",
+        help="hand the deals to `cardtable worker`s over this MQTT 5 broker "
+        "(mqtt://HOST:PORT; needs --db, the database the workers record results in)",
+    )
+    tour.add_argument(
+        "--retry-after",
+        type=float,
+        default=60.0,
+        help="with --bus: seconds after which a deal with no result is handed out again",
+    )
     add_db(tour)
     tour.set_defaults(func=cmd_tournament)
 
@@ -186,9 +209,22 @@ def _add_tournament_parsers(sub: Any) -> None:
     st.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
     st.set_defaults(func=cmd_standings)
 
+    worker = sub.add_parser(
+        "worker", help="play the deals of distributed tournaments (cardtable tournament --bus)"
+    )
+    worker.add_argument("--bus", required=True, help="the MQTT 5 broker, mqtt://HOST:PORT")
+    add_db(worker)
+    worker.add_argument("--workers", type=int, help="deals played at once (default: the cores)")
+    worker.add_argument("--name", help="this worker's name in the results (default: host-pid)")
+    worker.set_defaults(func=cmd_worker)
+
 
 def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings_of(args)
+    problem = _cluster_problem(settings)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -202,9 +238,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server = Server(settings)
         await server.start()
         tune_gc()
+        where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""
         print(
             f"cardtable serving on ws://{settings.host}:{server.port}/  "
-            f"(database {settings.db_url}; Ctrl-C to stop)",
+            f"({where}database {settings.db_url}; Ctrl-C to stop)",
             flush=True,
         )
         stop = asyncio.Event()
@@ -217,6 +254,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     _run_fast(run())
     return 0
+
+
+def _cluster_problem(settings: Settings) -> str | None:
+    """What is wrong with the cluster flags, if anything."""
+    if not settings.bus:
+        return None
+    from server.bus import valid_node_name
+    from server.bus.mqtt import parse_mqtt_url
+
+    try:
+        parse_mqtt_url(settings.bus)
+    except ValueError as exc:
+        return str(exc)
+    if not valid_node_name(settings.node):
+        return "--node NAME is required with --bus (letters, digits, _ and -; unique per node)"
+    if settings.lease_seconds <= 0:
+        return "--lease-seconds must be positive"
+    return None
 
 
 def tune_gc() -> None:
@@ -322,8 +377,19 @@ def cmd_showdown(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from server.tournament.commands import run_command
 
+    if args.bus:
+        from server.cluster.commands import distributed_tournament
+
+        return distributed_tournament(args)
+
     db_url = None if args.no_store else Settings.from_env(db_url=args.db_url).db_url
     return run_command(args, db_url)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from server.cluster.commands import cmd_worker as run_worker
+
+    return run_worker(args)
 
 
 def cmd_tournaments(args: argparse.Namespace) -> int:

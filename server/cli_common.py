@@ -24,7 +24,7 @@ def add_db(p: argparse.ArgumentParser) -> None:
 def settings_of(args: argparse.Namespace) -> Settings:
     """The settings: the command line's, else the environment's, else the defaults."""
     keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")
-    more = ("bot_delay", "bot_workers")
+    more = ("bot_delay", "bot_workers", "bus", "node", "lease_seconds")
     return Settings.from_env(**{k: getattr(args, k, None) for k in keys + more})
 
 

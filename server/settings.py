@@ -53,6 +53,14 @@ class Settings:
     history: int = 1000  # versions of events kept per table for reconnects
     waiting_timeout: float = 1800.0  # a waiting table unchanged this long is abandoned
     max_waiting_tables: int = 5  # waiting tables one player may have created at once
+    # A cluster (docs/cluster.md): the bus URL (empty: a single node, no bus), this
+    # node's unique name, how long a table's lease lasts unrenewed, how long a
+    # forwarded request may wait for its owner, and the topics' prefix.
+    bus: str = ""
+    node: str = ""
+    lease_seconds: float = 5.0
+    forward_timeout: float = 5.0
+    bus_prefix: str = "cardtable"
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:

@@ -127,3 +127,27 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableLease(Base):
+    """Which node of a cluster owns a live table, until when (seconds since the
+    epoch on the database's clock), and the fencing token of that ownership: every
+    acquisition raises it, and a write carrying an older one is refused."""
+
+    __tablename__ = "table_leases"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64))
+    token: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentJob(Base):
+    """The result of one job of a distributed tournament: the primary key makes a
+    job's result recorded once, whichever worker finishes it first."""
+
+    __tablename__ = "tournament_jobs"
+    tournament: Mapped[str] = mapped_column(String(36), primary_key=True)
+    job: Mapped[int] = mapped_column(Integer, primary_key=True)
+    worker: Mapped[str] = mapped_column(String(64))
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

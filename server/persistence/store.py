@@ -19,6 +19,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from server.persistence.database import make_engine, make_writer_engine, upgrade
+from server.persistence.leases import (
+    StaleLease,
+    acquire_op,
+    check_fence,
+    fenced,
+    lease_rows,
+    orphans_query,
+    release_op,
+    renew_op,
+)
 from server.persistence.models import (
     ActionRow,
     GameRow,
@@ -26,7 +36,9 @@ from server.persistence.models import (
     RatingRow,
     SeatRow,
     TableEvent,
+    TableLease,
     TournamentGameRow,
+    TournamentJob,
     TournamentMatchRow,
     TournamentRow,
 )
@@ -101,6 +113,11 @@ class Store:
         self.engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.writer = Writer(engine, writer_engine)
+        # In a cluster: the fencing token of each game this node owns (its writes to
+        # any other game are refused), and (node, lease seconds) for the games it
+        # creates.  None on a single node: nothing is fenced.
+        self.fences: dict[int, int] | None = None
+        self.lease_for: tuple[str, float] | None = None
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -173,9 +190,26 @@ class Store:
                 insert(SeatRow),
                 [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(seats)],
             )
+            if lease is not None:  # owned from its first moment: no other node adopts it
+                acquire_op(game_id, *lease)(c)
             return game_id
 
-        return await self.writer.run(op)
+        lease = self.lease_for
+        game_id = await self.writer.run(op)
+        if self.fences is not None and lease is not None:
+            self.fences[game_id] = 1
+        return game_id
+
+    def _guarded(
+        self, game_id: int, op: Callable[[Connection], Any]
+    ) -> Callable[[Connection], Any]:
+        """``op`` behind this node's fencing token for the game, in a cluster."""
+        if self.fences is None:
+            return op
+        token = self.fences.get(game_id)
+        if token is None:
+            raise StaleLease(f"this node does not own table {game_id}")
+        return fenced(check_fence(game_id, token), op)
 
     async def import_games(self, games: Sequence[ImportedGame]) -> list[int]:
         """Store whole games read from a file, every one or none: one transaction.
@@ -218,7 +252,7 @@ class Store:
         return await self.writer.run(op)
 
     async def set_seat(self, game_id: int, record: SeatRecord) -> None:
-        await self.writer.run(_seat_op(game_id, record))
+        await self.writer.run(self._guarded(game_id, _seat_op(game_id, record)))
 
     async def start_game(self, game_id: int, filled: Sequence[SeatRecord]) -> None:
         """The game goes live with ``filled`` (bots in the seats left empty): one write."""
@@ -228,12 +262,12 @@ class Store:
                 _seat_op(game_id, record)(c)
             _status_op(game_id, "live", None)(c)
 
-        await self.writer.run(op)
+        await self.writer.run(self._guarded(game_id, op))
 
     async def set_status(
         self, game_id: int, status: str, result: dict[str, Any] | None = None
     ) -> None:
-        await self.writer.run(_status_op(game_id, status, result))
+        await self.writer.run(self._guarded(game_id, _status_op(game_id, status, result)))
 
     async def log_table_event(self, game_id: int, kind: str, detail: dict[str, Any]) -> None:
         def op(c: Connection) -> None:
@@ -241,7 +275,7 @@ class Store:
                 insert(TableEvent).values(game_id=game_id, at=now(), kind=kind, detail=detail)
             )
 
-        await self.writer.run(op)
+        await self.writer.run(self._guarded(game_id, op))
 
     async def table_events(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         async with self._sessions() as s:
@@ -278,6 +312,10 @@ class Store:
             "actor": actor,
         }
         finish = _status_op(game_id, status, result) if status is not None else None
+        if self.fences is not None:
+            # The fence runs after the insert, in its transaction: appends still go
+            # to the database as one statement per batch.
+            finish = self._guarded(game_id, finish or _nothing)
         try:
             await self.writer.run(Insert(ACTIONS, row, then=finish))
         except IntegrityError:
@@ -285,6 +323,8 @@ class Store:
             # that is success, not a conflict.
             if not await self._holds(game_id, seq, seat, action):
                 raise StorageError(f"action {seq} of game {game_id} conflicts") from None
+            if self.fences is not None:  # ours, not a new owner's identical move
+                await self.writer.run(self._guarded(game_id, _nothing))
 
     async def _holds(self, game_id: int, seq: int, seat: int, action: dict[str, Any]) -> bool:
         async with self._sessions() as s:
@@ -359,6 +399,56 @@ class Store:
             rows = await s.execute(q)
             return [(_stored(g), int(n)) for g, n in rows]
 
+    # table ownership in a cluster (server/persistence/leases.py)
+
+    async def acquire_lease(self, game_id: int, node: str, seconds: float) -> int | None:
+        """Take ``game_id``'s lease for ``node`` if free or expired: the fencing token."""
+        token: int | None = await self.writer.run(acquire_op(game_id, node, seconds))
+        if token is not None and self.fences is not None:
+            self.fences[game_id] = token
+        return token
+
+    async def renew_leases(self, node: str, seconds: float) -> set[int]:
+        """Extend every lease this node holds; the games whose lease it has lost
+        (their fences are dropped: no write of theirs will be accepted)."""
+        held = dict(self.fences or {})
+        lost: set[int] = await self.writer.run(renew_op(node, held, seconds))
+        for game_id in lost:
+            self.drop_fence(game_id)
+        return lost
+
+    async def release_lease(self, game_id: int) -> None:
+        """Give ``game_id``'s lease up (its table is gone from this node)."""
+        token = (self.fences or {}).get(game_id)
+        if token is None:
+            return
+        self.drop_fence(game_id)
+        await self.writer.run(release_op(game_id, token))
+
+    def drop_fence(self, game_id: int) -> None:
+        if self.fences is not None:
+            self.fences.pop(game_id, None)
+
+    async def orphaned_games(self, mine: str | None = None) -> list[int]:
+        """Unfinished games without a live lease (their node died, or never was);
+        with ``mine``, also those leased to that node name (its previous run)."""
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(orphans_query, ("waiting", "live"), mine)
+
+    async def open_game_ids(self, ids: Sequence[int]) -> set[int]:
+        """Which of ``ids`` are games still waiting or live."""
+        async with self._sessions() as s:
+            rows = await s.execute(
+                select(GameRow.id).where(
+                    GameRow.id.in_(list(ids)), GameRow.status.in_(("waiting", "live"))
+                )
+            )
+            return {int(i) for i in rows.scalars()}
+
+    async def leases(self) -> list[tuple[int, str, int, float]]:
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(lease_rows)
+
     async def delete_everything(self) -> None:
         """Empty every table (tests only)."""
 
@@ -370,13 +460,19 @@ class Store:
                 TournamentRow,
                 ActionRow,
                 TableEvent,
+                TableLease,
                 SeatRow,
                 GameRow,
                 Player,
+                TournamentJob,
             ):
                 c.execute(delete(model))
 
         await self.writer.run(op)
+
+
+def _nothing(c: Connection) -> None:
+    return None
 
 
 def _seat_op(game_id: int, record: SeatRecord) -> Callable[[Connection], None]:

@@ -1,0 +1,2 @@
+"""A node of a cluster: tables owned through leases in the database, requests
+forwarded over the bus to the owner, the whole lobby shared (docs/cluster.md)."""

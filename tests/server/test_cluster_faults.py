@@ -1,0 +1,313 @@
+"""Faults a cluster node survives (docs/cluster.md, "Failure modes"), with the
+nodes as servers inside the test's process on one SQLite file: malformed
+messages on the bus, and a node cut off from the real broker and reconnected."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import urllib.request
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from websockets.asyncio.client import connect
+
+from server.app import Server
+from server.bus import LocalBus, LocalHub, Topics
+from server.cluster import wire
+from tests.server.conftest import Client, make_settings, play_out
+from tests.server.test_bus import BROKER, Cuttable
+
+PREFIX = "cardtable"
+
+
+async def start(db_url: str, node: str, on: Any = None, **settings: Any) -> Server:
+    """A node named ``node`` on the bus ``on`` (or the one ``settings`` name)."""
+    settings.setdefault("lease_seconds", 3.0)
+    server = Server(make_settings(db_url, node=node, **settings), bus=on)
+    await server.start()
+    return server
+
+
+async def client(server: Server, name: str, token: str | None = None) -> Client:
+    c = Client(await connect(f"ws://127.0.0.1:{server.port}/"))
+    await c.hello(name, token)
+    return c
+
+
+async def listed(c: Client, table: int) -> None:
+    for _ in range(100):
+        reply = await c.request({"type": "list_tables"})
+        if any(t["table"] == table for t in reply["tables"]):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"table {table} not listed")
+
+
+async def join_and_start(owner: Client, player: Client, table: int) -> tuple[str, dict[str, Any]]:
+    await listed(player, table)
+    joined = await player.request({"type": "join", "table": table, "seat": 0})
+    assert joined["type"] == "joined", joined
+    await owner.request({"type": "start", "table": table})
+    snap = await player.expect("snapshot", table=table)
+    while snap["status"] != "live":
+        snap = await player.expect("snapshot", table=table)
+    return joined["seat_token"], snap
+
+
+def health(server: Server) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/health", timeout=5) as r:
+            return int(r.status), json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return int(exc.code), json.loads(exc.read())
+
+
+@pytest.fixture
+async def local_pair(sqlite_url: str) -> AsyncIterator[tuple[Server, Server, LocalHub]]:
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    a = await start(sqlite_url, "a", LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE)))
+    b = await start(sqlite_url, "b", LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE)))
+    yield a, b, hub
+    await a.stop()
+    await b.stop()
+
+
+async def test_malformed_bus_messages_are_logged_and_dropped(
+    local_pair: tuple[Server, Server, LocalHub], caplog: pytest.LogCaptureFixture
+) -> None:
+    a, b, hub = local_pair
+    stranger = LocalBus(hub)
+    await stranger.start()
+    t = Topics(PREFIX)
+    junk = [
+        (t.requests("a"), b"not json"),
+        (t.requests("a"), b'{"kind": "request", "rid": "x"}'),
+        (t.requests("a"), b'{"kind": "launch"}'),
+        (t.lobby("x"), b"\xff\xfe"),
+        (t.lobby("x"), b'{"node": "y", "tables": []}'),
+        (t.lobby_events("x"), b'{"info": {"table": "one"}}'),
+        (t.presence("x"), b"maybe"),
+        (t.frames("b", "nobody"), b"!done many"),
+        (t.frames("b", "nobody"), b"plain text"),
+    ]
+    caplog.set_level(logging.WARNING, "cardtable.bus")
+    for topic, payload in junk:
+        stranger.publish(topic, payload)
+    await asyncio.sleep(0.2)
+    assert len([r for r in caplog.records if "dropped" in r.getMessage()]) >= len(junk) - 1
+    # Both nodes carry on: a whole game across them still plays.
+    owner, alice = await client(a, "owner"), await client(b, "alice")
+    created = await owner.request({"type": "create_table", "game": "whist", "options": {}})
+    table = created["table"]["table"]
+    token, snap = await join_and_start(owner, alice, table)
+    end = await play_out(alice, table, token, snap)
+    assert end["status"] == "finished"
+    for c in (owner, alice):
+        await c.close()
+    await stranger.close()
+
+
+async def test_a_node_cut_off_from_the_broker_keeps_its_tables_and_recovers(
+    sqlite_url: str,
+) -> None:
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    relay = Cuttable()
+    await relay.open()
+    a = await start(sqlite_url, "a", bus=f"mqtt://{BROKER[0]}:{BROKER[1]}", bus_prefix=prefix)
+    # b reaches the broker only through the relay the test cuts.
+    b = await start(sqlite_url, "b", bus=f"mqtt://127.0.0.1:{relay.port}", bus_prefix=prefix)
+    clients: list[Client] = []
+    try:
+        owner, alice = await client(a, "owner"), await client(b, "alice")
+        clients += [owner, alice]
+        created = await owner.request({"type": "create_table", "game": "whist", "options": {}})
+        remote = created["table"]["table"]
+        seat_token, _ = await join_and_start(owner, alice, remote)
+        session = alice.token
+        assert session is not None
+        await relay.cut()
+        # b's client at a's table is closed (it resumes once the bus is back) ...
+        with pytest.raises(Exception):  # noqa: B017 - ConnectionClosed or a timeout
+            while True:
+                await alice.expect("update", table=remote, timeout=10)
+        status, state = await asyncio.to_thread(health, b)
+        assert status == 503 and state["bus_connected"] is False and not state["ready"]
+        # ... a request for a's table answers node_unavailable ...
+        alice = await client(b, "alice", session)
+        clients.append(alice)
+        refused = await alice.request(
+            {"type": "resume", "table": remote, "since": 0, "seat_token": seat_token}
+        )
+        assert refused["type"] == "error" and refused["code"] == "node_unavailable", refused
+        # ... while b's own tables keep playing, bots included.
+        mine = await alice.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 0, "start": True}
+        )
+        local = mine["table"]["table"]
+        local_token = (await alice.expect("joined", table=local))["seat_token"]
+        first = await alice.expect("snapshot", table=local)
+        while first["status"] != "live":
+            first = await alice.expect("snapshot", table=local)
+        assert (await play_out(alice, local, local_token, first))["status"] == "finished"
+        # The broker comes back: b reconnects and forwards again.
+        await relay.open()
+        for _ in range(200):
+            if b.cluster is not None and b.cluster.owner_of(remote) == "a":
+                break
+            await asyncio.sleep(0.05)
+        back = await alice.request(
+            {"type": "resume", "table": remote, "since": 0, "seat_token": seat_token}
+        )
+        assert back["type"] == "snapshot" and back["seat"] == 0, back
+        alice.inbox.clear()  # the missed versions, replayed before the snapshot
+        assert (await play_out(alice, remote, seat_token, back))["status"] == "finished"
+        status, state = await asyncio.to_thread(health, b)
+        assert status == 200 and state["bus_connected"] and state["nodes_online"] == ["a", "b"]
+    finally:
+        for c in clients:
+            await c.close()
+        await a.stop()
+        await b.stop()
+        await relay.cut()
+
+
+async def test_the_lobby_and_seats_cross_the_bus(
+    local_pair: tuple[Server, Server, LocalHub],
+) -> None:
+    a, b, _ = local_pair
+    owner, watcher = await client(a, "owner"), await client(b, "watcher")
+    created = await owner.request({"type": "create_table", "game": "whist", "options": {}})
+    table = created["table"]["table"]
+    await listed(watcher, table)
+    # A change at a's table is pushed to b's lobby watchers ...
+    seated = await owner.request({"type": "join", "table": table, "seat": 2})
+    assert seated["type"] == "joined"
+    pushed = await watcher.expect("table", timeout=5)
+    while pushed["table"]["seats"][2]["kind"] != "human":
+        pushed = await watcher.expect("table", timeout=5)
+    assert pushed["table"]["seats"][2]["player"] == "owner"
+    # ... and a player's seat at a's table is named by b's welcome.
+    again = await client(b, "owner", owner.token)
+    welcome = again.frames[-1]
+    assert json.loads(welcome)["seats"] == [{"table": table, "seat": 2}]
+    for c in (owner, watcher, again):
+        await c.close()
+
+
+async def test_a_stopping_node_gives_its_tables_to_another_at_once(sqlite_url: str) -> None:
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    # Leases far longer than the test: only the release lets b adopt the table, and
+    # only a's leaving, not b's next round, makes b look for tables to adopt.
+    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
+    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
+    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
+    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    try:
+        owner = await client(a, "owner")
+        created = await owner.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 0, "start": True}
+        )
+        table = created["table"]["table"]
+        token = (await owner.expect("joined", table=table))["seat_token"]
+        session = owner.token
+        await owner.close()
+        assert [lease[1] for lease in await b.store.leases()] == ["a"]
+        await a.stop()
+        for _ in range(100):
+            leases = [(g, n, t) for g, n, t, _ in await b.store.leases()]
+            if leases:
+                break
+            await asyncio.sleep(0.05)
+        # Token 1: a new lease after a's was released, not a's taken over (token 2).
+        assert leases == [(table, "b", 1)]
+        back = await client(b, "owner", session)
+        for _ in range(100):
+            reply = await back.request(
+                {"type": "resume", "table": table, "since": 0, "seat_token": token}
+            )
+            if reply["type"] == "snapshot":
+                break
+            assert reply["code"] in ("node_unavailable", "unknown_table"), reply
+            await asyncio.sleep(0.1)
+        assert reply["type"] == "snapshot" and reply["seat"] == 0, reply
+        status, state = await asyncio.to_thread(health, b)
+        assert status == 200 and state["tables_owned"] == 1 and state["nodes_online"] == ["b"]
+        await back.close()
+    finally:
+        await b.stop()
+
+
+async def test_a_single_node_answers_health(sqlite_url: str) -> None:
+    server = await start(sqlite_url, "")
+    try:
+        status, state = await asyncio.to_thread(health, server)
+        assert status == 200 and state["ready"] and state["bus_connected"] is None
+    finally:
+        await server.stop()
+
+
+async def test_a_node_that_lost_its_lease_cannot_acknowledge_an_action(sqlite_url: str) -> None:
+    """A node stalled past its lease (its renewals stopped) while another adopted
+    its table: its next action is refused by the database, never acknowledged; its
+    next lease round drops the table and the client resumes on the new owner."""
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
+    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
+    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
+    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    clients: list[Client] = []
+    try:
+        alice = await client(a, "alice")
+        clients.append(alice)
+        created = await alice.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 0, "start": True}
+        )
+        table = created["table"]["table"]
+        token = (await alice.expect("joined", table=table))["seat_token"]
+        msg = await alice.expect("snapshot", table=table)
+        while msg["status"] != "live":
+            msg = await alice.expect("snapshot", table=table)
+        while not msg["legal"]:  # the bots before alice
+            msg = await alice.expect("update", table=table, timeout=10)
+        assert a.cluster is not None and b.cluster is not None
+        a.cluster._task.cancel()  # type: ignore[union-attr]  # a stalls: no more renewals
+        async with a.store.engine.begin() as conn:  # ... until its lease has run out
+            await conn.execute(text("UPDATE table_leases SET expires_at = 0"))
+        await b.cluster._round(mine=False)  # b adopts the table (fencing token 2)
+        assert [(g, n, t) for g, n, t, _ in await b.store.leases()] == [(table, "b", 2)]
+        refused = await alice.request(
+            {
+                "type": "act",
+                "table": table,
+                "seat_token": token,
+                "version": msg["version"],
+                "action": msg["legal"][0],
+            }
+        )
+        assert refused["type"] == "error" and refused["code"] == "storage_unavailable", refused
+        stored = await b.store.get_game(table)
+        assert stored is not None and len(stored.actions) == msg["version"]
+        await a.cluster._round(mine=False)  # a learns it lost the lease and drops the table
+        assert table not in a.lobby.tables
+        with pytest.raises(Exception):  # noqa: B017 - closed with 1001
+            while True:
+                await alice.expect("update", table=table, timeout=5)
+        back = await client(b, "alice", alice.token)
+        clients.append(back)
+        snap = await back.request(
+            {"type": "resume", "table": table, "since": 0, "seat_token": token}
+        )
+        assert snap["type"] == "snapshot" and snap["version"] == msg["version"], snap
+    finally:
+        for c in clients:
+            await c.close()
+        await a.stop()
+        await b.stop()
