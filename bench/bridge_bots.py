@@ -14,6 +14,14 @@
 
 ``--solver dds`` (default) uses engine.dds; ``--solver endplay`` uses the endplay
 package (bench-only peer, the DDS library) as a cross-check of the figures.
+``--solver compare`` times the bots' scoring workload itself (score every legal
+card of a position, over the sampled deals of each decision): it records every
+call the GIB declarer makes on ``--boards`` boards of (a), then replays the same
+calls, in the same order, through a fresh engine.dds scorer (one warm Solver)
+and through endplay's solve_board (DDS, one thread), checks that every score
+agrees, and prints both times and their ratio.
+
+    .venv/bin/python bench/bridge_bots.py --solver compare --boards 20
 """
 
 from __future__ import annotations
@@ -23,14 +31,17 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout first
 
 from bots.arena import Progress, derive_seeds, mean_ci, play_game
 from bots.base import RandomBot
 from bots.bridge.gib import GibBot
 from bots.bridge.hand import HandInfo
-from bots.bridge.play import PlayOptions, Scorer, dds_scorer
+from bots.bridge.play import SOLVER_BYTES, PlayOptions, Scorer, dds_scorer, solver_scorer
 from engine.cards import deck, format_face, parse_face, rank_of
-from engine.dds import make_deal
+from engine.dds import Solver, make_deal
 from engine.rng import Rng, derive_seed
 from rules.bridge import BridgeConfig, BridgeGame
 from rules.bridge.boards import SEATS
@@ -82,7 +93,8 @@ def fixed_contract(hands: Sequence[Sequence[int]]) -> tuple[int, str]:
 
 
 def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOptions,
-                  budget: float, times: list[float]) -> tuple[int, int]:
+                  budget: float, times: list[float],
+                  bot_scorer: Scorer | None = None) -> tuple[int, int]:
     """(double-dummy tricks, tricks taken) for the declarer on board ``seed``."""
     cards = Rng(seed).shuffled(deck())
     hands = [cards[13 * i: 13 * i + 13] for i in range(4)]
@@ -97,7 +109,7 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
-    gib = GibBot(options, scorer)
+    gib = GibBot(options, bot_scorer or scorer)
     rnd = RandomBot()
     k = 0
     while state.phase is Phase.PLAY:
@@ -173,16 +185,51 @@ def report_match(n: int, scorer: Scorer, options: PlayOptions, budget: float) ->
     print(f"    GIB IMPs per board: {m:.2f} ± {h:.2f}")
 
 
+Call = tuple[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]]
+
+
+def report_scorers(n: int, options: PlayOptions, budget: float) -> None:
+    """The GIB declarer's scoring calls on n boards, replayed through ours and endplay."""
+    from endplay import _dds as ep_core
+
+    ep_core.SetMaxThreads(1)
+    calls: list[Call] = []
+
+    def recording(hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+                  trick: tuple[int, ...]) -> dict[str, int]:
+        calls.append((hands, strain, leader, trick))
+        return dds_scorer(hands, strain, leader, trick)
+
+    for seed in derive_seeds(7, n):
+        declare_board(seed, "gib", dds_scorer, options, budget, [], bot_scorer=recording)
+    timed: dict[str, float] = {}
+    answers: dict[str, list[dict[str, int]]] = {}
+    for name, scorer in (("engine.dds", solver_scorer(Solver(tt_bytes=SOLVER_BYTES))),
+                         ("endplay", endplay_scorer())):
+        start = time.perf_counter()
+        answers[name] = [scorer(*c) for c in calls]
+        timed[name] = time.perf_counter() - start
+    differ = sum(a != b for a, b in zip(answers["engine.dds"], answers["endplay"], strict=True))
+    ours, theirs = timed["engine.dds"], timed["endplay"]
+    print(f"scoring workload: {len(calls)} sampled positions from {n} boards "
+          f"({options.samples} samples/decision), every legal card scored")
+    print(f"    engine.dds (one warm Solver) {ours:7.2f} s   endplay solve_board {theirs:7.2f} s"
+          f"   ratio {ours / theirs:.2f}x (target <= 0.75x)   {differ} positions differ")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=500, help="(a) boards")
     ap.add_argument("--match", type=int, default=100, help="(b) boards")
     ap.add_argument("--samples", type=int, default=10)
     ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
-    ap.add_argument("--solver", choices=("dds", "endplay"), default="dds")
+    ap.add_argument("--solver", choices=("dds", "endplay", "compare"), default="dds")
     args = ap.parse_args(argv)
-    scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
     options = PlayOptions(samples=args.samples)
+    if args.solver == "compare":
+        report_scorers(args.boards, options, args.budget)
+        return
+    scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
     print(f"solver: {args.solver}", flush=True)
     if args.boards:
         report_declarer(args.boards, scorer, options, args.budget)

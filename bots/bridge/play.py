@@ -10,6 +10,7 @@ constraints, what each hidden hand can still hold.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,22 +27,42 @@ from rules.bridge.auction import parse_call
 # (hands, strain, trick leader, trick cards) -> {card text: tricks for the side to move}
 Scorer = Callable[[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]], dict[str, int]]
 
-_SOLVER: Solver | None = None
+SOLVER_BYTES = 16 * 1024 * 1024
+
+# One Solver per thread (a Solver serves one thread at a time). Its table stays
+# warm across the sampled deals of a decision and the decisions of a board: the
+# bounds it keeps describe positions, not deals, and hold until the strain changes.
+_LOCAL = threading.local()
+
+
+def _score(solver: Solver, hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+           trick: tuple[int, ...]) -> dict[str, int]:
+    # The solver takes the hands before the trick in progress, and the trick's cards.
+    full = [list(h) for h in hands]
+    for i, f in enumerate(trick):
+        full[(leader + i) % 4].append(f)
+    result = solve_position(make_deal(full), strain, "NESW"[leader], list(trick), solver=solver)
+    return result.scores
+
+
+def solver_scorer(solver: Solver) -> Scorer:
+    """A Scorer on ``solver`` (for one thread), e.g. a fresh one for a measurement."""
+
+    def score(hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+              trick: tuple[int, ...]) -> dict[str, int]:
+        return _score(solver, hands, strain, leader, trick)
+
+    return score
 
 
 def dds_scorer(
     hands: tuple[tuple[int, ...], ...], strain: str, leader: int, trick: tuple[int, ...]
 ) -> dict[str, int]:
-    """Score every legal card with :mod:`engine.dds` (one Solver per process)."""
-    global _SOLVER
-    if _SOLVER is None:
-        _SOLVER = Solver(tt_bytes=16 * 1024 * 1024)
-    # The solver takes the hands before the trick in progress, and the trick's cards.
-    full = [list(h) for h in hands]
-    for i, f in enumerate(trick):
-        full[(leader + i) % 4].append(f)
-    result = solve_position(make_deal(full), strain, "NESW"[leader], list(trick), solver=_SOLVER)
-    return result.scores
+    """Score every legal card with :mod:`engine.dds` (one warm Solver per thread)."""
+    solver = getattr(_LOCAL, "solver", None)
+    if solver is None:
+        solver = _LOCAL.solver = Solver(tt_bytes=SOLVER_BYTES)
+    return _score(solver, hands, strain, leader, trick)
 
 
 @dataclass(frozen=True)

@@ -139,9 +139,10 @@ const char *position_check(const Position *p) {
 
 /* ---- the root context --------------------------------------------------- */
 
-/* Keys are relative to the cards held at the root; a new deal or strain
- * starts a fresh table, the same deal and strain (another leader, a later
- * position of the same play) keeps it. */
+/* Exact keys are relative to the cards held at the root: a new deal or
+ * strain starts a fresh exact table, the same deal and strain (another
+ * leader, a later position of the same play) keeps it. The winning-ranks
+ * table is kept until the strain changes. */
 static void set_root(Solver *S, const Position *p) {
     uint16_t hold[4][4];
     for (int s = 0; s < 4; s++)
@@ -156,8 +157,12 @@ static void set_root(Solver *S, const Position *p) {
             if (hold[s][h] & ~S->root_hold[s][h]) same = 0;
         }
     if (!same) {
+        /* Winning-ranks classes name only lengths and relative holders, never
+         * the deal, so that table stays valid for any deal in the same strain
+         * (the bots' sampled deals share most of their play); exact keys are
+         * relative to the root deal and go. */
+        if (S->exact || S->root_trump != p->trump) wr_clear(&S->wr);
         tt_clear(&S->tt);
-        wr_clear(&S->wr);
         memcpy(S->root_hold, hold, sizeof hold);
         S->root_trump = p->trump;
         memset(S->canon, 0xFF, sizeof S->canon);
@@ -447,6 +452,28 @@ int solver_solve(Solver *S, const Position *p) {
     set_root(S, p);
     int mover = (p->leader + p->ply) & 3;
     int ns = exact(S, estimate(p, S->tl));
+    return (mover & 1) ? S->tl - ns : ns;
+}
+
+int solver_best(Solver *S, const Position *p, int *card) {
+    set_root(S, p);
+    Position *P = &S->pos;
+    int mover = (p->leader + p->ply) & 3;
+    int ns = exact(S, estimate(p, S->tl));
+    /* The first card, in search order, that keeps North-South at ns (at
+     * least ns for them, at most ns for East-West): with the table just
+     * filled the first move tried almost always proves it. */
+    int maxnode = !(mover & 1);
+    Move mv[13];
+    int n = gen_moves(P, S->tl, mover, mv);
+    *card = mv[0].s * 13 + mv[0].r;
+    for (int i = 0; i < n; i++) {
+        uint16_t w[4];
+        if (play_and_search(S, mv[i].s, mv[i].r, maxnode ? ns : ns + 1, w) == maxnode) {
+            *card = mv[i].s * 13 + mv[i].r;
+            break;
+        }
+    }
     return (mover & 1) ? S->tl - ns : ns;
 }
 

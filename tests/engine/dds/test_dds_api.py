@@ -16,7 +16,9 @@ from engine.dds import (
     DealError,
     Solver,
     SolverUnavailable,
+    best_card,
     dd_table,
+    dd_tables,
     parse_pbn,
     solve,
     solve_position,
@@ -90,6 +92,35 @@ def test_solvers_run_in_threads() -> None:
     for t in threads:
         t.join()
     assert [out[i] for i in range(4)] == expected * 2
+
+
+def test_batch_tables_on_threads_equal_single_tables() -> None:
+    """dd_tables on two threads: the tables of dd_table, in the deals' order."""
+    deals = ["N:AKQ2.J54.T9.8765 JT9.AKQ.876.AKQ2 876.T98.AKQJ.JT9 543.7632.5432.43",
+             GRAND,
+             "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"]
+    expected = [dd_table(d) for d in deals]
+    assert dd_tables(deals, threads=2, tt_bytes=1 << 22) == expected
+    assert dd_tables(deals[:1], threads=1) == expected[:1]
+    assert dd_tables([]) == []
+
+
+def test_batch_refuses_bad_input_before_searching() -> None:
+    with pytest.raises(ValueError, match="threads"):
+        dd_tables([GRAND], threads=0)
+    with pytest.raises(DealError):
+        dd_tables([GRAND, "N:AKQX.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"])
+
+
+def test_best_card_keeps_the_best_result() -> None:
+    """best_card: the solve's result, and a card whose score is that result."""
+    deal = "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"
+    for strain, leader, played in (("N", "S", []), ("H", "W", ["2C", "3C"])):
+        pos = solve_position(deal, strain, leader, played)
+        one = best_card(deal, strain, leader, played)
+        assert one.tricks == pos.best
+        assert pos.scores[one.card] == pos.best
+    assert best_card(GRAND, "N", "N").tricks == 13
 
 
 @pytest.mark.parametrize("exact", [False, True], ids=["ranks", "exact"])
