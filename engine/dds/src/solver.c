@@ -265,19 +265,23 @@ static inline unsigned compact(const Solver *S, unsigned v, unsigned live) {
 
 /* Lengths of every suit in every hand, and each suit's holders (2 bits a
  * card, top-aligned as tt.h says): what the winning-ranks table matches. */
-static inline uint64_t describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
-    const Position *P = &S->pos;
+static inline uint64_t lengths(const Position *P) {
     uint64_t d = 0;
+    for (int s = 0; s < 4; s++)
+        d |= (uint64_t)popc(P->hand[0][s]) << (s * 4) | (uint64_t)popc(P->hand[1][s]) << (16 + s * 4) |
+             (uint64_t)popc(P->hand[2][s]) << (32 + s * 4) | (uint64_t)popc(P->hand[3][s]) << (48 + s * 4);
+    return d;
+}
+
+static inline void describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
+    const Position *P = &S->pos;
     for (int s = 0; s < 4; s++) {
-        unsigned h0 = P->hand[0][s], h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
-        d |= (uint64_t)popc(h0) << (s * 4) | (uint64_t)popc(h1) << (16 + s * 4) |
-             (uint64_t)popc(h2) << (32 + s * 4) | (uint64_t)popc(h3) << (48 + s * 4);
+        unsigned h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
         unsigned odd = compact(S, h1 | h3, live[s]), high = compact(S, h2 | h3, live[s]);
         uint32_t o = (uint32_t)(S->spread7[odd & 127] | S->spread7[odd >> 7] << 14) |
                      (uint32_t)(S->spread7[high & 127] | S->spread7[high >> 7] << 14) << 1;
         order[s] = o << (2 * (13 - popc(live[s])));
     }
-    return d;
 }
 
 /* Can North-South take at least `need` of the tricks left (current one
@@ -299,6 +303,11 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (S->tl == 1) return last_trick_ns(P, win) >= need;
         for (int s = 0; s < 4; s++)
             live[s] = held(P, s);
+        if (!S->exact) {
+            /* The table's slot loads while the quick counts run. */
+            dist = lengths(P);
+            wr_prefetch(&S->wr, dist, P->leader);
+        }
         /* The quick counts first: cheaper than a table probe. */
         int ns_leads = !(P->leader & 1);
         int q = quick_tricks(P, P->leader, ns_leads ? need : S->tl - need + 1, win);
@@ -320,7 +329,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
                 return lo >= need;
             }
         } else {
-            dist = describe(S, live, order);
+            describe(S, live, order);
             uint8_t k[4];
             int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
             if (v >= 0) {
