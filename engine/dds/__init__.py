@@ -12,10 +12,10 @@ from engine.dds.api import (
     Solver,
     best_card,
     dd_table,
-    dd_tables,
     solve,
     solve_position,
 )
+from engine.dds.batch import SolverPool, dd_tables
 from engine.dds.deal import Deal, DealError, Seat, Strain, make_deal, parse_pbn
 from engine.dds.tree import (
     SolutionTree,
@@ -35,6 +35,7 @@ __all__ = [
     "Seat",
     "SolutionTree",
     "Solver",
+    "SolverPool",
     "SolverUnavailable",
     "Strain",
     "TreeTooLarge",

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -222,28 +219,3 @@ def dd_table(deal: str | Deal, *, solver: Solver | None = None) -> DDTable:
         out[st.name] = row
     return out
 
-
-def dd_tables(deals: Iterable[str | Deal], *, threads: int | None = None,
-              tt_bytes: int = DEFAULT_TT_BYTES) -> list[DDTable]:
-    """:func:`dd_table` of many deals, in order, on ``threads`` threads (default:
-    one per CPU), each with its own Solver of ``tt_bytes``. The searches run
-    without the GIL, so the threads solve in parallel. Every deal is parsed
-    (and refused with a DealError) before any search starts."""
-    parsed = [as_deal(d) for d in deals]
-    n = (os.cpu_count() or 1) if threads is None else threads
-    if n < 1:
-        raise ValueError("threads must be at least 1")
-    n = min(n, len(parsed))
-    if n <= 1:
-        solver = Solver(tt_bytes)
-        return [dd_table(d, solver=solver) for d in parsed]
-    local = threading.local()
-
-    def one(d: Deal) -> DDTable:
-        solver = getattr(local, "solver", None)
-        if solver is None:
-            solver = local.solver = Solver(tt_bytes)
-        return dd_table(d, solver=solver)
-
-    with ThreadPoolExecutor(max_workers=n) as pool:
-        return list(pool.map(one, parsed))

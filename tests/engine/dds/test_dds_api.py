@@ -15,6 +15,7 @@ import pytest
 from engine.dds import (
     DealError,
     Solver,
+    SolverPool,
     SolverUnavailable,
     best_card,
     dd_table,
@@ -103,6 +104,22 @@ def test_batch_tables_on_threads_equal_single_tables() -> None:
     assert dd_tables(deals, threads=2, tt_bytes=1 << 22) == expected
     assert dd_tables(deals[:1], threads=1) == expected[:1]
     assert dd_tables([]) == []
+
+
+def test_a_pool_solves_positions_of_many_deals_in_order() -> None:
+    """SolverPool.positions: the same play on several deals, each as solve_position
+    says; the pool's Solvers stay with their threads between calls."""
+    deals = ["N:AKQ2.J54.T9.8765 JT9.AKQ.876.AKQ2 876.T98.AKQJ.JT9 543.7632.5432.43",
+             "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"] * 2
+    with SolverPool(threads=2, tt_bytes=1 << 22) as pool:
+        got = pool.positions(deals, "S", "N", ["8C"])
+        again = pool.positions(deals[:2], "S", "N", ["8C"])
+        assert pool.map(lambda solver, d: dd_table(d, solver=solver), deals[:1]) == \
+            [dd_table(deals[0])]
+    assert got == [solve_position(d, "S", "N", ["8C"]) for d in deals]
+    assert again == got[:2]
+    with pytest.raises(ValueError, match="threads"):
+        SolverPool(threads=0)
 
 
 def test_batch_refuses_bad_input_before_searching() -> None:
