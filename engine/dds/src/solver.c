@@ -338,13 +338,13 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             }
         }
     }
-    if (P->ply > 0) {
-        /* Mid-trick quick tricks for the side to move. */
+    if (P->ply == 1) {
+        /* Second-hand quick tricks for the side to move (the third- and
+         * fourth-hand rules cost more time than their cutoffs saved:
+         * docs/performance.md, "Double-dummy solver"). */
         int ns_moves = !((P->leader + P->ply) & 1);
         int goal = ns_moves ? need : S->tl - need + 1;
-        int q = P->ply == 1   ? second_hand_tricks(P, goal, win)
-                : P->ply == 2 ? third_hand_tricks(P, goal, win)
-                              : fourth_hand_tricks(P, goal, win);
+        int q = second_hand_tricks(P, goal, win);
         if (q && (ns_moves ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_moves;
