@@ -14,6 +14,16 @@
 
 ``--solver dds`` (default) uses engine.dds; ``--solver endplay`` uses the endplay
 package (bench-only peer, the DDS library) as a cross-check of the figures.
+``--solver compare`` times the bots' scoring workload itself (score every legal
+card of a position, over the sampled deals of each decision): it records every
+call the GIB declarer makes on ``--boards`` boards of (a), then replays the same
+calls, in the same order, through a fresh engine.dds scorer (one warm Solver)
+and through endplay's solve_board (DDS, one thread), checks that every score
+agrees, and prints both times and their ratio; ``--threads N`` also scores each
+decision's samples at once on N threads (our SolverPool against endplay's
+solve_all_boards with SetMaxThreads(N)).
+
+    .venv/bin/python bench/bridge_bots.py --solver compare --boards 20 [--threads 2]
 """
 
 from __future__ import annotations
@@ -23,14 +33,25 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout first
 
 from bots.arena import Progress, derive_seeds, mean_ci, play_game
 from bots.base import RandomBot
 from bots.bridge.gib import GibBot
 from bots.bridge.hand import HandInfo
-from bots.bridge.play import PlayOptions, Scorer, dds_scorer
+from bots.bridge.play import (
+    SOLVER_BYTES,
+    PlayOptions,
+    Scorer,
+    dds_scorer,
+    score_deals,
+    solver_scorer,
+)
 from engine.cards import deck, format_face, parse_face, rank_of
-from engine.dds import make_deal
+from engine.dds import Solver, make_deal
 from engine.rng import Rng, derive_seed
 from rules.bridge import BridgeConfig, BridgeGame
 from rules.bridge.boards import SEATS
@@ -40,31 +61,40 @@ from rules.bridge.state import Phase
 _SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
-def endplay_scorer() -> Scorer:
-    """The same scores from endplay's DDS (bench-only)."""
-    from endplay.dds import solve_board
+def _endplay_deal(hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+                  trick: tuple[int, ...]) -> Any:
     from endplay.types import Card, Deal, Denom, Player
 
     denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs,
               "N": Denom.nt}
+    full = [list(h) for h in hands]
+    for i, f in enumerate(trick):
+        full[(leader + i) % 4].append(f)
+    d = Deal(make_deal(full).to_pbn())
+    d.first = Player(leader)
+    d.trump = denoms[strain]
+    for f in trick:
+        t = format_face(f)
+        d.play(Card(t[1] + t[0]))
+    return d
+
+
+def _endplay_scores(solved: Any) -> dict[str, int]:
+    out = {}
+    for card, tricks in solved:
+        text = str(card)
+        out[text[1:] + _SUITS[text[0]]] = int(tricks)
+    return out
+
+
+def endplay_scorer() -> Scorer:
+    """The same scores from endplay's DDS (bench-only)."""
+    from endplay.dds import solve_board
 
     def score(
         hands: tuple[tuple[int, ...], ...], strain: str, leader: int, trick: tuple[int, ...]
     ) -> dict[str, int]:
-        full = [list(h) for h in hands]
-        for i, f in enumerate(trick):
-            full[(leader + i) % 4].append(f)
-        d = Deal(make_deal(full).to_pbn())
-        d.first = Player(leader)
-        d.trump = denoms[strain]
-        for f in trick:
-            t = format_face(f)
-            d.play(Card(t[1] + t[0]))
-        out = {}
-        for card, tricks in solve_board(d):
-            text = str(card)
-            out[text[1:] + _SUITS[text[0]]] = int(tricks)
-        return out
+        return _endplay_scores(solve_board(_endplay_deal(hands, strain, leader, trick)))
 
     return score
 
@@ -82,7 +112,8 @@ def fixed_contract(hands: Sequence[Sequence[int]]) -> tuple[int, str]:
 
 
 def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOptions,
-                  budget: float, times: list[float]) -> tuple[int, int]:
+                  budget: float, times: list[float],
+                  bot_scorer: Scorer | None = None) -> tuple[int, int]:
     """(double-dummy tricks, tricks taken) for the declarer on board ``seed``."""
     cards = Rng(seed).shuffled(deck())
     hands = [cards[13 * i: 13 * i + 13] for i in range(4)]
@@ -97,7 +128,7 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
-    gib = GibBot(options, scorer)
+    gib = GibBot(options, bot_scorer or scorer)
     rnd = RandomBot()
     k = 0
     while state.phase is Phase.PLAY:
@@ -173,16 +204,76 @@ def report_match(n: int, scorer: Scorer, options: PlayOptions, budget: float) ->
     print(f"    GIB IMPs per board: {m:.2f} ± {h:.2f}")
 
 
+Call = tuple[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]]
+
+
+def report_scorers(n: int, options: PlayOptions, budget: float, threads: int) -> None:
+    """The GIB declarer's scoring calls on n boards, replayed through ours and endplay."""
+    from endplay import _dds as ep_core
+    from endplay.dds import solve_all_boards
+
+    ep_core.SetMaxThreads(1)
+    calls: list[Call] = []
+
+    def recording(hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+                  trick: tuple[int, ...]) -> dict[str, int]:
+        calls.append((hands, strain, leader, trick))
+        return dds_scorer(hands, strain, leader, trick)
+
+    for seed in derive_seeds(7, n):
+        declare_board(seed, "gib", dds_scorer, options, budget, [], bot_scorer=recording)
+    timed: dict[str, float] = {}
+    answers: dict[str, list[dict[str, int]]] = {}
+    for name, scorer in (("engine.dds", solver_scorer(Solver(tt_bytes=SOLVER_BYTES))),
+                         ("endplay", endplay_scorer())):
+        start = time.perf_counter()
+        answers[name] = [scorer(*c) for c in calls]
+        timed[name] = time.perf_counter() - start
+    differ = sum(a != b for a, b in zip(answers["engine.dds"], answers["endplay"], strict=True))
+    ours, theirs = timed["engine.dds"], timed["endplay"]
+    print(f"scoring workload: {len(calls)} sampled positions from {n} boards "
+          f"({options.samples} samples/decision), every legal card scored")
+    print(f"    one thread: engine.dds (one warm Solver) {ours:7.2f} s   endplay solve_board "
+          f"{theirs:7.2f} s   ratio {ours / theirs:.2f}x (target <= 0.75x)   "
+          f"{differ} positions differ")
+    if threads > 1:
+        # The samples of one decision (consecutive calls on the same trick) at once.
+        decisions: list[list[Call]] = []
+        for c in calls:
+            if decisions and decisions[-1][0][1:] == c[1:]:
+                decisions[-1].append(c)
+            else:
+                decisions.append([c])
+        start = time.perf_counter()
+        for group in decisions:
+            score_deals(dds_scorer, [c[0] for c in group], *group[0][1:], threads=threads)
+        ours_n = time.perf_counter() - start
+        ep_core.SetMaxThreads(threads)
+        start = time.perf_counter()
+        for group in decisions:
+            solve_all_boards([_endplay_deal(*c) for c in group])
+        theirs_n = time.perf_counter() - start
+        ep_core.SetMaxThreads(1)
+        print(f"    {threads} threads: engine.dds SolverPool {ours_n:7.2f} s   endplay "
+              f"solve_all_boards {theirs_n:7.2f} s   ratio {ours_n / theirs_n:.2f}x   "
+              f"ours threaded vs endplay's one thread {ours_n / theirs:.2f}x")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=500, help="(a) boards")
     ap.add_argument("--match", type=int, default=100, help="(b) boards")
     ap.add_argument("--samples", type=int, default=10)
     ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
-    ap.add_argument("--solver", choices=("dds", "endplay"), default="dds")
+    ap.add_argument("--solver", choices=("dds", "endplay", "compare"), default="dds")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="compare: also score each decision's samples on N threads")
     args = ap.parse_args(argv)
-    scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
     options = PlayOptions(samples=args.samples)
+    if args.solver == "compare":
+        report_scorers(args.boards, options, args.budget, args.threads)
+        return
+    scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
     print(f"solver: {args.solver}", flush=True)
     if args.boards:
         report_declarer(args.boards, scorer, options, args.budget)

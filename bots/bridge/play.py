@@ -10,6 +10,7 @@ constraints, what each hidden hand can still hold.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from bots.bridge.bidding import infer
 from bots.bridge.hand import Constraints
 from bots.bridge.sampling import Samples, SampleSpec, replay_play, sample_deals
 from engine.cards import parse_face, rank_of, suit_of
-from engine.dds import Solver, make_deal, solve_position
+from engine.dds import Solver, SolverPool, make_deal, solve_position
 from engine.events import JSON
 from engine.rng import Rng
 from rules.bridge.auction import parse_call
@@ -28,32 +29,84 @@ from rules.bridge.auction import parse_call
 # (hands, strain, trick leader, trick cards) -> {card text: tricks for the side to move}
 Scorer = Callable[[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]], dict[str, int]]
 
-_SOLVER: Solver | None = None
+SOLVER_BYTES = 16 * 1024 * 1024
+
+# One Solver per thread (a Solver serves one thread at a time). Its table stays
+# warm across the sampled deals of a decision and the decisions of a board: the
+# bounds it keeps describe positions, not deals, and hold until the strain changes.
+_LOCAL = threading.local()
 
 
-def dds_scorer(
-    hands: tuple[tuple[int, ...], ...], strain: str, leader: int, trick: tuple[int, ...]
-) -> dict[str, int]:
-    """Score every legal card with :mod:`engine.dds` (one Solver per process)."""
-    global _SOLVER
-    if _SOLVER is None:
-        _SOLVER = Solver(tt_bytes=16 * 1024 * 1024)
+def _score(solver: Solver, hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+           trick: tuple[int, ...]) -> dict[str, int]:
     # The solver takes the hands before the trick in progress, and the trick's cards.
     full = [list(h) for h in hands]
     for i, f in enumerate(trick):
         full[(leader + i) % 4].append(f)
-    result = solve_position(make_deal(full), strain, "NESW"[leader], list(trick), solver=_SOLVER)
+    result = solve_position(make_deal(full), strain, "NESW"[leader], list(trick), solver=solver)
     return result.scores
+
+
+def solver_scorer(solver: Solver) -> Scorer:
+    """A Scorer on ``solver`` (for one thread), e.g. a fresh one for a measurement."""
+
+    def score(hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+              trick: tuple[int, ...]) -> dict[str, int]:
+        return _score(solver, hands, strain, leader, trick)
+
+    return score
+
+
+class DDSScorer:
+    """The :mod:`engine.dds` Scorer: one warm Solver per calling thread, and
+    :meth:`many` to score several deals at once on a pool of threads."""
+
+    def __init__(self) -> None:
+        self._pools: dict[int, SolverPool] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, hands: tuple[tuple[int, ...], ...], strain: str, leader: int,
+                 trick: tuple[int, ...]) -> dict[str, int]:
+        solver = getattr(_LOCAL, "solver", None)
+        if solver is None:
+            solver = _LOCAL.solver = Solver(tt_bytes=SOLVER_BYTES)
+        return _score(solver, hands, strain, leader, trick)
+
+    def many(self, deals: Sequence[tuple[tuple[int, ...], ...]], strain: str, leader: int,
+             trick: tuple[int, ...], threads: int) -> list[dict[str, int]]:
+        """Scores of each deal, in order, on ``threads`` threads (one process-wide
+        pool per width; its Solvers stay warm between decisions)."""
+        if threads <= 1 or len(deals) <= 1:
+            return [self(h, strain, leader, trick) for h in deals]
+        with self._lock:
+            pool = self._pools.get(threads)
+            if pool is None:
+                pool = self._pools[threads] = SolverPool(threads, SOLVER_BYTES)
+        return pool.map(lambda solver, h: _score(solver, h, strain, leader, trick), deals)
+
+
+dds_scorer = DDSScorer()
+
+
+def score_deals(scorer: Scorer, deals: Sequence[tuple[tuple[int, ...], ...]], strain: str,
+                leader: int, trick: tuple[int, ...], threads: int = 1) -> list[dict[str, int]]:
+    """``scorer`` on each deal, on ``threads`` threads when it can (a DDSScorer)."""
+    if isinstance(scorer, DDSScorer):
+        return scorer.many(deals, strain, leader, trick, threads)
+    return [scorer(h, strain, leader, trick) for h in deals]
 
 
 @dataclass(frozen=True)
 class PlayOptions:
     """``samples`` deals per decision at most; ``budget_share`` of the decision's time
-    budget may be spent (sampling stops when it is used up, after one solved deal)."""
+    budget may be spent (sampling stops when it is used up, after one solved batch);
+    ``threads`` deals are scored at once on a pool of threads (the GIL is released
+    while they search)."""
 
     samples: int = 20
     budget_share: float = 0.8
     max_attempts: int = 4000
+    threads: int = 1  # deals scored at once (engine.dds scorer), between budget checks
 
 
 @dataclass(frozen=True)
@@ -135,13 +188,16 @@ def choose_card(
     ) if _fits(spec) else Samples([], [], 0)
     totals = {c: 0.0 for c in legal_cards}
     solved = 0
-    for hands in samples.deals:
+    width = max(1, options.threads)
+    for k in range(0, len(samples.deals), width):
         if solved and time.monotonic() - start > budget * options.budget_share:
             break
-        scores = scorer(hands, pos.strain, pos.trick_leader, pos.trick)
-        for c in legal_cards:
-            totals[c] += scores.get(c, 0)
-        solved += 1
+        batch = samples.deals[k:k + width]
+        for scores in score_deals(scorer, batch, pos.strain, pos.trick_leader, pos.trick,
+                                  width):
+            for c in legal_cards:
+                totals[c] += scores.get(c, 0)
+            solved += 1
     averages = {c: (t / solved if solved else 0.0) for c, t in totals.items()}
     # Ties go to the lowest card: keep the high ones for later.
     best = max(legal_cards, key=lambda c: (averages[c], -rank_of(parse_face(c)),

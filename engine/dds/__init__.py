@@ -1,18 +1,21 @@
 """Double-dummy solver for bridge: a compiled C core (zero-window alpha-beta,
-relative-rank transposition table of 8-byte entries with Robin Hood hashing)
-behind a small Python API. Pure: values and bytes in, values and bytes out;
+winning-ranks transposition table) behind a small Python API, with a batch
+of tables on threads. Pure: values and bytes in, values and bytes out;
 scoring and par are bridge rules (rules/bridge). See docs/dds.md."""
 
 from engine.dds._native import SolverUnavailable
 from engine.dds.api import (
     DEFAULT_TT_BYTES,
+    BestCard,
     DDTable,
     PositionResult,
     Solver,
+    best_card,
     dd_table,
     solve,
     solve_position,
 )
+from engine.dds.batch import SolverPool, dd_tables
 from engine.dds.deal import Deal, DealError, Seat, Strain, make_deal, parse_pbn
 from engine.dds.tree import (
     SolutionTree,
@@ -24,6 +27,7 @@ from engine.dds.tree import (
 
 __all__ = [
     "DEFAULT_TT_BYTES",
+    "BestCard",
     "DDTable",
     "Deal",
     "DealError",
@@ -31,11 +35,14 @@ __all__ = [
     "Seat",
     "SolutionTree",
     "Solver",
+    "SolverPool",
     "SolverUnavailable",
     "Strain",
     "TreeTooLarge",
+    "best_card",
     "build_tree",
     "dd_table",
+    "dd_tables",
     "make_deal",
     "parse_pbn",
     "solve",

@@ -31,9 +31,12 @@ class Solver:
     them in the seed's exact-position table of 8-byte entries instead (slower;
     optionally screened by a Bloom filter, ``bloom=True``).
 
-    Reuse one Solver for many problems to keep its memory warm; the table is
-    kept between calls on the same deal and strain. A Solver searches without
-    holding the GIL but serves one thread at a time: give each thread its own."""
+    Reuse one Solver for related problems to keep its table warm: the bounds
+    it learnt stay until the strain changes (they describe positions by
+    suit lengths and relative ranks, so they hold for any deal: the same
+    deal after each card, or the sampled deals of a bot's decision). A
+    Solver searches without holding the GIL but serves one thread at a
+    time: give each thread its own (:func:`dd_tables` does)."""
 
     def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES, bloom: bool = False,
                  exact: bool = False) -> None:
@@ -47,6 +50,13 @@ class Solver:
         ``trick`` the faces already played to it."""
         return int(self._core.solve(list(masks), int(strain), int(leader), list(trick)))
 
+    def best(self, masks: Sequence[int], strain: int, leader: int,
+             trick: Sequence[int] = ()) -> tuple[int, int]:
+        """(face, tricks): one card that keeps the best result, and that result
+        (as :meth:`solve` counts it)."""
+        face, tricks = self._core.best(list(masks), int(strain), int(leader), list(trick))
+        return int(face), int(tricks)
+
     def scores(self, masks: Sequence[int], strain: int, leader: int,
                trick: Sequence[int] = ()) -> tuple[int, list[tuple[int, int]]]:
         """(best, [(face, tricks)]) for every legal card of the player to move."""
@@ -58,7 +68,7 @@ class Solver:
         return [int(v) for v in self._core.table(list(masks))]
 
     def reset(self) -> None:
-        """Forget the table (it is also dropped by itself when the deal changes)."""
+        """Forget the table (it is also dropped by itself when the strain changes)."""
         self._core.reset()
 
     def stats(self) -> dict[str, int]:
@@ -79,6 +89,31 @@ def solve(deal: str | Deal, strain: str | Strain, leader: str | Seat, *,
     """
     d = as_deal(deal)
     return _solver(solver).solve(d.masks(), parse_strain(strain), parse_seat(leader))
+
+
+@dataclass(frozen=True)
+class BestCard:
+    """One card that keeps the best result (``card``, canonical spelling) and
+    that result: tricks for the side to move, the trick on the table included."""
+
+    card: str
+    tricks: int
+
+
+def best_card(deal: str | Deal, strain: str | Strain, leader: str | Seat,
+              played: Sequence[str | int] = (), *,
+              solver: Solver | None = None) -> BestCard:
+    """The best result for the side to move after ``played`` (as in
+    :func:`solve_position`) and one card that keeps it: cheaper than scoring
+    every card (DDS's ``SolveBoard`` with one optimal solution)."""
+    d = as_deal(deal)
+    st = parse_strain(strain)
+    r = _replay(d, st, parse_seat(leader), played)
+    to_move = (r.leader + len(r.trick)) % 4
+    if not r.hands[to_move]:
+        raise DealError("no cards left to play")
+    face, tricks = _solver(solver).best(_masks(r.hands), st, r.leader, r.trick)
+    return BestCard(format_face(face), tricks)
 
 
 @dataclass(frozen=True)
@@ -137,6 +172,14 @@ def _replay(deal: Deal, strain: Strain, leader: Seat, played: Sequence[str | int
     return _Replay(hands, leader, trick, taken)
 
 
+def _masks(hands: Sequence[set[int]]) -> list[int]:
+    masks = [0] * 16
+    for seat, hand in enumerate(hands):
+        for f in hand:
+            masks[seat * 4 + f // 13] |= 1 << (f % 13)
+    return masks
+
+
 def solve_position(deal: str | Deal, strain: str | Strain, leader: str | Seat,
                    played: Sequence[str | int] = (), *,
                    solver: Solver | None = None) -> PositionResult:
@@ -147,10 +190,7 @@ def solve_position(deal: str | Deal, strain: str | Strain, leader: str | Seat,
     d = as_deal(deal)
     st = parse_strain(strain)
     r = _replay(d, st, parse_seat(leader), played)
-    masks = [0] * 16
-    for seat, hand in enumerate(r.hands):
-        for f in hand:
-            masks[seat * 4 + f // 13] |= 1 << (f % 13)
+    masks = _masks(r.hands)
     to_move = Seat((r.leader + len(r.trick)) % 4)
     if not r.hands[to_move]:
         return PositionResult(to_move, 0, {}, r.taken[0], r.taken[1], ())
@@ -178,3 +218,4 @@ def dd_table(deal: str | Deal, *, solver: Solver | None = None) -> DDTable:
             row[decl.name] = n_cards - raw[int(st) * 4 + leader]
         out[st.name] = row
     return out
+

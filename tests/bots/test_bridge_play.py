@@ -190,3 +190,14 @@ def test_sampling_relaxes_constraints_it_cannot_meet():
     assert len(samples.deals) == 5
     assert all(step > 0 for step in samples.relaxation)
 
+
+
+def test_scoring_samples_on_threads_gives_the_same_choice():
+    """PlayOptions.threads: the samples scored on a pool of threads average the
+    same as one at a time (same seed, same samples)."""
+    state = ending()
+    view = with_played(state, S)
+    one = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6))
+    two = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6, threads=2))
+    assert two.samples == one.samples == 6
+    assert two.averages == one.averages and two.card == one.card

@@ -33,19 +33,4 @@ int later_tricks(const Position *P, int tl, int need, const unsigned live[4], ui
  * cards they depend on. */
 int second_hand_tricks(const Position *P, int goal, uint16_t win[4]);
 
-/* Quick tricks for the third hand's side (ply 2): the trick is sure when
- * fourth hand cannot ruff and either the leader's card stands (third hand
- * plays under it, fourth hand has nothing higher) or third hand's cheapest
- * card beating everything in the suit wins, or third hand ruffs above every
- * trump that can beat it. The winner then cashes as in winner_cashes.
- * Returns the tricks counted, the current one included, or 0. */
-int third_hand_tricks(const Position *P, int goal, uint16_t win[4]);
-
-/* Quick tricks for the fourth hand's side (ply 3): partner's card wins the
- * trick when fourth hand can play under it, else fourth hand's cheapest
- * winning card does; the trick's winner then cashes as in winner_cashes
- * (fourth hand's other cards left in place: they only stop partner's runs).
- * Returns the tricks counted, the current one included, or 0. */
-int fourth_hand_tricks(const Position *P, int goal, uint16_t win[4]);
-
 #endif

@@ -122,6 +122,20 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
+static PyObject *Solver_best(SolverObject *self, PyObject *args) {
+    PyObject *hands, *trick = NULL;
+    int trump, leader;
+    if (!PyArg_ParseTuple(args, "Oii|O", &hands, &trump, &leader, &trick)) return NULL;
+    Position p;
+    if (parse_position(hands, trump, leader, trick, &p) < 0 || acquire(self) < 0) return NULL;
+    int v, card = 0;
+    Py_BEGIN_ALLOW_THREADS
+    v = solver_best(self->solver, &p, &card);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    return Py_BuildValue("(ii)", card, v);
+}
+
 static PyObject *Solver_scores(SolverObject *self, PyObject *args) {
     PyObject *hands, *trick = NULL;
     int trump, leader;
@@ -185,6 +199,8 @@ static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)Solver_solve, METH_VARARGS,
      "solve(hands, trump, leader, trick=()) -> tricks for the side to move"},
+    {"best", (PyCFunction)Solver_best, METH_VARARGS,
+     "best(hands, trump, leader, trick=()) -> (face, tricks for the side to move)"},
     {"scores", (PyCFunction)Solver_scores, METH_VARARGS,
      "scores(hands, trump, leader, trick=()) -> (best, [(face, tricks), ...])"},
     {"table", (PyCFunction)Solver_table, METH_VARARGS,

@@ -42,30 +42,33 @@ static inline int has_run_below(unsigned hm, unsigned live, int r) {
     return below && (hm >> hibit(below) & 1);
 }
 
-/* Score of leading card r of suit s by seat p (tl tricks left). The weights
- * follow DDS's tuned ones: first whether the lead wins the trick for our
- * side, then who holds the next top cards, and lower cards first among equal
- * leads (depth). */
-static int lead_score(const Position *P, int p, int s, int r, const unsigned live[4], int tl) {
+/* What the lead scores of one suit share, computed once per suit: lengths,
+ * the holders of the top cards, ruffs, and the suit's part of the score. */
+typedef struct {
+    unsigned hm;
+    int nl, nr, np, w1, w2, top, second, trumps, stiff_top;
+    int d_win, d_lose;       /* the suit's part of the score, lead winning or not */
+    int win_top, win_lower;  /* does leading the top card / a lower card win? */
+} LeadSuit;
+
+/* The per-suit part of lead_score for seat p leading suit s (tl tricks left). */
+static void lead_suit(const Position *P, int p, int s, const unsigned live[4], int tl,
+                      LeadSuit *L) {
     int tr = P->trump;
     int lho = (p + 1) & 3, part = (p + 2) & 3, rho = (p + 3) & 3;
     unsigned hm = P->hand[p][s];
     int nl = popc(P->hand[lho][s]), nr = popc(P->hand[rho][s]), np = popc(P->hand[part][s]);
     int w1 = nth_holder(P, live[s], s, 0), w2 = nth_holder(P, live[s], s, 1);
     int top = hibit(live[s]);
-    int depth = 1 + popc(live[s] >> (r + 1)); /* 1 for the top card */
-    int seq = has_run_below(hm, live[s], r);
-    int second = live[s] & ~(1u << top) ? hibit(live[s] & ~(1u << top)) : -1;
     /* Opponents with many cards to choose from make a bigger tree; a void
      * opponent may play anything. */
     int cl = nl ? nl : tl + 1, cr = nr ? nr : tl + 1;
     int trumps = tr != DDS_NT && live[tr];
-    int d, sc;
+    int d;
     unsigned pt = trumps ? P->hand[part][tr] : 0;
     unsigned lt = trumps ? P->hand[lho][tr] : 0, rt = trumps ? P->hand[rho][tr] : 0;
     int lruff = trumps && s != tr && !nl && lt, rruff = trumps && s != tr && !nr && rt;
     int pruff = trumps && s != tr && !np && pt;
-    int stiff_top = (nl == 1 && w1 == lho) || (nr == 1 && w1 == rho);
     if (trumps) {
         d = -(cl + cr) * 128 / 13;
         if (lruff || rruff) d -= 12;
@@ -82,33 +85,33 @@ static int lead_score(const Position *P, int p, int s, int r, const unsigned liv
     } else {
         d = -(cl + cr) * 128 / 19 - (np ? 0 : 9);
     }
-    /* Does this lead win the trick for the leader's side? */
-    int win;
-    if (r == top || P->hand[part][s] > (P->hand[lho][s] | P->hand[rho][s]))
-        win = !lruff && !rruff;
+    L->hm = hm;
+    L->nl = nl;
+    L->nr = nr;
+    L->np = np;
+    L->w1 = w1;
+    L->w2 = w2;
+    L->top = top;
+    L->second = live[s] & ~(1u << top) ? hibit(live[s] & ~(1u << top)) : -1;
+    L->trumps = trumps;
+    L->stiff_top = (nl == 1 && w1 == lho) || (nr == 1 && w1 == rho);
+    /* Does the lead win the trick for the leader's side? */
+    L->win_top = !lruff && !rruff;
+    if (P->hand[part][s] > (P->hand[lho][s] | P->hand[rho][s]))
+        L->win_lower = !lruff && !rruff;
     else if (pruff)
-        win = (!lruff || pt > lt) && (!rruff || pt > rt);
+        L->win_lower = (!lruff || pt > lt) && (!rruff || pt > rt);
     else
-        win = 0;
-    if (win && !trumps) {
+        L->win_lower = 0;
+    L->d_win = d;
+    if (!trumps) {
         if (w2 == rho) {
-            if (nr != 1) d -= 1;
+            if (nr != 1) L->d_win -= 1;
         } else if (w2 == lho) {
-            d += nl != 1 ? 22 : 16;
+            L->d_win += nl != 1 ? 22 : 16;
         }
         int safe = (w2 != lho || nl == 1) && (w2 != rho || nr == 1);
-        return d + (safe ? 45 : 18) + depth;
-    }
-    if (win) {
-        if (stiff_top) sc = 35 + depth;
-        else if (w1 == p) sc = w2 == part ? 48 + depth : r == top ? 31 : -3 + depth;
-        else if (w1 == part) sc = w2 == p ? 42 + depth : 28 + depth;
-        else if (seq && r == second) sc = 40;
-        else if (seq) sc = 22 + depth;
-        else sc = 11 + depth;
-        return d + sc;
-    }
-    if (!trumps) {
+        L->d_win += safe ? 45 : 18;
         if (w1 == rho || w2 == rho) {
             if (nr != 1) d -= 10;
         } else if (w1 == lho && w2 == part && np != 1) {
@@ -119,20 +122,43 @@ static int lead_score(const Position *P, int p, int s, int r, const unsigned liv
     int w3 = nth_holder(P, live[s], s, 2);
     if (w2 == part && w3 == part) d += trumps ? 20 : 35;
     else if (np > 1 && ((w2 == p && w3 == part) || (w2 == part && w3 == p))) d += trumps ? 13 : 25;
-    if (trumps) {
-        if (stiff_top) sc = depth + 2;
+    L->d_lose = d;
+}
+
+/* Score of leading card r of suit s by seat p, given lead_suit's L. The
+ * weights follow DDS's tuned ones: first whether the lead wins the trick for
+ * our side, then who holds the next top cards, and lower cards first among
+ * equal leads (depth). */
+static int lead_score(const LeadSuit *L, int p, int r, unsigned live) {
+    int part = (p + 2) & 3;
+    int w1 = L->w1, w2 = L->w2, top = L->top;
+    int depth = 1 + popc(live >> (r + 1)); /* 1 for the top card */
+    int seq = has_run_below(L->hm, live, r);
+    int sc;
+    if (r == top ? L->win_top : L->win_lower) {
+        if (!L->trumps) return L->d_win + depth;
+        if (L->stiff_top) sc = 35 + depth;
+        else if (w1 == p) sc = w2 == part ? 48 + depth : r == top ? 31 : -3 + depth;
+        else if (w1 == part) sc = w2 == p ? 42 + depth : 28 + depth;
+        else if (seq && r == L->second) sc = 40;
+        else if (seq) sc = 22 + depth;
+        else sc = 11 + depth;
+        return L->d_win + sc;
+    }
+    if (L->trumps) {
+        if (L->stiff_top) sc = depth + 2;
         else if (w1 == p) sc = w2 == part ? 33 + depth : r == top ? 38 : -14 + depth;
         else if (w1 == part) sc = 34 + depth;
-        else if (seq && r == second) sc = 35;
+        else if (seq && r == L->second) sc = 35;
         else sc = 15 - r;
     } else {
-        if (stiff_top) sc = 28 + depth;
+        if (L->stiff_top) sc = 28 + depth;
         else if (w1 == p) sc = -17 + depth;
         else if (!seq) sc = 12 + depth;
-        else if (r == second) sc = 48;
+        else if (r == L->second) sc = 48;
         else sc = 29 - depth;
     }
-    return d + sc;
+    return L->d_lose + sc;
 }
 
 static inline int top_or(unsigned m, int none) { return m ? hibit(m) : none; }
@@ -315,10 +341,13 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
     if (ply == 0) {
         for (int s = 0; s < 4; s++) {
             unsigned reps = representatives(P->hand[p][s], live[s]);
+            if (!reps) continue;
+            LeadSuit L;
+            lead_suit(P, p, s, live, tl, &L);
             while (reps) {
                 int r = hibit(reps);
                 reps &= ~(1u << r);
-                add(mv, &n, s, r, lead_score(P, p, s, r, live, tl));
+                add(mv, &n, s, r, lead_score(&L, p, r, live[s]));
             }
         }
     } else {

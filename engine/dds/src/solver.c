@@ -139,9 +139,10 @@ const char *position_check(const Position *p) {
 
 /* ---- the root context --------------------------------------------------- */
 
-/* Keys are relative to the cards held at the root; a new deal or strain
- * starts a fresh table, the same deal and strain (another leader, a later
- * position of the same play) keeps it. */
+/* Exact keys are relative to the cards held at the root: a new deal or
+ * strain starts a fresh exact table, the same deal and strain (another
+ * leader, a later position of the same play) keeps it. The winning-ranks
+ * table is kept until the strain changes. */
 static void set_root(Solver *S, const Position *p) {
     uint16_t hold[4][4];
     for (int s = 0; s < 4; s++)
@@ -156,8 +157,12 @@ static void set_root(Solver *S, const Position *p) {
             if (hold[s][h] & ~S->root_hold[s][h]) same = 0;
         }
     if (!same) {
+        /* Winning-ranks classes name only lengths and relative holders, never
+         * the deal, so that table stays valid for any deal in the same strain
+         * (the bots' sampled deals share most of their play); exact keys are
+         * relative to the root deal and go. */
+        if (S->exact || S->root_trump != p->trump) wr_clear(&S->wr);
         tt_clear(&S->tt);
-        wr_clear(&S->wr);
         memcpy(S->root_hold, hold, sizeof hold);
         S->root_trump = p->trump;
         memset(S->canon, 0xFF, sizeof S->canon);
@@ -260,19 +265,23 @@ static inline unsigned compact(const Solver *S, unsigned v, unsigned live) {
 
 /* Lengths of every suit in every hand, and each suit's holders (2 bits a
  * card, top-aligned as tt.h says): what the winning-ranks table matches. */
-static inline uint64_t describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
-    const Position *P = &S->pos;
+static inline uint64_t lengths(const Position *P) {
     uint64_t d = 0;
+    for (int s = 0; s < 4; s++)
+        d |= (uint64_t)popc(P->hand[0][s]) << (s * 4) | (uint64_t)popc(P->hand[1][s]) << (16 + s * 4) |
+             (uint64_t)popc(P->hand[2][s]) << (32 + s * 4) | (uint64_t)popc(P->hand[3][s]) << (48 + s * 4);
+    return d;
+}
+
+static inline void describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
+    const Position *P = &S->pos;
     for (int s = 0; s < 4; s++) {
-        unsigned h0 = P->hand[0][s], h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
-        d |= (uint64_t)popc(h0) << (s * 4) | (uint64_t)popc(h1) << (16 + s * 4) |
-             (uint64_t)popc(h2) << (32 + s * 4) | (uint64_t)popc(h3) << (48 + s * 4);
+        unsigned h1 = P->hand[1][s], h2 = P->hand[2][s], h3 = P->hand[3][s];
         unsigned odd = compact(S, h1 | h3, live[s]), high = compact(S, h2 | h3, live[s]);
         uint32_t o = (uint32_t)(S->spread7[odd & 127] | S->spread7[odd >> 7] << 14) |
                      (uint32_t)(S->spread7[high & 127] | S->spread7[high >> 7] << 14) << 1;
         order[s] = o << (2 * (13 - popc(live[s])));
     }
-    return d;
 }
 
 /* Can North-South take at least `need` of the tricks left (current one
@@ -294,6 +303,11 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         if (S->tl == 1) return last_trick_ns(P, win) >= need;
         for (int s = 0; s < 4; s++)
             live[s] = held(P, s);
+        if (!S->exact) {
+            /* The table's slot loads while the quick counts run. */
+            dist = lengths(P);
+            wr_prefetch(&S->wr, dist, P->leader);
+        }
         /* The quick counts first: cheaper than a table probe. */
         int ns_leads = !(P->leader & 1);
         int q = quick_tricks(P, P->leader, ns_leads ? need : S->tl - need + 1, win);
@@ -315,7 +329,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
                 return lo >= need;
             }
         } else {
-            dist = describe(S, live, order);
+            describe(S, live, order);
             uint8_t k[4];
             int v = wr_probe(&S->wr, dist, P->leader, order, need, k);
             if (v >= 0) {
@@ -324,13 +338,13 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             }
         }
     }
-    if (P->ply > 0) {
-        /* Mid-trick quick tricks for the side to move. */
+    if (P->ply == 1) {
+        /* Second-hand quick tricks for the side to move (the third- and
+         * fourth-hand rules cost more time than their cutoffs saved:
+         * docs/performance.md, "Double-dummy solver"). */
         int ns_moves = !((P->leader + P->ply) & 1);
         int goal = ns_moves ? need : S->tl - need + 1;
-        int q = P->ply == 1   ? second_hand_tricks(P, goal, win)
-                : P->ply == 2 ? third_hand_tricks(P, goal, win)
-                              : fourth_hand_tricks(P, goal, win);
+        int q = second_hand_tricks(P, goal, win);
         if (q && (ns_moves ? q >= need : S->tl - q < need)) {
             S->st.quick_cuts++;
             return ns_moves;
@@ -447,6 +461,28 @@ int solver_solve(Solver *S, const Position *p) {
     set_root(S, p);
     int mover = (p->leader + p->ply) & 3;
     int ns = exact(S, estimate(p, S->tl));
+    return (mover & 1) ? S->tl - ns : ns;
+}
+
+int solver_best(Solver *S, const Position *p, int *card) {
+    set_root(S, p);
+    Position *P = &S->pos;
+    int mover = (p->leader + p->ply) & 3;
+    int ns = exact(S, estimate(p, S->tl));
+    /* The first card, in search order, that keeps North-South at ns (at
+     * least ns for them, at most ns for East-West): with the table just
+     * filled the first move tried almost always proves it. */
+    int maxnode = !(mover & 1);
+    Move mv[13];
+    int n = gen_moves(P, S->tl, mover, mv);
+    *card = mv[0].s * 13 + mv[0].r;
+    for (int i = 0; i < n; i++) {
+        uint16_t w[4];
+        if (play_and_search(S, mv[i].s, mv[i].r, maxnode ? ns : ns + 1, w) == maxnode) {
+            *card = mv[i].s * 13 + mv[i].r;
+            break;
+        }
+    }
     return (mover & 1) ? S->tl - ns : ns;
 }
 

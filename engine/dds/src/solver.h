@@ -51,6 +51,10 @@ const char *position_check(const Position *p);
  * trick included), with best play by both sides. */
 int solver_solve(Solver *s, const Position *p);
 
+/* Like solver_solve, and one card that keeps that result (face
+ * suit * 13 + rank) in *card. */
+int solver_best(Solver *S, const Position *p, int *card);
+
 /* Like solver_solve, and also the score of every legal card: out_cards get
  * suit * 13 + rank, out_scores the tricks for the mover's side after it.
  * Returns the number of legal cards. */

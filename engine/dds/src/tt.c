@@ -361,11 +361,24 @@ static int scan(const WRT *t, const WRList *l, const uint32_t order[4], int need
     return -1;
 }
 
+void wr_prefetch(const WRT *t, uint64_t dist, int leader) {
+    size_t i = (size_t)(wr_hash(dist ^ (uint64_t)WR_HEADER * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) &
+               (t->nlists - 1);
+    __builtin_prefetch(&t->lists[i]);
+}
+
 int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]) {
     t->stats.probes++;
     WRList *h = wr_list(t, dist, leader, WR_HEADER);
     if (h->gen != t->gen) return -1;
     int hit = 0;
+    /* Every sub-list slot first, so that their cache misses overlap. */
+    size_t mask = t->nlists - 1;
+    for (unsigned pres = h->start; pres; pres &= pres - 1) {
+        unsigned sub = sub_of((unsigned)__builtin_ctz(pres), order);
+        size_t i = (size_t)(wr_hash(dist ^ (uint64_t)sub * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) & mask;
+        __builtin_prefetch(&t->lists[i]);
+    }
     for (unsigned pres = h->start; pres; pres &= pres - 1) {
         unsigned wild = (unsigned)__builtin_ctz(pres);
         WRList *l = wr_list(t, dist, leader, sub_of(wild, order));

@@ -111,6 +111,9 @@ size_t wr_bytes(const WRT *t);
  * bits 24..25, the next in 22..23, ...) whose bounds decide "North-South take at
  * least `need`": returns 1 (yes) or 0 (no) and sets k[] to the entry's
  * relevant top cards; -1 when no entry decides. */
+/* Starts loading the memory a probe of (dist, leader) reads first, so that
+ * work done before the probe hides the cache miss. */
+void wr_prefetch(const WRT *t, uint64_t dist, int leader);
 int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]);
 void wr_store(WRT *t, uint64_t dist, int leader, const uint32_t order[4], const uint8_t k[4],
               int lo, int hi);

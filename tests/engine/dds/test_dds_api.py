@@ -15,8 +15,11 @@ import pytest
 from engine.dds import (
     DealError,
     Solver,
+    SolverPool,
     SolverUnavailable,
+    best_card,
     dd_table,
+    dd_tables,
     parse_pbn,
     solve,
     solve_position,
@@ -90,6 +93,51 @@ def test_solvers_run_in_threads() -> None:
     for t in threads:
         t.join()
     assert [out[i] for i in range(4)] == expected * 2
+
+
+def test_batch_tables_on_threads_equal_single_tables() -> None:
+    """dd_tables on two threads: the tables of dd_table, in the deals' order."""
+    deals = ["N:AKQ2.J54.T9.8765 JT9.AKQ.876.AKQ2 876.T98.AKQJ.JT9 543.7632.5432.43",
+             GRAND,
+             "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"]
+    expected = [dd_table(d) for d in deals]
+    assert dd_tables(deals, threads=2, tt_bytes=1 << 22) == expected
+    assert dd_tables(deals[:1], threads=1) == expected[:1]
+    assert dd_tables([]) == []
+
+
+def test_a_pool_solves_positions_of_many_deals_in_order() -> None:
+    """SolverPool.positions: the same play on several deals, each as solve_position
+    says; the pool's Solvers stay with their threads between calls."""
+    deals = ["N:AKQ2.J54.T9.8765 JT9.AKQ.876.AKQ2 876.T98.AKQJ.JT9 543.7632.5432.43",
+             "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"] * 2
+    with SolverPool(threads=2, tt_bytes=1 << 22) as pool:
+        got = pool.positions(deals, "S", "N", ["8C"])
+        again = pool.positions(deals[:2], "S", "N", ["8C"])
+        assert pool.map(lambda solver, d: dd_table(d, solver=solver), deals[:1]) == \
+            [dd_table(deals[0])]
+    assert got == [solve_position(d, "S", "N", ["8C"]) for d in deals]
+    assert again == got[:2]
+    with pytest.raises(ValueError, match="threads"):
+        SolverPool(threads=0)
+
+
+def test_batch_refuses_bad_input_before_searching() -> None:
+    with pytest.raises(ValueError, match="threads"):
+        dd_tables([GRAND], threads=0)
+    with pytest.raises(DealError):
+        dd_tables([GRAND, "N:AKQX.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"])
+
+
+def test_best_card_keeps_the_best_result() -> None:
+    """best_card: the solve's result, and a card whose score is that result."""
+    deal = "N:K843.T542.J6.873 AQJ.K963.AT4.QJ5 T9652.Q7.K87.AK6 7.AJ8.Q9532.T942"
+    for strain, leader, played in (("N", "S", []), ("H", "W", ["2C", "3C"])):
+        pos = solve_position(deal, strain, leader, played)
+        one = best_card(deal, strain, leader, played)
+        assert one.tricks == pos.best
+        assert pos.scores[one.card] == pos.best
+    assert best_card(GRAND, "N", "N").tricks == 13
 
 
 @pytest.mark.parametrize("exact", [False, True], ids=["ranks", "exact"])

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine.cards import format_face
-from engine.dds import Solver, dd_table, make_deal, solve, solve_position
+from engine.dds import DealError, Solver, dd_table, make_deal, solve, solve_position
 from engine.rng import Rng
 from engine.tricks import winning_index
 
@@ -99,6 +99,56 @@ def test_mid_play_positions_match_endplay() -> None:
             theirs[text[1:] + SUIT_OF_SYMBOL[text[0]]] = tricks
         assert ours.scores == theirs, (deal.to_pbn(), strain, leader, played)
     assert mid_trick >= 300
+
+
+def endplay_scores(deal: Any, strain: int, leader: int, played: list[int]) -> dict[str, int]:
+    ep = EpDeal.from_pbn(deal.to_pbn())
+    ep.first = Player(leader)
+    ep.trump = EP_DENOM[strain]
+    for c in played:
+        name = format_face(c)
+        ep.play(EpCard(name[1] + name[0]))
+    out = {}
+    for card, tricks in solve_board(ep):
+        text = str(card)
+        out[text[1:] + SUIT_OF_SYMBOL[text[0]]] = tricks
+    return out
+
+
+def test_a_warm_solver_across_sampled_deals_matches_endplay() -> None:
+    """Issue 17 item 2: one Solver keeps its table across the deals of a bot's
+    decision (same strain: the cards a seat cannot see dealt again between the
+    two hands it cannot see) and across the same deal after each card; every
+    card's score still equals DDS's."""
+    rng = Rng(17)
+    solver = Solver(tt_bytes=1 << 22)
+    strain = rng.below(5)
+    checked = 0
+    for _ in range(12):
+        deal = deal_of(rng)
+        leader = rng.below(4)
+        played = random_play(rng, [list(h) for h in deal.hands], strain, leader,
+                             4 + rng.below(30))
+        for _ in range(8):
+            # North sees its hand and South's: East and West swap unseen cards.
+            hands = [list(h) for h in deal.hands]
+            unseen = [c for c in hands[1] + hands[3] if c not in played]
+            fixed = [[c for c in hands[s] if c in played] for s in (1, 3)]
+            shuffled = rng.shuffled(unseen)
+            k = len(hands[1]) - len(fixed[0])
+            hands[1] = fixed[0] + shuffled[:k]
+            hands[3] = fixed[1] + shuffled[k:]
+            sample = make_deal(hands)
+            try:
+                ours = solve_position(sample, STRAINS[strain], "NESW"[leader],
+                                      [format_face(c) for c in played], solver=solver)
+            except DealError:  # the new hand held a suit its player showed out of
+                continue
+            checked += 1
+            assert ours.scores == endplay_scores(sample, strain, leader, played), \
+                (sample.to_pbn(), strain, leader, played)
+    assert checked >= 40
+    assert solver.stats()["tt_hits"] > 0
 
 
 # The issue's 200 full deals (about 0.3 s a table here, docs/dds.md "Speed");
