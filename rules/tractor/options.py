@@ -69,6 +69,30 @@ class NoDeclarationPolicy(StrEnum):
     REDEAL = "redeal"
 
 
+class BonusLevelPolicy(StrEnum):
+    """Whether a Finding Friends landlord side that ended smaller than planned
+    (a wasted or unanswered call) gets one more level when it holds."""
+
+    NONE = "none"
+    SMALLER_LANDLORD_TEAM = "smaller_landlord_team"
+
+
+class AdvancementPolicy(StrEnum):
+    """Which levels a seat must defend (win as landlord) to go up past.
+
+    A seat whose level must be defended goes up past it only as the landlord
+    side and only with the first level of that round's gain; otherwise its
+    advance stops there (docs/tractor.md, "Level advancement").
+    """
+
+    #: Only the maximum rank must be defended.
+    DEFEND_MAX = "defend_max"
+    #: Nothing must be defended: passing the maximum on attack also wins.
+    UNRESTRICTED = "unrestricted"
+    #: The maximum rank and the point ranks (5, 10, K) must be defended.
+    DEFEND_POINTS = "defend_points"
+
+
 class TractorConfig(GameConfig):
     """Settings of a Tractor (Sheng Ji) table.
 
@@ -100,6 +124,13 @@ class TractorConfig(GameConfig):
     allow_reinforce: bool = True
     max_rank: str = "A"
     rounds: int = Field(default=0, ge=0, le=200)
+    score_step_per_deck: int = Field(default=20, ge=5, le=50, multiple_of=5)
+    turnover_steps: int = Field(default=2, ge=1, le=8)
+    deadzone_steps: int = Field(default=1, ge=0, le=8)
+    truncate_zero_crossing: bool = True
+    bonus_level: BonusLevelPolicy = BonusLevelPolicy.SMALLER_LANDLORD_TEAM
+    advancement: AdvancementPolicy = AdvancementPolicy.DEFEND_MAX
+    defend_ranks: tuple[str, ...] = ()
 
     @field_validator("max_rank")
     @classmethod
@@ -109,6 +140,20 @@ class TractorConfig(GameConfig):
         if len(rank) != 1 or rank not in RANKS or rank == "2":
             raise ValueError("must be one of 3..9, T, J, Q, K, A")
         return rank
+
+    @field_validator("defend_ranks", mode="before")
+    @classmethod
+    def _known_ranks(cls, value: object) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise ValueError("must be a list of ranks (2..9, T, J, Q, K, A)")
+        out: list[str] = []
+        for v in value:
+            rank = str(v).strip().upper()
+            rank = "T" if rank == "10" else rank
+            if len(rank) != 1 or rank not in RANKS:
+                raise ValueError("must be a list of ranks (2..9, T, J, Q, K, A)")
+            out.append(rank)
+        return tuple(sorted(set(out), key=RANKS.index))
 
     @model_validator(mode="after")
     def _seats_match_mode(self) -> Self:
@@ -140,6 +185,17 @@ class TractorConfig(GameConfig):
         3 at 8.
         """
         return self.seats // 2 - 1 if self.finding_friends else 0
+
+    @property
+    def defended_ranks(self) -> frozenset[int]:
+        """Rank indexes a side must defend to go up past (``advancement`` and
+        ``defend_ranks`` together)."""
+        ranks = {RANKS.index(r) for r in self.defend_ranks}
+        if self.advancement is not AdvancementPolicy.UNRESTRICTED:
+            ranks.add(self.max_rank_index)
+        if self.advancement is AdvancementPolicy.DEFEND_POINTS:
+            ranks |= {RANKS.index(r) for r in ("5", "T", "K")}
+        return frozenset(ranks)
 
     @property
     def max_rank_index(self) -> int:

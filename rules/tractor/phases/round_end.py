@@ -14,14 +14,17 @@ from engine.cards import RANKS
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import Action
+from rules.tractor.options import BonusLevelPolicy
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import spell
 from rules.tractor.phases.draw import new_round, round_events
 from rules.tractor.scoring import (
+    LevelChange,
     advance,
     kitty_bonus,
     kitty_multiplier,
     level_change,
+    level_table,
     penalised,
     points,
 )
@@ -48,12 +51,17 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
     failed_attack, failed_land = sides.failed_throws(state, attackers, landlords)
     p = penalised(state.points + bonus, failed_attack, failed_land,
                   config.throw_failure_penalty)
-    change = level_change(p, config.decks)
+    change = level_change(p, config.decks, level_table(config))
+    if (not change.attackers_win and config.bonus_level is BonusLevelPolicy.SMALLER_LANDLORD_TEAM
+            and config.finding_friends and len(landlords) < config.friend_calls + 1):
+        # A wasted or unanswered call left the landlords short-handed.
+        change = LevelChange(False, change.levels + 1, bonus=True)
     winners = tuple(sorted(attackers if change.attackers_win else landlords))
     levels = list(state.levels)
     passed: list[int] = []
     for s in winners:
-        levels[s], over = advance(levels[s], change.levels, config.max_rank_index)
+        levels[s], over = advance(levels[s], change.levels, config.max_rank_index,
+                                  config.defended_ranks, defending=not change.attackers_win)
         if over:
             passed.append(s)
     nxt = sides.next_landlord(state, landlords, change.attackers_win)
@@ -80,6 +88,7 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
         "attacker_points": p,
         "attackers_win": change.attackers_win,
         "levels_up": change.levels,
+        "bonus_level": change.bonus,
         **sides.went_up(state, winners, change.attackers_win),
         "levels": [RANKS[v] for v in levels],
         "next_landlord": nxt,

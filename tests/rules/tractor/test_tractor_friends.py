@@ -316,8 +316,9 @@ def test_next_landlord_agrees_with_the_classic_rule_on_fixed_partnerships() -> N
 @pytest.mark.parametrize(
     ("kitty", "points", "attackers_win", "seats_up", "levels", "next_landlord"),
     [
-        # 25 in the trick + (15 kitty points x 2): 55, the lone landlord holds +1.
-        ("KD 5S", 55, False, [0], (1, 1, 2, 3, 4), 0),
+        # 25 in the trick + (15 kitty points x 2): 55, the lone landlord holds +1,
+        # and +1 more: its side is smaller than planned (bonus_level, default on).
+        ("KD 5S", 55, False, [0], (2, 1, 2, 3, 4), 0),
         # 25 + 45 x 2 = 115 >= 80: the four attackers take over (+0), and the
         # next landlord is "the next attacker after the landlord".
         ("KD KD TD TD 5S", 115, True, [1, 2, 3, 4], (0, 1, 2, 3, 4), 1),
@@ -345,7 +346,8 @@ def test_the_match_ends_when_a_seat_passes_the_maximum_rank() -> None:
         s, _ev = act(s, seat, card)
     assert s.phase is Phase.OVER and s.champions == (0,)
     result = GAME.result(s)
-    assert result is not None and result.scores == (2.0, 0.0, 0.0, 0.0, 0.0)
+    # +2 and the bonus level: the landlord played alone.
+    assert result is not None and result.scores == (3.0, 0.0, 0.0, 0.0, 0.0)
     assert result.summary.startswith("seat 1 wins after 1 round: seat 1 at 3, seat 2 at 3")
 
 
