@@ -52,6 +52,23 @@ class TrickComparison(StrEnum):
     LARGEST_UNIT_FIRST = "largest_unit_first"
 
 
+class TrickDrawPolicy(StrEnum):
+    """What a follower must play when it cannot match the lead's format
+    (docs/tractor.md, "Tuples and draw policies"; shengji's names)."""
+
+    #: A longer tuple or a tractor is broken to supply pairs when asked.
+    NO_PROTECTIONS = "no_protections"
+    #: A tuple need not be broken to follow a narrower one (a triple for a pair).
+    LONGER_TUPLES_PROTECTED = "longer_tuples_protected"
+    #: Only a tractor lead draws tractors (a quadruple lead does not).
+    ONLY_DRAW_TRACTOR_ON_TRACTOR = "only_draw_tractor_on_tractor"
+    #: Both of the above.
+    LONGER_TUPLES_PROTECTED_AND_ONLY_TRACTOR_ON_TRACTOR = (
+        "longer_tuples_protected_and_only_draw_tractor_on_tractor")
+    #: Follow suit only: the format draws nothing.
+    NO_FORMAT_BASED_DRAW = "no_format_based_draw"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -112,6 +129,9 @@ class TractorConfig(GameConfig):
     draw) -- for short casual tables and for tests.
     """
 
+    #: 2: the rules of docs/tractor.md.  1: tables stored before the house-rule
+    #: options existed replay as they were played (see :data:`LEGACY_FIELDS`).
+    version: int = Field(default=2, ge=1, le=2)
     seats: int = Field(default=4, ge=4, le=8)
     finding_friends: bool = False
     kitty_multiplier: KittyMultiplier = KittyMultiplier.DOUBLE_UNIT
@@ -124,6 +144,9 @@ class TractorConfig(GameConfig):
     allow_reinforce: bool = True
     max_rank: str = "A"
     rounds: int = Field(default=0, ge=0, le=200)
+    deck_count: int = Field(default=0, ge=0, le=4)
+    kitty_cards: int = Field(default=0, ge=0, le=40)
+    trick_draw_policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS
     score_step_per_deck: int = Field(default=20, ge=5, le=50, multiple_of=5)
     turnover_steps: int = Field(default=2, ge=1, le=8)
     deadzone_steps: int = Field(default=1, ge=0, le=8)
@@ -140,6 +163,20 @@ class TractorConfig(GameConfig):
         if len(rank) != 1 or rank not in RANKS or rank == "2":
             raise ValueError("must be one of 3..9, T, J, Q, K, A")
         return rank
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: object) -> object:
+        # A version-1 table was stored before these options existed: it keeps
+        # the rules it was played under (no bonus level, no rank to defend,
+        # Finding Friends capped at three decks of pairs) and may not set them.
+        if not isinstance(data, dict) or data.get("version") != 1:
+            return data
+        named = sorted(set(data) & set(LEGACY_FIELDS))
+        if named:
+            raise ValueError(f"{named[0]}: not an option of version 1 (use version 2)")
+        return {**data, "bonus_level": BonusLevelPolicy.NONE,
+                "advancement": AdvancementPolicy.UNRESTRICTED}
 
     @field_validator("defend_ranks", mode="before")
     @classmethod
@@ -164,17 +201,45 @@ class TractorConfig(GameConfig):
         if not self.finding_friends and self.seats != 4:
             raise ValueError("seats: fixed partnerships need exactly 4 seats "
                              "(set finding_friends for larger tables)")
+        if self.deck_count == 1:
+            raise ValueError("deck_count: 2 to 4 decks (0 = by the seat count)")
+        if self.kitty_cards and (self.decks * 54 - self.kitty_cards) % self.seats:
+            raise ValueError(f"kitty_cards: {self.decks * 54 - self.kitty_cards} cards "
+                             f"do not deal evenly to {self.seats} seats")
         return self
 
     @property
     def decks(self) -> int:
         """Decks shuffled together (see :func:`deal_sizes`)."""
-        return deal_sizes(self.seats, self.finding_friends)[0]
+        if self.version == 1:
+            return min(3, deal_sizes(self.seats, self.finding_friends)[0])
+        return deal_sizes(self.seats, self.finding_friends, self.deck_count, self.kitty_cards)[0]
 
     @property
     def kitty_size(self) -> int:
         """Cards in the kitty (see :func:`deal_sizes`)."""
-        return deal_sizes(self.seats, self.finding_friends)[1]
+        if self.version == 1:
+            return deal_sizes(self.seats, self.finding_friends, self.decks)[1]
+        return deal_sizes(self.seats, self.finding_friends, self.deck_count, self.kitty_cards)[1]
+
+    @property
+    def tuple_rules(self) -> bool:
+        """Whether plays are cut into tuples of any width (rules/tractor/tuples.py):
+        with three or more decks, or a draw policy other than the default.  Two
+        decks under the default policy keep the classic pair engine, whose
+        checks are polynomial (docs/tractor.md, "Following: the legality rule")."""
+        if self.version == 1:
+            return False
+        return self.decks >= 3 or self.trick_draw_policy is not TrickDrawPolicy.NO_PROTECTIONS
+
+    def to_json(self) -> dict[str, object]:
+        """The options as stored and shown (a version-1 table without the options
+        it did not have, so its stored form and state hash are unchanged)."""
+        data = self.model_dump(mode="json")
+        if self.version == 1:
+            for name in LEGACY_FIELDS:
+                data.pop(name, None)
+        return data
 
     @property
     def friend_calls(self) -> int:
@@ -203,23 +268,31 @@ class TractorConfig(GameConfig):
         return RANKS.index(self.max_rank)
 
 
-def deal_sizes(seats: int, finding_friends: bool) -> tuple[int, int]:
+LEGACY_FIELDS = (
+    "deck_count", "kitty_cards", "trick_draw_policy", "score_step_per_deck", "turnover_steps",
+    "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
+)
+"""Options a version-1 table does not have (added with version 2)."""
+
+
+def deal_sizes(seats: int, finding_friends: bool, deck_count: int = 0,
+               kitty_cards: int = 0) -> tuple[int, int]:
     """(decks, kitty size) for a table.
 
-    The classic game: two decks, an 8-card kitty (docs/tractor.md, "Players and cards").
-    Finding Friends: the usual convention of half a deck per seat
-    (``seats // 2`` decks) capped at three, because our units are singles,
-    pairs and tractors of pairs (a pair is the two copies of one face,
-    docs/tractor.md, "Units, leads and throws"): with three decks a third
-    copy is a single beside a pair, but four copies of a face would be two
-    pairs at one face, which the structure rules do not express.  The kitty
-    is the smallest one of at least 5 cards that leaves equal hands: 5 seats
-    2 decks kitty 8 (20 each), 6 seats 3 decks kitty 6 (26 each), 7 seats
-    kitty 8 (22 each), 8 seats kitty 10 (19 each).
+    The classic game: two decks, an 8-card kitty (docs/tractor.md, "Players and
+    cards").  Finding Friends: half a deck per seat (``seats // 2`` decks, as on
+    rbtying/shengji: 4 decks at 8 seats, with triples and quadruples as units).
+    ``deck_count`` (2..4) replaces that number.  The kitty is ``kitty_cards``
+    when given (it must leave equal hands), else the smallest one of at least 5
+    cards that leaves equal hands (8 in the classic game): 5 seats 2 decks kitty
+    8 (20 each), 6 seats 3 decks kitty 6 (26 each), 7 seats kitty 8 (22 each),
+    8 seats 4 decks kitty 8 (26 each).
     """
-    if not finding_friends:
+    decks = deck_count or (seats // 2 if finding_friends else 2)
+    if kitty_cards:
+        return decks, kitty_cards
+    if not finding_friends and decks == 2:
         return 2, 8
-    decks = min(3, seats // 2)
     kitty = (decks * 54) % seats
     while kitty < 5:
         kitty += seats

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.cards import SMALL_JOKER, face_of
 from rules.tractor.options import KittyMultiplier, TractorConfig
-from rules.tractor.structure import Template
+from rules.tractor.structure import Structure, Template
 
 _FIVE, _TEN, _KING = 3, 8, 11  # rank indexes of 5, 10, K
 
@@ -30,19 +30,24 @@ def points(cards: Iterable[int]) -> int:
     return sum(card_points(c) for c in cards)
 
 
-def kitty_multiplier(last_lead: Template, option: KittyMultiplier) -> int:
+def kitty_multiplier(last_lead: Template | Structure, option: KittyMultiplier) -> int:
     """The factor on the kitty's points when the attackers win the last trick.
 
-    The largest unit is measured in cards (single 1, pair 2, tractor 2L) in the
-    last trick's template (every play that can win it has that template).
+    The largest unit is measured in cards (single 1, pair 2, triple 3, tractor
+    of L pairs 2L) in the last trick's lead (every play that can win it has
+    the lead's units).
     """
-    largest = 2 * last_lead.tractors[0] if last_lead.tractors else (
-        2 if last_lead.pairs else 1)
+    if isinstance(last_lead, Structure):
+        largest, cards = last_lead.largest_unit, last_lead.size
+    else:
+        largest = 2 * last_lead.tractors[0] if last_lead.tractors else (
+            2 if last_lead.pairs else 1)
+        cards = last_lead.cards
     if option is KittyMultiplier.DOUBLE_UNIT:
         return 2 * largest
     if option is KittyMultiplier.POWER_UNIT:
         return 2**largest
-    return 2 * last_lead.cards
+    return 2 * cards
 
 
 def kitty_bonus(kitty: Iterable[int], last_lead: Template, option: KittyMultiplier) -> int:

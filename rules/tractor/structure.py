@@ -90,6 +90,19 @@ class Structure:
     suit: int
     units: tuple[Unit, ...]
     template: Template
+    #: Each unit's shape (copies per face, lowest face first) when the lead was
+    #: cut into tuples (rules/tractor/tuples.py); empty for the classic pairs.
+    shapes: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def size(self) -> int:
+        """Cards in the play."""
+        return sum(len(u.cards) for u in self.units)
+
+    @property
+    def largest_unit(self) -> int:
+        """Cards in the largest unit."""
+        return max(len(u.cards) for u in self.units)
 
 
 # ----------------------------------------------------------------------------

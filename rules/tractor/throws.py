@@ -11,7 +11,7 @@ the hand, and the penalty option is charged by the scoring.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import FACES_PER_DECK
@@ -66,12 +66,17 @@ def resolve_throw(
     others: Sequence[Sequence[int]],
     trump: Trump,
     choice: ThrowFailureUnit = ThrowFailureUnit.SMALLEST,
+    beats: Callable[[Unit, Sequence[int], Trump, int], bool] | None = None,
 ) -> ThrowOutcome:
-    """Decide a lead against the other players' hands (each a sequence of card ids)."""
+    """Decide a lead against the other players' hands (each a sequence of card ids).
+
+    ``beats`` decides whether a hand beats a unit (default :func:`can_beat`;
+    the tuple rules pass their own)."""
     if len(lead.units) <= 1:
         return ThrowOutcome(True, None, (), ())
+    beat = beats or can_beat
     beatable = tuple(u for u in lead.units
-                     if any(can_beat(u, hand, trump, lead.suit) for hand in others))
+                     if any(beat(u, hand, trump, lead.suit) for hand in others))
     if not beatable:
         return ThrowOutcome(True, None, (), ())
     phi = tables(trump).phi

@@ -12,6 +12,7 @@ from engine.cards import FACES_PER_DECK, RANKS, SUITS, format_card
 from engine.events import JSON, OMNISCIENT, SPECTATOR
 from rules.tractor.memo import Memo
 from rules.tractor.phases.common import drawing, spell
+from rules.tractor.play_rules import play_rules
 from rules.tractor.sides import match_result, sides_for
 from rules.tractor.state import Phase, TractorState
 
@@ -86,6 +87,9 @@ def _public_view(state: TractorState, name: str) -> JSON:
             "failed_throws": list(state.failed_throws),
         })
         out.update(sides_for(state.config).public_view(state))
+    if state.config.version > 1:
+        # The trick rules, so that a bot or client checks plays as the table does.
+        out["rules"] = {**play_rules(state.config).to_json(), "decks": state.config.decks}
     if state.config.takeback_allowed:
         out["takeback"] = state.takeback.seat if state.takeback is not None else None
     res = match_result(state)

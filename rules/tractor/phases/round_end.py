@@ -21,7 +21,6 @@ from rules.tractor.phases.draw import new_round, round_events
 from rules.tractor.scoring import (
     LevelChange,
     advance,
-    kitty_bonus,
     kitty_multiplier,
     level_change,
     level_table,
@@ -46,12 +45,14 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
     bonus = 0
     multiplier = 0
     if last_winner in attackers:
-        multiplier = kitty_multiplier(last_lead.template, config.kitty_multiplier)
-        bonus = kitty_bonus(state.kitty, last_lead.template, config.kitty_multiplier)
+        multiplier = kitty_multiplier(last_lead, config.kitty_multiplier)
+        bonus = points(state.kitty) * multiplier
     failed_attack, failed_land = sides.failed_throws(state, attackers, landlords)
     p = penalised(state.points + bonus, failed_attack, failed_land,
                   config.throw_failure_penalty)
-    change = level_change(p, config.decks, level_table(config))
+    # Version-1 tables scored every total at or below zero as 0.
+    change = level_change(max(p, 0) if config.version == 1 else p, config.decks,
+                          level_table(config))
     if (not change.attackers_win and config.bonus_level is BonusLevelPolicy.SMALLER_LANDLORD_TEAM
             and config.finding_friends and len(landlords) < config.friend_calls + 1):
         # A wasted or unanswered call left the landlords short-handed.
@@ -88,7 +89,8 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
         "attacker_points": p,
         "attackers_win": change.attackers_win,
         "levels_up": change.levels,
-        "bonus_level": change.bonus,
+        # Version-1 events had no bonus level (their stored form stays as it was).
+        **({"bonus_level": change.bonus} if config.version > 1 else {}),
         **sides.went_up(state, winners, change.attackers_win),
         "levels": [RANKS[v] for v in levels],
         "next_landlord": nxt,

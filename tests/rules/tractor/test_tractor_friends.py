@@ -73,9 +73,10 @@ def data(events: list[Event], kind: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("seats", "decks", "kitty", "hand", "calls"),
-    # decks = seats // 2 capped at 3; the smallest kitty >= 5 leaving equal
-    # hands; seats // 2 - 1 calls so the landlord's side is half the table.
-    [(5, 2, 8, 20, 1), (6, 3, 6, 26, 2), (7, 3, 8, 22, 2), (8, 3, 10, 19, 3)],
+    # decks = seats // 2 (shengji's default; quadruples are units at 8 seats);
+    # the smallest kitty >= 5 leaving equal hands; seats // 2 - 1 calls so the
+    # landlord's side is half the table.
+    [(5, 2, 8, 20, 1), (6, 3, 6, 26, 2), (7, 3, 8, 22, 2), (8, 4, 8, 26, 3)],
 )
 def test_deal_sizes_by_seat_count(seats: int, decks: int, kitty: int, hand: int,
                                   calls: int) -> None:

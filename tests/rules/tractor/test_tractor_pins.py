@@ -13,22 +13,25 @@ from rules.tractor.game import TractorGame
 from tests.rules.pins import trace
 
 CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
+    # Version-1 tables: stored games carry the version they were created with.
     # name, options, seed, actions, final state_hash, trace digest
-    ("plain", {}, 7, 600,
+    ("plain", {"version": 1}, 7, 600,
      "adf81452c17f81988641c84864d02a58b505f324534a02915ea5747a2802780b",
      "5d79a10cf71654678f8ce3ecf37914f3acf5230bc18eff1406afe16daf35d360"),
     ("plain, every option off its default",
-     {"takeback_allowed": True, "no_declaration": "redeal", "kitty_multiplier": "double_cards",
+     {"version": 1, "takeback_allowed": True, "no_declaration": "redeal",
+      "kitty_multiplier": "double_cards",
       "throw_failure_unit": "first_found", "trick_comparison": "largest_unit_first",
       "rounds": 2}, 11, 600,
      "4d7cfb230e1d91b7f19efd2ece88e04661cda6489a1e8e9fbd091408f5c7e0b1",
      "2a182583134955239e52cf510ad9ba503c2443b5e093a9bc164560882d4320f6"),
-    ("finding friends, 5 seats, one round", {"seats": 5, "finding_friends": True, "rounds": 1},
+    ("finding friends, 5 seats, one round", {"version": 1, "seats": 5, "finding_friends": True,
+                                              "rounds": 1},
      3, 600,
      "0f3dfec5517c0095bbe0728c974273fe6fa6f1915bdba6fb7e302d5ff9e2977a",
      "f99b91be21742e60e460afdfb3a0188f76b5856158c7daf39d95a1011fc521f4"),
     ("finding friends, 6 seats, takeback",
-     {"seats": 6, "finding_friends": True, "takeback_allowed": True}, 5, 400,
+     {"version": 1, "seats": 6, "finding_friends": True, "takeback_allowed": True}, 5, 400,
      "c5f52b5a02d3d6234304d2f92ce185f54584b9f022a1e76bea7fd97d1e552eb7",
      "5b9e30ee7ddfd8c8c32ce77c17d1c36faba4ab28a3cfa656b6ac7aedccc221c8"),
 ]
