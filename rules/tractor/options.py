@@ -35,6 +35,10 @@ class ThrowFailureUnit(StrEnum):
     SMALLEST = "smallest"
     #: The first beatable unit in the throw's template order (tractors, pairs, singles).
     FIRST_FOUND = "first_found"
+    #: rbtying/shengji's: the first player after the thrower (in play order) who
+    #: can beat a unit decides; of the units it can beat, the smallest (fewest
+    #: cards, then lowest).
+    FIRST_BEATER = "first_beater"
 
 
 class TrickComparison(StrEnum):

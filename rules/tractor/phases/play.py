@@ -175,7 +175,7 @@ def _play(state: TractorState, seat: int, cards: tuple[int, ...],
     throw_failed = False
     rules = play_rules(state.config)
     if lead is not None:
-        others = [state.hands[s] for s in range(seats) if s != seat]
+        others = [state.hands[(seat + k) % seats] for k in range(1, seats)]  # play order
         outcome = resolve_throw(lead, others, trump, state.config.throw_failure_unit,
                                 rules.can_beat)
         if not outcome.stands:
