@@ -73,6 +73,40 @@ class TrickDrawPolicy(StrEnum):
     NO_FORMAT_BASED_DRAW = "no_format_based_draw"
 
 
+class BidPolicy(StrEnum):
+    """Which declaration overrides another of as many cards (a longer one always does)."""
+
+    #: Jokers beat suits (big over small); otherwise a longer declaration only.
+    JOKER_OR_GREATER_LENGTH = "joker_or_greater_length"
+    #: Also a higher suit (clubs < diamonds < hearts < spades) of two or more cards.
+    JOKER_OR_HIGHER_SUIT = "joker_or_higher_suit"
+    #: Only a longer declaration overrides.
+    GREATER_LENGTH = "greater_length"
+
+
+class JokerBidPolicy(StrEnum):
+    """How many jokers declare no trump."""
+
+    #: Two or more of one joker.
+    BOTH_TWO_OR_MORE = "both_two_or_more"
+    #: As many as there are decks, of either joker.
+    BOTH_NUM_DECKS = "both_num_decks"
+    #: Small jokers: as many as decks; big jokers: one fewer.
+    SMALL_NUM_DECKS_BIG_ONE_LESS = "small_num_decks_big_one_less"
+
+
+class BidReinforcement(StrEnum):
+    """What a seat whose declaration stands (or stood) may add."""
+
+    #: While its declaration is the standing one, only more copies of the same card.
+    REINFORCE_WHILE_WINNING = "reinforce_while_winning"
+    #: While standing, more copies of the same card or any stronger declaration.
+    OVERTURN_OR_REINFORCE_WHILE_WINNING = "overturn_or_reinforce_while_winning"
+    #: Once overridden, it may also bring its card up to as many copies as the
+    #: standing declaration (unless that one is of jokers), which then stands.
+    REINFORCE_WHILE_EQUIVALENT = "reinforce_while_equivalent"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -151,6 +185,10 @@ class TractorConfig(GameConfig):
     deck_count: int = Field(default=0, ge=0, le=4)
     kitty_cards: int = Field(default=0, ge=0, le=40)
     trick_draw_policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS
+    bid_policy: BidPolicy = BidPolicy.JOKER_OR_GREATER_LENGTH
+    joker_bid_policy: JokerBidPolicy = JokerBidPolicy.BOTH_TWO_OR_MORE
+    bid_reinforcement: BidReinforcement = BidReinforcement.REINFORCE_WHILE_WINNING
+    bid_takeback: bool = False
     score_step_per_deck: int = Field(default=20, ge=5, le=50, multiple_of=5)
     turnover_steps: int = Field(default=2, ge=1, le=8)
     deadzone_steps: int = Field(default=1, ge=0, le=8)
@@ -273,7 +311,8 @@ class TractorConfig(GameConfig):
 
 
 LEGACY_FIELDS = (
-    "deck_count", "kitty_cards", "trick_draw_policy", "score_step_per_deck", "turnover_steps",
+    "deck_count", "kitty_cards", "trick_draw_policy", "bid_policy", "joker_bid_policy",
+    "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
     "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
 )
 """Options a version-1 table does not have (added with version 2)."""

@@ -90,10 +90,18 @@ def round_events(state: TractorState) -> list[Event]:
 _TO_ACT = Memo(8)
 
 
+def _can_take_back_bid(state: TractorState, seat: int) -> bool:
+    """Option ``bid_takeback``: the seat whose declaration stands may withdraw it."""
+    cur = state.current
+    return state.config.bid_takeback and cur is not None and cur.seat == seat
+
+
 def _drawing_seats(state: TractorState) -> tuple[int, ...]:
     active = {s for s in range(state.seats) if undeclined(state, s)}
     if drawing(state):
         active.add(state.drawer)
+    if state.current is not None and _can_take_back_bid(state, state.current.seat):
+        active.add(state.current.seat)
     return tuple(sorted(active))
 
 
@@ -118,8 +126,12 @@ class Draw(PhaseRules):
             {"type": "declare", "cards": [format_card(f)] * n}
             for f, n in declaration_options(state, seat)
         ]
+        if _can_take_back_bid(state, seat):
+            decls.append({"type": "takeback_bid"})
         if drawing(state) and seat == state.drawer:
             return [{"type": "draw"}, *decls]
+        if not undeclined(state, seat):
+            return decls  # only the takeback: nothing to pass on
         return [*decls, {"type": "pass"}]
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
@@ -128,6 +140,12 @@ class Draw(PhaseRules):
             if not drawing(state) or seat != state.drawer:
                 raise IllegalAction("not_your_turn", "it is not your turn to draw")
             return TractorMove({"type": "draw"}, seat, state)
+        if kind == "takeback_bid":
+            if not _can_take_back_bid(state, seat):
+                raise IllegalAction("nothing_to_take_back",
+                                    "only the standing declaration's owner may withdraw it "
+                                    "(option bid_takeback)")
+            return TractorMove({"type": "takeback_bid"}, seat, state)
         if kind == "pass":
             if not undeclined(state, seat):
                 raise IllegalAction("nothing_to_pass", "you have no declaration to pass on")
@@ -135,8 +153,9 @@ class Draw(PhaseRules):
         if kind != "declare":
             raise IllegalAction("bad_action", "during the draw: draw, declare or pass")
         faces = parse_cards(action)
-        if not faces or len(faces) > 2 or len(set(faces)) != 1:
-            raise IllegalAction("bad_declaration", "declare one rank card or a pair of one card")
+        if not faces or len(faces) > state.config.decks or len(set(faces)) != 1:
+            raise IllegalAction("bad_declaration",
+                                "declare copies of one rank card (or jokers)")
         f, n = faces[0], len(faces)
         if (f, n) not in declaration_options(state, seat):
             if take(state.hands[seat], faces) is None:
@@ -144,7 +163,7 @@ class Draw(PhaseRules):
             raise IllegalAction(
                 "weak_declaration",
                 "a declaration must be a rank card and override the current one "
-                "(single < pair < small-joker pair < big-joker pair)",
+                "(more copies, or as many of a stronger joker; see the bid options)",
             )
         cards = take(state.hands[seat], faces)
         assert cards is not None
@@ -157,6 +176,8 @@ class Draw(PhaseRules):
             return _draw(state)
         if kind == "declare":
             return _declare(state, seat, move.cards)
+        if kind == "takeback_bid":
+            return _take_back_bid(state, seat)
         declined = list(state.declined)
         declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
         after = replace(state, declined=tuple(declined))
@@ -183,6 +204,17 @@ def _declare(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
                                           Declaration(seat, f, len(cards))))
     suit = "NT" if f >= SMALL_JOKER else SUITS[f // 13]
     events = [Event("declare", {"seat": seat, "cards": spell(cards), "suit": suit})]
+    return _maybe_close(after, events)
+
+
+def _take_back_bid(state: TractorState, seat: int) -> Step:
+    """Withdraw the standing declaration: the one before it stands again.  The
+    shown cards stay public (``retracted``): everyone saw them."""
+    cur = state.current
+    assert cur is not None
+    after = replace(state, declarations=state.declarations[:-1],
+                    retracted=(*state.retracted, *([cur.face] * cur.count)))
+    events = [Event("takeback_bid", {"seat": seat, "cards": [format_card(cur.face)] * cur.count})]
     return _maybe_close(after, events)
 
 
