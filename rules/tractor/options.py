@@ -107,6 +107,17 @@ class BidReinforcement(StrEnum):
     REINFORCE_WHILE_EQUIVALENT = "reinforce_while_equivalent"
 
 
+class BombPolicy(StrEnum):
+    """Bombs: four or more copies of one card, played to a trick of as many cards
+    (docs/tractor.md, "Bombs")."""
+
+    NO_BOMBS = "no_bombs"
+    #: A bomb beats any play that is not a bomb and may be played whatever was led.
+    ALLOW_BOMBS = "allow_bombs"
+    #: As above, but a bomb of another plain suit only when void in the led suit.
+    ALLOW_BOMBS_SUIT_FOLLOWING = "allow_bombs_suit_following"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -185,6 +196,7 @@ class TractorConfig(GameConfig):
     deck_count: int = Field(default=0, ge=0, le=4)
     kitty_cards: int = Field(default=0, ge=0, le=40)
     trick_draw_policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS
+    bomb_policy: BombPolicy = BombPolicy.NO_BOMBS
     bid_policy: BidPolicy = BidPolicy.JOKER_OR_GREATER_LENGTH
     joker_bid_policy: JokerBidPolicy = JokerBidPolicy.BOTH_TWO_OR_MORE
     bid_reinforcement: BidReinforcement = BidReinforcement.REINFORCE_WHILE_WINNING
@@ -272,7 +284,8 @@ class TractorConfig(GameConfig):
         checks are polynomial (docs/tractor.md, "Following: the legality rule")."""
         if self.version == 1:
             return False
-        return self.decks >= 3 or self.trick_draw_policy is not TrickDrawPolicy.NO_PROTECTIONS
+        return (self.decks >= 3 or self.trick_draw_policy is not TrickDrawPolicy.NO_PROTECTIONS
+                or self.bomb_policy is not BombPolicy.NO_BOMBS)
 
     def to_json(self) -> dict[str, object]:
         """The options as stored and shown (a version-1 table without the options
@@ -311,7 +324,8 @@ class TractorConfig(GameConfig):
 
 
 LEGACY_FIELDS = (
-    "deck_count", "kitty_cards", "trick_draw_policy", "bid_policy", "joker_bid_policy",
+    "deck_count", "kitty_cards", "trick_draw_policy", "bomb_policy", "bid_policy",
+    "joker_bid_policy",
     "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
     "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
 )

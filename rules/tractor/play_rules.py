@@ -16,11 +16,11 @@ from engine.events import JSON
 from engine.rng import Rng
 from rules.tractor import structure as classic
 from rules.tractor import tuples
-from rules.tractor.options import TractorConfig, TrickComparison, TrickDrawPolicy
+from rules.tractor.options import BombPolicy, TractorConfig, TrickComparison, TrickDrawPolicy
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.structure import Structure, Unit, suit_of_play
 from rules.tractor.throws import can_beat
-from rules.tractor.tricks import trick_winner
+from rules.tractor.tricks import beats_winner, strongest, trick_winner
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,13 @@ class PlayRules:
     comparison: TrickComparison = TrickComparison.ALL_UNITS
     #: Version-1 tables: a throw's singles count under ``largest_unit_first``.
     throw_singles: bool = False
+    bombs: BombPolicy = BombPolicy.NO_BOMBS
 
     def to_json(self) -> JSON:
         """The fields a view carries so that a bot plays by the same rules."""
         return {"tuples": self.tuples, "trick_draw_policy": self.draw.value,
                 "trick_comparison": self.comparison.value,
-                "throw_singles": self.throw_singles}
+                "throw_singles": self.throw_singles, "bomb_policy": self.bombs.value}
 
     @classmethod
     def from_json(cls, data: JSON | None) -> PlayRules:
@@ -47,11 +48,27 @@ class PlayRules:
         if not data:
             return cls()
         return cls(bool(data.get("tuples")), TrickDrawPolicy(data["trick_draw_policy"]),
-                   TrickComparison(data["trick_comparison"]), bool(data.get("throw_singles")))
+                   TrickComparison(data["trick_comparison"]), bool(data.get("throw_singles")),
+                   BombPolicy(data.get("bomb_policy", BombPolicy.NO_BOMBS.value)))
 
     def winner(self, lead: Structure, plays: Sequence[Sequence[int]], trump: Trump) -> int:
-        """Index into ``plays`` (the lead first) of the play winning the trick."""
-        return trick_winner(lead, plays, trump, self.comparison, self.throw_singles)
+        """Index into ``plays`` (the lead first) of the play winning the trick.
+
+        With bombs, a bomb beats every play that is not one, and a bomb only
+        a smaller or lower one (docs/tractor.md, "Bombs")."""
+        if self.bombs is BombPolicy.NO_BOMBS:
+            return trick_winner(lead, plays, trump, self.comparison, self.throw_singles)
+        best = 0
+        bomb = plays[0] if tuples.is_bomb(plays[0]) else None
+        held = strongest(plays[0], lead, trump)
+        for i, play in enumerate(plays[1:], start=1):
+            if tuples.is_bomb(play):
+                if bomb is None or tuples.bomb_beats(play, bomb, trump):
+                    best, bomb = i, play
+            elif bomb is None and beats_winner(play, held, lead, trump, self.comparison,
+                                               self.throw_singles):
+                best, held = i, strongest(play, lead, trump)
+        return best
 
     def structure(self, cards: Sequence[int], trump: Trump) -> Structure:
         """A play of one effective suit cut into units."""
@@ -68,7 +85,7 @@ class PlayRules:
                      trump: Trump) -> None:
         """Raise IllegalAction unless ``play`` follows ``lead`` legally."""
         if self.tuples:
-            tuples.check_follow_tuples(lead, hand, play, trump, self.draw)
+            tuples.check_follow_tuples(lead, hand, play, trump, self.draw, self.bombs)
         else:
             classic.check_follow(lead, hand, play, trump)
 
@@ -114,4 +131,4 @@ class PlayRules:
 def play_rules(config: TractorConfig) -> PlayRules:
     """The trick rules a table's options describe."""
     return PlayRules(config.tuple_rules, config.trick_draw_policy, config.trick_comparison,
-                     throw_singles=config.version == 1)
+                     throw_singles=config.version == 1, bombs=config.bomb_policy)

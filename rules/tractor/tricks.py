@@ -165,7 +165,7 @@ def beats_winner(
     if comparison is TrickComparison.LARGEST_UNIT_FIRST:
         # Singles do not count in a throw (shengji's "trick unit length").
         sizes = [len(u.cards) for u in mine.units]
-        throw = len(sizes) > 1
+        throw = len(sizes) > 1 and max(sizes) > 1
         for a, b, n in zip(mine.strengths(trump), theirs, sizes, strict=True):
             if a != b and not (throw and n == 1 and not throw_singles):
                 return a > b

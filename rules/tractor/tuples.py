@@ -22,8 +22,8 @@ from typing import TypeVar
 
 from engine.cards import FACES_PER_DECK
 from engine.errors import IllegalAction
-from rules.tractor.options import TrickDrawPolicy
-from rules.tractor.order import Trump, tables
+from rules.tractor.options import BombPolicy, TrickDrawPolicy
+from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.structure import Structure, Template, Unit, suit_of_play
 
 Shape = tuple[int, ...]
@@ -334,10 +334,28 @@ def required(lead: Structure, hand_in_suit: Sequence[int], trump: Trump,
     return None
 
 
+def is_bomb(cards: Sequence[int]) -> bool:
+    """Four or more copies of one card (docs/tractor.md, "Bombs")."""
+    return len(cards) >= 4 and len({c % FACES_PER_DECK for c in cards}) == 1
+
+
+def bomb_beats(bomb: Sequence[int], other: Sequence[int], trump: Trump) -> bool:
+    """Whether bomb ``bomb`` beats bomb ``other``: more cards, else a higher card
+    (trump over a plain suit; two plain suits never beat each other)."""
+    if len(bomb) != len(other):
+        return len(bomb) > len(other)
+    t = tables(trump)
+    a, b = bomb[0] % FACES_PER_DECK, other[0] % FACES_PER_DECK
+    if t.suit[a] != t.suit[b]:
+        return t.suit[a] == TRUMP
+    return t.phi[a] > t.phi[b]
+
+
 def check_follow_tuples(lead: Structure, hand: Sequence[int], play: Sequence[int], trump: Trump,
-                        policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS) -> None:
+                        policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS,
+                        bombs: BombPolicy = BombPolicy.NO_BOMBS) -> None:
     """Raise :class:`IllegalAction` unless ``play`` is a legal follow (rule:
-    docs/tractor.md, "Tuples and draw policies")."""
+    docs/tractor.md, "Tuples and draw policies", "Bombs")."""
     n = sum(len(u.cards) for u in lead.units)
     if len(play) != n:
         raise IllegalAction("wrong_count", f"play exactly {n} cards")
@@ -348,6 +366,11 @@ def check_follow_tuples(lead: Structure, hand: Sequence[int], play: Sequence[int
         raise IllegalAction("not_in_hand", "you can only play cards from your hand")
     suit = tables(trump).suit
     in_suit = [c for c in hand if suit[c % FACES_PER_DECK] == lead.suit]
+    if bombs is not BombPolicy.NO_BOMBS and is_bomb(play):
+        bomb_suit = suit[play[0] % FACES_PER_DECK]
+        if (bombs is BombPolicy.ALLOW_BOMBS or bomb_suit in (lead.suit, TRUMP)
+                or not in_suit):
+            return
     played_in_suit = [c for c in play if suit[c % FACES_PER_DECK] == lead.suit]
     if len(played_in_suit) < min(len(in_suit), n):
         raise IllegalAction("must_follow_suit", "play as many cards of the led suit as you can")

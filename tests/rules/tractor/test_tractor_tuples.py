@@ -7,7 +7,7 @@ import pytest
 
 from engine.cards import FACES_PER_DECK, parse_faces
 from engine.errors import IllegalAction
-from rules.tractor.options import TrickComparison, TrickDrawPolicy
+from rules.tractor.options import BombPolicy, TrickComparison, TrickDrawPolicy
 from rules.tractor.order import Trump
 from rules.tractor.play_rules import PlayRules
 from rules.tractor.tuples import (
@@ -214,3 +214,53 @@ def test_a_throw_unit_is_beaten_only_by_the_same_shape(unit: str, other: str,
     deal = Deal()
     u = decompose(deal(unit), TRUMP).units[0]
     assert can_beat_tuple(u, deal(other), TRUMP, 3) is beaten
+
+
+# ----------------------------------------------------------------------------
+# Bombs (docs/tractor.md, "Bombs")
+
+AB = BombPolicy.ALLOW_BOMBS
+ABS = BombPolicy.ALLOW_BOMBS_SUIT_FOLLOWING
+
+
+@pytest.mark.parametrize(
+    ("bombs", "hand", "play", "legal"),
+    [
+        # Not a bomb rule: four of a plain suit may not be played while holding spades.
+        (BombPolicy.NO_BOMBS, "7C 7C 7C 7C 9S 9S 8S 8S", "7C 7C 7C 7C", False),
+        # allow_bombs: a bomb may be played whatever was led...
+        (AB, "7C 7C 7C 7C 9S 9S 8S 8S", "7C 7C 7C 7C", True),
+        # ...allow_bombs_suit_following: another plain suit's bomb only when void,
+        (ABS, "7C 7C 7C 7C 9S 9S 8S 8S", "7C 7C 7C 7C", False),
+        (ABS, "7C 7C 7C 7C 3D", "7C 7C 7C 7C", True),
+        # but a trump bomb, or a bomb of the led suit, always.
+        (ABS, "3H 3H 3H 3H 9S 9S 8S 8S", "3H 3H 3H 3H", True),
+        (ABS, "QS QS QS QS 9S 9S 8S 8S", "QS QS QS QS", True),
+    ],
+)
+def test_bomb_policy_follows(bombs: BombPolicy, hand: str, play: str, legal: bool) -> None:
+    deal = Deal()
+    led = decompose(deal("5S 5S 6S 6S"), TRUMP)
+    cards = deal(hand)
+    assert PlayRules(True, bombs=bombs).is_legal_follow(led, cards, pick(cards, play),
+                                                        TRUMP) is legal
+
+
+@pytest.mark.parametrize(
+    ("plays", "winner"),
+    [
+        # A bomb beats a trump tractor; a later non-bomb never beats a bomb.
+        (["3H 3H 4H 4H", "7C 7C 7C 7C", "BJ BJ SJ SJ"], 2),
+        # Between bombs: a higher one of the same suit, or a trump one, wins.
+        (["7C 7C 7C 7C", "8C 8C 8C 8C"], 2),
+        (["7C 7C 7C 7C", "6H 6H 6H 6H"], 2),
+        (["7C 7C 7C 7C", "8D 8D 8D 8D"], 1),  # two plain suits: the first stays
+    ],
+)
+def test_bombs_win_tricks(plays: list[str], winner: int) -> None:
+    deal = Deal()
+    all_plays = [deal("5S 5S 6S 6S"), *(deal(p) for p in plays)]
+    led = decompose(all_plays[0], TRUMP)
+    assert PlayRules(True, bombs=AB).winner(led, all_plays, TRUMP) == winner
+    # Without bombs the trump tractor (or nobody) holds.
+    assert PlayRules(True).winner(led, all_plays[:2], TRUMP) in (0, 1)
