@@ -41,6 +41,8 @@ from engine.cards import (
 from engine.errors import IllegalAction
 from engine.events import JSON
 from engine.game import Action
+from rules.tractor.friends import callable_faces
+from rules.tractor.options import FriendSelection
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.play_rules import PlayRules
 from rules.tractor.scoring import card_points
@@ -150,11 +152,15 @@ class TractorHeuristicBot:
         call by playing one.  Only if too few are missing, a held face, calling
         the copy after the ones held."""
         count = len(next(a["calls"] for a in legal if a.get("type") == "call"))
-        decks = int(view.get("decks", 2))
+        decks = _decks(view)
         trump = _trump(view)
         t = tables(trump)
         held = Counter(c % FACES_PER_DECK for c in to_ids(view["hand"]))
-        faces = [f for f in range(SMALL_JOKER) if t.suit[f] != TRUMP and held[f] < decks]
+        policy = FriendSelection((view.get("rules") or {}).get("friend_selection",
+                                                               FriendSelection.UNRESTRICTED))
+        allowed = set(callable_faces(trump, policy))
+        faces = [f for f in range(SMALL_JOKER) if t.suit[f] != TRUMP and held[f] < decks
+                 and f in allowed]
         faces.sort(key=lambda f: (held[f] > 0, -t.phi[f], f))
         calls = [{"card": format_card(f), "nth": held[f] + 1} for f in faces[:count]]
         return {"type": "call", "calls": calls}

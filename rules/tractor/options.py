@@ -118,6 +118,28 @@ class BombPolicy(StrEnum):
     ALLOW_BOMBS_SUIT_FOLLOWING = "allow_bombs_suit_following"
 
 
+class FriendSelection(StrEnum):
+    """Which cards the landlord may call as friends (Finding Friends)."""
+
+    #: Any card that is not a trump.
+    UNRESTRICTED = "unrestricted"
+    #: Any card, trumps and jokers too.
+    TRUMPS_INCLUDED = "trumps_included"
+    #: Not a trump, nor the highest plain card (the ace; the king when aces are trump).
+    HIGHEST_CARD_NOT_ALLOWED = "highest_card_not_allowed"
+    #: Not a trump, nor a point card (5, 10, K; a king is allowed when aces are trump).
+    POINT_CARD_NOT_ALLOWED = "point_card_not_allowed"
+
+
+class MultipleJoin(StrEnum):
+    """A called copy played by a seat already on the landlord's side (Finding Friends)."""
+
+    #: The call is answered anyway (wasted): the side stays smaller.
+    UNRESTRICTED = "unrestricted"
+    #: The call stays open for the next copy played by a seat not yet on the side.
+    NO_DOUBLE_JOIN = "no_double_join"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -197,6 +219,9 @@ class TractorConfig(GameConfig):
     kitty_cards: int = Field(default=0, ge=0, le=40)
     trick_draw_policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS
     bomb_policy: BombPolicy = BombPolicy.NO_BOMBS
+    friend_selection: FriendSelection = FriendSelection.UNRESTRICTED
+    multiple_join: MultipleJoin = MultipleJoin.UNRESTRICTED
+    friend_count: int = Field(default=0, ge=0, le=4)
     bid_policy: BidPolicy = BidPolicy.JOKER_OR_GREATER_LENGTH
     joker_bid_policy: JokerBidPolicy = JokerBidPolicy.BOTH_TWO_OR_MORE
     bid_reinforcement: BidReinforcement = BidReinforcement.REINFORCE_WHILE_WINNING
@@ -255,6 +280,8 @@ class TractorConfig(GameConfig):
         if not self.finding_friends and self.seats != 4:
             raise ValueError("seats: fixed partnerships need exactly 4 seats "
                              "(set finding_friends for larger tables)")
+        if self.friend_count and (not self.finding_friends or self.friend_count >= self.seats - 1):
+            raise ValueError("friend_count: Finding Friends only, fewer than seats - 1")
         if self.deck_count == 1:
             raise ValueError("deck_count: 2 to 4 decks (0 = by the seat count)")
         if self.kitty_cards and (self.decks * 54 - self.kitty_cards) % self.seats:
@@ -304,7 +331,9 @@ class TractorConfig(GameConfig):
         the landlord calls one friend fewer than that: 1 at 5 seats, 2 at 6-7,
         3 at 8.
         """
-        return self.seats // 2 - 1 if self.finding_friends else 0
+        if not self.finding_friends:
+            return 0
+        return self.friend_count or self.seats // 2 - 1
 
     @property
     def defended_ranks(self) -> frozenset[int]:
@@ -325,7 +354,7 @@ class TractorConfig(GameConfig):
 
 LEGACY_FIELDS = (
     "deck_count", "kitty_cards", "trick_draw_policy", "bomb_policy", "bid_policy",
-    "joker_bid_policy",
+    "joker_bid_policy", "friend_selection", "multiple_join", "friend_count",
     "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
     "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
 )

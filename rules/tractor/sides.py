@@ -18,7 +18,7 @@ from engine.cards import RANKS, format_card
 from engine.events import JSON, Event
 from engine.game import Result
 from rules.tractor.friends import calls_json, reveal
-from rules.tractor.options import TractorConfig
+from rules.tractor.options import MultipleJoin, TractorConfig
 from rules.tractor.scoring import next_landlord, next_landlord_friends
 from rules.tractor.state import Phase, TractorState, team
 
@@ -179,7 +179,9 @@ class FindingFriends:
                cards: Sequence[int]) -> tuple[TractorState, list[Event]]:
         events: list[Event] = []
         seen = (*before.played, *(c for p in before.trick for c in p.cards))
-        called_by = reveal(before.calls, before.called_by, seen, seat, cards)
+        side = (before.landlord_side
+                if before.config.multiple_join is MultipleJoin.NO_DOUBLE_JOIN else None)
+        called_by = reveal(before.calls, before.called_by, seen, seat, cards, side)
         for i, (was, now) in enumerate(zip(before.called_by, called_by, strict=True)):
             if was is None and now is not None:
                 events.append(Event("friend", {

@@ -89,7 +89,8 @@ def _public_view(state: TractorState, name: str) -> JSON:
         out.update(sides_for(state.config).public_view(state))
     if state.config.version > 1:
         # The trick rules, so that a bot or client checks plays as the table does.
-        out["rules"] = {**play_rules(state.config).to_json(), "decks": state.config.decks}
+        out["rules"] = {**play_rules(state.config).to_json(), "decks": state.config.decks,
+                        "friend_selection": state.config.friend_selection.value}
     if state.config.takeback_allowed:
         out["takeback"] = state.takeback.seat if state.takeback is not None else None
     res = match_result(state)
