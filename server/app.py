@@ -284,6 +284,9 @@ class Server:
             case rq.Act(table=tid, seat_token=seat_token, version=version, action=action):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.act(reply, seat_token, version, action))
+            case rq.Autoplay(table=tid, seat_token=seat_token, on=on):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.autoplay(reply, seat_token, on))
             case rq.Resume(table=tid, since=since, seat_token=token):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.resume(reply, since, token))

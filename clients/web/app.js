@@ -504,6 +504,12 @@ function renderTable() {
   const waiting = status === "waiting";
   $("#btn-start").classList.toggle("hidden", !waiting);
   $("#btn-addbot").classList.toggle("hidden", !(waiting && info && info.seats.some((s) => s.kind === "empty")));
+  // Autoplay: a bot plays for your seat until you switch it off (or act yourself).
+  const mine = info && me !== null ? info.seats.find((s) => s.seat === me) : null;
+  const auto = !!(mine && mine.kind === "human" && mine.bot);
+  $("#btn-autoplay").classList.toggle("hidden", !(status === "live" && mine && mine.kind === "human"));
+  $("#btn-autoplay").textContent = auto ? "Take back my seat" : "Autoplay";
+  $("#btn-autoplay").dataset.on = auto ? "1" : "";
 
   // seats
   $("#seats").replaceChildren(...(info ? info.seats : []).map((s) => {
@@ -844,6 +850,11 @@ function setup() {
   });
   $("#btn-start").addEventListener("click", () => S.cur && send({ type: "start", table: S.cur.table }));
   $("#btn-addbot").addEventListener("click", () => S.cur && send({ type: "add_bot", table: S.cur.table }));
+  $("#btn-autoplay").addEventListener("click", () => {
+    if (!S.cur || !S.cur.seat_token) return;
+    const on = !$("#btn-autoplay").dataset.on;
+    send({ type: "autoplay", table: S.cur.table, seat_token: S.cur.seat_token, on });
+  });
   $("#btn-leave").addEventListener("click", () => {
     if (!S.cur) return;
     const live = S.cur.status === "live" && S.cur.seat !== null;

@@ -26,6 +26,8 @@ from engine.presentation import (
     verb,
     who,
 )
+from rules.tractor.friends import callable_faces
+from rules.tractor.options import FriendSelection
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.scoring import card_points
 from rules.tractor.structure import get_structure, suit_of_play
@@ -384,12 +386,14 @@ class TractorPresentation(Presentation):
         if isinstance(view.get("hands"), list):
             out["hands"] = [hand_groups(h, trump) for h in view["hands"]]
         if view.get("phase") == "call" and trump is not None:
-            t = tables(trump)
+            policy = FriendSelection((view.get("rules") or {}).get(
+                "friend_selection", FriendSelection.UNRESTRICTED))
+            allowed = set(callable_faces(trump, policy))
             out["callable"] = [
                 format_face(s * 13 + r)
                 for s in _SUIT_LINE
                 for r in range(12, -1, -1)
-                if t.suit[s * 13 + r] != TRUMP
+                if s * 13 + r in allowed
             ]
         results = view.get("results") or []
         if view.get("phase") in ("round_over", "over") and results:
