@@ -140,6 +140,15 @@ class MultipleJoin(StrEnum):
     NO_DOUBLE_JOIN = "no_double_join"
 
 
+class FirstLandlord(StrEnum):
+    """Who is the landlord of the first round (shengji's first-landlord policy)."""
+
+    #: The seat whose declaration fixes trump.
+    BY_WINNING_BID = "by_winning_bid"
+    #: The first seat to declare, whatever overrode it (its declaration may not stand).
+    BY_FIRST_BID = "by_first_bid"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -222,6 +231,8 @@ class TractorConfig(GameConfig):
     friend_selection: FriendSelection = FriendSelection.UNRESTRICTED
     multiple_join: MultipleJoin = MultipleJoin.UNRESTRICTED
     friend_count: int = Field(default=0, ge=0, le=4)
+    first_landlord: FirstLandlord = FirstLandlord.BY_WINNING_BID
+    early_end: bool = True
     bid_policy: BidPolicy = BidPolicy.JOKER_OR_GREATER_LENGTH
     joker_bid_policy: JokerBidPolicy = JokerBidPolicy.BOTH_TWO_OR_MORE
     bid_reinforcement: BidReinforcement = BidReinforcement.REINFORCE_WHILE_WINNING
@@ -354,7 +365,8 @@ class TractorConfig(GameConfig):
 
 LEGACY_FIELDS = (
     "deck_count", "kitty_cards", "trick_draw_policy", "bomb_policy", "bid_policy",
-    "joker_bid_policy", "friend_selection", "multiple_join", "friend_count",
+    "joker_bid_policy", "first_landlord", "early_end", "friend_selection", "multiple_join",
+    "friend_count",
     "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
     "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
 )

@@ -219,6 +219,8 @@ class TractorPresentation(Presentation):
             return "Take back your play"
         if kind == "takeback_bid":
             return "Withdraw your declaration"
+        if kind == "end_round":
+            return "End the round now (its result is decided)"
         if kind == "confirm":
             return "Let the play stand"
         return capital(str(kind).replace("_", " "))
@@ -293,6 +295,8 @@ class TractorPresentation(Presentation):
             return f"{found}, playing {call_text(event)}{wasted}"
         if kind == "takeback":
             return f"{actor} {verb('take', you)} back {cards_text(event.get('cards'))}"
+        if kind == "round_ended_early":
+            return "The round ends early: its result can no longer change"
         if kind == "takeback_bid":
             return (f"{actor} {verb('withdraw', you)} the declaration "
                     f"{declaration_text(event.get('cards'))}")

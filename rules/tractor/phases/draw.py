@@ -21,7 +21,7 @@ from engine.game import Action
 from engine.rng import Rng
 from rules.tractor.declarations import declaration_options, kitty_trump_suit, undeclined
 from rules.tractor.memo import Memo
-from rules.tractor.options import NoDeclarationPolicy, TractorConfig
+from rules.tractor.options import FirstLandlord, NoDeclarationPolicy, TractorConfig
 from rules.tractor.order import Trump
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
@@ -231,7 +231,9 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
     revealed: tuple[int, ...] = ()
     if cur is not None:
         suit = None if cur.face >= SMALL_JOKER else cur.face // 13
-        landlord = state.landlord if state.landlord is not None else cur.seat
+        first = (state.declarations[0].seat
+                 if state.config.first_landlord is FirstLandlord.BY_FIRST_BID else cur.seat)
+        landlord = state.landlord if state.landlord is not None else first
     elif state.config.no_declaration is NoDeclarationPolicy.REDEAL:
         # The hands are thrown in unseen: the card just drawn (it could not
         # declare, or the draw would still be open) is not shown either.

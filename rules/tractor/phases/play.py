@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.cards import FACES_PER_DECK
+from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import Action
 from rules.tractor.order import Trump, tables
@@ -25,7 +26,7 @@ from rules.tractor.phases.common import (
     sort_hand,
     spell,
 )
-from rules.tractor.phases.round_end import end_round
+from rules.tractor.phases.round_end import decided, end_early, end_round
 from rules.tractor.play_rules import PlayRules, play_rules
 from rules.tractor.scoring import points
 from rules.tractor.sides import sides_for
@@ -117,7 +118,11 @@ class Play(PhaseRules):
         if state.takeback is not None and seat == state.takeback.seat:
             # confirm first: a client or bot falling back on legal[0] keeps its play.
             return [{"type": "confirm"}, {"type": "takeback"}]
-        return [{"type": "play", "cards": spell(c)} for c in play_choices(state, seat)]
+        plays: list[Action] = [{"type": "play", "cards": spell(c)}
+                               for c in play_choices(state, seat)]
+        if state.config.early_end and state.config.version > 1 and decided(state):
+            plays.append({"type": "end_round"})
+        return plays
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         assert state.trump is not None
@@ -125,6 +130,14 @@ class Play(PhaseRules):
         reject_takeback(state, seat, kind)
         if kind in ("takeback", "confirm"):
             return TractorMove({"type": kind}, seat, state)
+        if kind == "end_round":
+            if not (state.config.early_end and state.config.version > 1):
+                raise IllegalAction("bad_action",
+                                    "ending a round early is off (option early_end)")
+            if not decided(state):
+                raise IllegalAction("not_decided", "the round can end early only between "
+                                    "tricks, once its result cannot change")
+            return TractorMove({"type": "end_round"}, seat, state)
         cards = cards_in_hand(state, seat, action, "play")
         hand = state.hands[seat]
         canonical = in_hand_order(hand, cards)
@@ -141,6 +154,8 @@ class Play(PhaseRules):
         kind = move.action["type"]
         if kind == "takeback":
             return _take_back(state)
+        if kind == "end_round":
+            return end_early(state)
         if state.takeback is not None:
             # Any other action closes the window: the next play, or a confirm.
             state = replace(state, takeback=None)

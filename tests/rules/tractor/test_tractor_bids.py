@@ -161,3 +161,18 @@ def test_two_deck_declarations_are_unchanged() -> None:
     assert options(s, 2) == {"BJ BJ"}  # a hearts pair does not override a clubs pair
     s, _ = act(s, 2, "declare", "BJ BJ")
     assert options(s, 1) == set()
+
+
+@pytest.mark.parametrize(("policy", "landlord"), [("by_winning_bid", 2), ("by_first_bid", 1)])
+def test_first_landlord_policy(policy: str, landlord: int) -> None:
+    """Option ``first_landlord``: in the first round the landlord is the seat whose
+    declaration fixed trump, or (``by_first_bid``) the first seat that declared."""
+    s = drawing(["3C", "2C", "2H 2H", "4C"], first_landlord=policy, deck_count=2)
+    s = replace(s, stock=s.stock[:9])  # one card left to draw, then the kitty
+    s, _ = act(s, 1, "declare", "2C")
+    s, _ = act(s, 2, "declare", "2H 2H")
+    s, _ = act(s, 0, "draw")
+    while s.phase.value == "draw":
+        seat = GAME.to_act(s)[0]
+        s, _ = GAME.act(s, seat, GAME.legal(s, seat)[-1])
+    assert s.landlord == landlord and s.trump is not None and s.trump.suit == 2
