@@ -252,20 +252,25 @@ def decomposition_chain(lead: Requirement, new_adjacency: bool = True) -> tuple[
 
 
 def _assignments(counts: dict[int, int], shapes: Sequence[Shape], trump: Trump,
-                 protect: bool) -> Iterator[list[tuple[int, ...]]]:
+                 protect: bool, original: dict[int, int] | None = None,
+                 floor: int = 0) -> Iterator[list[tuple[int, ...]]]:
     """Every way to take ``shapes`` (in order) from ``counts``: for each shape
     the faces used, lowest first.  ``protect``: a face is never split to fill a
-    slot of 2 or more narrower than its copies (a triple is not broken for a pair)."""
+    slot of 2 or more narrower than the copies the hand holds (a triple is not
+    broken for a pair).  Blocks of one shape take their start faces in
+    ascending order (``floor``), so no matching is listed twice in another order."""
     if not shapes:
         yield []
         return
+    held = original if original is not None else dict(counts)
     shape, rest = shapes[0], shapes[1:]
     succ = _successors(trump)
     phi = tables(trump).phi
+    order = sorted(held, key=lambda f: (phi[f], f))
 
     def fits(face: int, width: int) -> bool:
-        n = counts.get(face, 0)
-        return n >= width and not (protect and width >= 2 and n > width)
+        return counts.get(face, 0) >= width and not (
+            protect and width >= 2 and held.get(face, 0) > width)
 
     def chains(prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         if len(prefix) == len(shape):
@@ -275,25 +280,61 @@ def _assignments(counts: dict[int, int], shapes: Sequence[Shape], trump: Trump,
             if fits(nxt, shape[len(prefix)]) and nxt not in prefix:
                 yield from chains((*prefix, nxt))
 
-    for face in sorted(counts, key=lambda f: (phi[f], f)):
+    for i in range(floor, len(order)):
+        face = order[i]
         if not fits(face, shape[0]):
             continue
         for chain in chains((face,)):
             for f, w in zip(chain, shape, strict=True):
                 counts[f] -= w
             try:
-                for more in _assignments(counts, rest, trump, protect):
+                nxt_floor = i if rest and rest[0] == shape else 0
+                for more in _assignments(counts, rest, trump, protect, held, nxt_floor):
                     yield [chain, *more]
             finally:
                 for f, w in zip(chain, shape, strict=True):
                     counts[f] += w
 
 
+def _tuples_fit(counts: dict[int, int], widths: Sequence[int], held: dict[int, int],
+                protect: bool) -> bool:
+    """Whether tuples of ``widths`` (no adjacency) can be taken from ``counts``.
+
+    Best fit, widest first: each tuple goes to the face with the fewest copies
+    left that still holds it (a triple to a face of three before one of four),
+    which keeps the most room for the narrower ones; with widths and copies
+    of at most four this is optimal.  Under protection a tuple takes a face
+    only when the hand holds exactly that many copies of it."""
+    room = [n for f, n in counts.items() if n > 0 and not (protect and held.get(f, 0) != n)]
+    for w in sorted(widths, reverse=True):
+        fitting = [i for i, n in enumerate(room) if n >= w and not (protect and n != w)]
+        if not fitting:
+            return False
+        best = min(fitting, key=lambda i: room[i])
+        room[best] -= w
+    return True
+
+
 @lru_cache(maxsize=1 << 16)
 def _can_match(counts: Counts, req: Requirement, trump: Trump, protect: bool) -> bool:
+    """Whether ``counts`` can be cut into ``req``.
+
+    Singles fit any card left (they are never protected) and every placement
+    of the other blocks leaves as many cards, so only the wider blocks count;
+    tuples need no adjacency, so only the tractors are searched (few, with a
+    memoised answer per hand), and the tuples are packed into what each
+    tractor placement leaves (:func:`_tuples_fit`)."""
     if sum(sum(s) for s in req) > sum(n for _, n in counts):
         return False
-    return next(_assignments(dict(counts), req, trump, protect), None) is not None
+    tractors = tuple(s for s in req if len(s) >= 2)
+    widths = [s[0] for s in req if len(s) == 1 and s[0] >= 2]
+    held = dict(counts)
+    work = dict(counts)
+    for _ in _assignments(work, tractors, trump, protect, held):
+        # ``work`` holds what this placement leaves while the generator is paused.
+        if _tuples_fit(work, widths, held, protect):
+            return True
+    return False
 
 
 def can_match(cards: Sequence[int] | Counter[int], req: Requirement, trump: Trump,
