@@ -31,7 +31,6 @@ from typing import Any
 
 from engine.cards import (
     FACES_PER_DECK,
-    RANKS,
     SMALL_JOKER,
     SUITS,
     card_ids,
@@ -43,7 +42,7 @@ from engine.events import JSON
 from engine.game import Action
 from rules.tractor.friends import callable_faces
 from rules.tractor.options import FriendSelection
-from rules.tractor.order import TRUMP, Trump, tables
+from rules.tractor.order import NT_LEVEL, TRUMP, Trump, rank_index, tables
 from rules.tractor.play_rules import PlayRules
 from rules.tractor.scoring import card_points
 from rules.tractor.structure import Structure, Unit
@@ -59,9 +58,9 @@ def _spell(cards: Iterable[int]) -> list[str]:
 
 
 def _trump(view: JSON) -> Trump:
-    rank = RANKS.index(view["rank"])
+    rank = rank_index(view["rank"])
     suit = view.get("trump_suit")
-    return Trump(rank, None if suit in (None, "NT") else SUITS.index(suit))
+    return Trump(rank, None if suit in (None, "NT") or rank == NT_LEVEL else SUITS.index(suit))
 
 
 class TractorHeuristicBot:
@@ -104,7 +103,7 @@ class TractorHeuristicBot:
         if declarer == seat:
             return declares[0]  # only a reinforcement can be offered to the declarer
         hand = to_ids(view["hand"])
-        rank = RANKS.index(view["rank"])
+        rank = rank_index(view["rank"])
         n = len(hand)
         late = view.get("stock_left", 0) <= 12
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from engine.cards import BIG_JOKER, FACES_PER_DECK, SMALL_JOKER
 from rules.tractor.options import BidPolicy, BidReinforcement, JokerBidPolicy, TractorConfig
+from rules.tractor.order import NT_LEVEL
 from rules.tractor.state import Declaration, Phase, TractorState
 
 
@@ -57,8 +58,8 @@ def declaration_options(state: TractorState, seat: int) -> list[tuple[int, int]]
     or of a higher suit); the seat whose declaration stands may only add
     copies of its card (``bid_reinforcement``, ``allow_reinforce``).
     """
-    if state.phase is not Phase.DRAW:
-        return []
+    if state.phase is not Phase.DRAW or state.rank == NT_LEVEL:
+        return []  # at the NT level only the jokers are trump: nothing to declare
     counts: dict[int, int] = {}
     rank = state.rank
     for c in state.hands[seat]:

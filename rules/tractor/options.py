@@ -250,8 +250,10 @@ class TractorConfig(GameConfig):
     def _known_rank(cls, value: str) -> str:
         rank = value.strip().upper()
         rank = "T" if rank == "10" else rank
+        if rank == "NT":
+            return rank  # play past A: a level where only the jokers are trump
         if len(rank) != 1 or rank not in RANKS or rank == "2":
-            raise ValueError("must be one of 3..9, T, J, Q, K, A")
+            raise ValueError("must be one of 3..9, T, J, Q, K, A, NT")
         return rank
 
     @model_validator(mode="before")
@@ -353,14 +355,16 @@ class TractorConfig(GameConfig):
         ranks = {RANKS.index(r) for r in self.defend_ranks}
         if self.advancement is not AdvancementPolicy.UNRESTRICTED:
             ranks.add(self.max_rank_index)
+            if self.max_rank == "NT":
+                ranks.add(RANKS.index("A"))  # shengji: A is defended on the way to NT
         if self.advancement is AdvancementPolicy.DEFEND_POINTS:
             ranks |= {RANKS.index(r) for r in ("5", "T", "K")}
         return frozenset(ranks)
 
     @property
     def max_rank_index(self) -> int:
-        """``max_rank`` as a rank index (0 = deuce .. 12 = ace)."""
-        return RANKS.index(self.max_rank)
+        """``max_rank`` as a rank index (0 = deuce .. 12 = ace, 13 = NT)."""
+        return 13 if self.max_rank == "NT" else RANKS.index(self.max_rank)
 
 
 LEGACY_FIELDS = (

@@ -28,7 +28,7 @@ from engine.presentation import (
 )
 from rules.tractor.friends import callable_faces
 from rules.tractor.options import FriendSelection
-from rules.tractor.order import TRUMP, Trump, tables
+from rules.tractor.order import TRUMP, Trump, rank_index, tables
 from rules.tractor.scoring import card_points
 from rules.tractor.structure import get_structure, suit_of_play
 from rules.tractor.tuples import decompose, describe
@@ -73,10 +73,10 @@ def declaration_text(cards: Any) -> str:
 
 def trump_of(rank: Any, suit: Any) -> Trump | None:
     """The rules' Trump for a view's rank letter and trump suit (None: unreadable)."""
-    if not isinstance(rank, str) or rank not in RANKS:
+    if not isinstance(rank, str) or (rank not in RANKS and rank != "NT"):
         return None
     s = SUITS.index(suit) if isinstance(suit, str) and len(suit) == 1 and suit in SUITS else None
-    return Trump(RANKS.index(rank), s)
+    return Trump(rank_index(rank), None if rank == "NT" else s)
 
 
 def pending_suit(view: Mapping[str, Any]) -> str | None:

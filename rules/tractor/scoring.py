@@ -174,10 +174,11 @@ def next_landlord_friends(
 
 
 def advance(rank: int, levels: int, max_rank: int,
-            defended: frozenset[int] = frozenset(), defending: bool = True) -> tuple[int, bool]:
+            defended: frozenset[int] = frozenset(), defending: bool = True,
+            round_rank: int | None = None) -> tuple[int, bool]:
     """A seat's new rank after going up ``levels``, and whether it passed ``max_rank``.
 
-    Ranks are indexes (0 = deuce .. 12 = ace).  A rank in ``defended`` is
+    Ranks are indexes (0 = deuce .. 12 = ace, 13 = NT).  A rank in ``defended`` is
     gone past only by the landlord side (``defending``) and only with the
     first level of the round; the advance stops there otherwise (shengji's
     advancement policy).  Passing the maximum wins the match, and the rank is
@@ -186,6 +187,8 @@ def advance(rank: int, levels: int, max_rank: int,
     for step in range(levels):
         if rank in defended and (not defending or step > 0):
             return rank, False
+        if rank == 13 and rank in defended and round_rank not in (None, 13):
+            return rank, False  # past NT only by defending NT itself (shengji)
         if rank >= max_rank:
             return max_rank, True
         rank += 1

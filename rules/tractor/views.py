@@ -8,9 +8,10 @@ so it is built once per state.
 
 from __future__ import annotations
 
-from engine.cards import FACES_PER_DECK, RANKS, SUITS, format_card
+from engine.cards import FACES_PER_DECK, SUITS, format_card
 from engine.events import JSON, OMNISCIENT, SPECTATOR
 from rules.tractor.memo import Memo
+from rules.tractor.order import rank_name
 from rules.tractor.phases.common import drawing, spell
 from rules.tractor.play_rules import play_rules
 from rules.tractor.sides import match_result, sides_for
@@ -48,9 +49,9 @@ def _public_view(state: TractorState, name: str) -> JSON:
         "round": state.rounds_played + (0 if state.phase in (Phase.ROUND_OVER, Phase.OVER)
                                         else 1),
         "phase": state.phase.value,
-        "levels": [RANKS[v] for v in state.levels],
+        "levels": [rank_name(v) for v in state.levels],
         "max_rank": state.config.max_rank,
-        "rank": RANKS[state.rank],
+        "rank": rank_name(state.rank),
         "landlord": landlord,
         "trump_suit": None if trump is None else (
             "NT" if trump.suit is None else SUITS[trump.suit]),
@@ -59,7 +60,7 @@ def _public_view(state: TractorState, name: str) -> JSON:
         "declarer": cur.seat if cur else None,
         "hand_sizes": [len(h) for h in state.hands],
         "results": [
-            {"landlord": r.landlord, "rank": RANKS[r.rank],
+            {"landlord": r.landlord, "rank": rank_name(r.rank),
              "trump_suit": "NT" if r.trump_suit is None else SUITS[r.trump_suit],
              "attacker_points": r.attacker_points, "kitty_bonus": r.kitty_bonus,
              "attackers_win": r.attackers_win, "levels_up": r.levels,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine.cards import FACES_PER_DECK, RANKS, SMALL_JOKER, SUITS, deck, format_card
+from engine.cards import FACES_PER_DECK, SMALL_JOKER, SUITS, deck, format_card
 from engine.errors import IllegalAction
 from engine.events import Event, only
 from engine.game import Action
@@ -22,7 +22,7 @@ from engine.rng import Rng
 from rules.tractor.declarations import declaration_options, kitty_trump_suit, undeclined
 from rules.tractor.memo import Memo
 from rules.tractor.options import FirstLandlord, NoDeclarationPolicy, TractorConfig
-from rules.tractor.order import Trump
+from rules.tractor.order import NT_LEVEL, Trump, rank_name
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
     display_trump,
@@ -80,8 +80,8 @@ def round_events(state: TractorState) -> list[Event]:
                 "round": state.rounds_played + 1,
                 "landlord": state.landlord,
                 "starter": state.starter,
-                "rank": RANKS[state.rank],
-                "levels": [RANKS[v] for v in state.levels],
+                "rank": rank_name(state.rank),
+                "levels": [rank_name(v) for v in state.levels],
             },
         )
     ]
@@ -229,7 +229,11 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
     kitty = state.stock
     cur = state.current
     revealed: tuple[int, ...] = ()
-    if cur is not None:
+    if state.rank == NT_LEVEL:
+        # The NT level: no declaration, no trump suit (docs/tractor.md, "Level advancement").
+        suit = None
+        landlord = state.landlord if state.landlord is not None else state.starter
+    elif cur is not None:
         suit = None if cur.face >= SMALL_JOKER else cur.face // 13
         first = (state.declarations[0].seat
                  if state.config.first_landlord is FirstLandlord.BY_FIRST_BID else cur.seat)
@@ -255,7 +259,7 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
     hands = [sort_hand(h, trump) for h in hands]
     events.append(Event("trump", {
         "landlord": landlord,
-        "rank": RANKS[trump.rank],
+        "rank": rank_name(trump.rank),
         "suit": SUITS[suit] if suit is not None else "NT",
     }))
     events.append(Event("kitty", {"seat": landlord, "cards": spell(kitty)}, only(landlord)))

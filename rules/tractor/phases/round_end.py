@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.cards import RANKS
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import Action
 from rules.tractor.options import BonusLevelPolicy, KittyMultiplier
+from rules.tractor.order import rank_name
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import spell
 from rules.tractor.phases.draw import new_round, round_events
@@ -62,7 +62,8 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure | None
     passed: list[int] = []
     for s in winners:
         levels[s], over = advance(levels[s], change.levels, config.max_rank_index,
-                                  config.defended_ranks, defending=not change.attackers_win)
+                                  config.defended_ranks, defending=not change.attackers_win,
+                                  round_rank=state.trump.rank)
         if over:
             passed.append(s)
     nxt = sides.next_landlord(state, landlords, change.attackers_win)
@@ -92,7 +93,7 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure | None
         # Version-1 events had no bonus level (their stored form stays as it was).
         **({"bonus_level": change.bonus} if config.version > 1 else {}),
         **sides.went_up(state, winners, change.attackers_win),
-        "levels": [RANKS[v] for v in levels],
+        "levels": [rank_name(v) for v in levels],
         "next_landlord": nxt,
     }))
     limit = config.rounds and rounds_played >= config.rounds

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.cards import deck
+from engine.rng import Rng
+from rules.tractor.game import TractorGame
 from rules.tractor.options import AdvancementPolicy, KittyMultiplier, TractorConfig
+from rules.tractor.order import NT_LEVEL, TRUMP, Trump, tables
 from rules.tractor.scoring import (
     LevelChange,
     LevelTable,
@@ -18,6 +23,7 @@ from rules.tractor.scoring import (
     penalised,
     points,
 )
+from rules.tractor.state import Phase
 from rules.tractor.structure import Template
 from tests.rules.tractor.tractor_cases import ids
 
@@ -175,3 +181,35 @@ def test_defended_ranks_from_options() -> None:
     assert TractorConfig(advancement=AdvancementPolicy.DEFEND_POINTS).defended_ranks == POINTS
     cfg = TractorConfig(defend_ranks=["5", "10", "j"])
     assert cfg.defend_ranks == ("5", "T", "J") and cfg.defended_ranks == {3, 8, 9, MAX_A}
+
+
+def test_max_rank_nt_plays_a_level_past_a() -> None:
+    """``max_rank`` NT (shengji's MaxRank::NoTrump): after A comes the NT level,
+    where only the jokers are trump; A and NT must be defended on the way
+    (docs/tractor.md, "Level advancement")."""
+    cfg = TractorConfig(max_rank="NT")
+    assert cfg.max_rank_index == NT_LEVEL and cfg.defended_ranks == {MAX_A, NT_LEVEL}
+    # Landlords at A going up 3 reach NT and stop there.
+    assert advance(MAX_A, 3, NT_LEVEL, cfg.defended_ranks, True, MAX_A) == (NT_LEVEL, False)
+    # Holding at NT as the landlord side passes it: the match is won.
+    assert advance(NT_LEVEL, 1, NT_LEVEL, cfg.defended_ranks, True, NT_LEVEL) == (NT_LEVEL, True)
+    # A seat at NT on a landlord side playing another rank cannot pass it.
+    assert advance(NT_LEVEL, 1, NT_LEVEL, cfg.defended_ranks, True, 5) == (NT_LEVEL, False)
+    t = tables(Trump(NT_LEVEL, None))
+    assert {f for f in range(54) if t.suit[f] == TRUMP} == {52, 53}  # jokers only
+    assert t.phi[12] == 13 and t.phi[11] == 12  # A of a suit is its top, K below it
+
+
+def test_an_nt_level_round_has_no_declarations_and_no_trump_suit() -> None:
+    """At the NT level nobody declares; the draw ends with no trump suit."""
+    game = TractorGame()
+    s = game.new(game.parse_config({"max_rank": "NT", "rounds": 1}), 3)
+    s = replace(s, levels=(NT_LEVEL, 0, NT_LEVEL, 0), landlord=0, starter=0, drawer=0)
+    rng = Rng(3)
+    while s.phase is Phase.DRAW:
+        seat = rng.choice(game.to_act(s))
+        legal = game.legal(s, seat)
+        assert all(a["type"] != "declare" for a in legal)
+        s, _ = game.act(s, seat, rng.choice(legal))
+    assert s.trump == Trump(NT_LEVEL, None) and s.landlord == 0
+    assert game.view(s, 0)["rank"] == "NT"
