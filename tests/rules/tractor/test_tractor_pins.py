@@ -34,6 +34,20 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
      {"version": 1, "seats": 6, "finding_friends": True, "takeback_allowed": True}, 5, 400,
      "c5f52b5a02d3d6234304d2f92ce185f54584b9f022a1e76bea7fd97d1e552eb7",
      "5b9e30ee7ddfd8c8c32ce77c17d1c36faba4ab28a3cfa656b6ac7aedccc221c8"),
+    # Version 2 (the default): the house-rule options, tuples, bids.
+    ("v2 plain", {}, 7, 600,
+     "371079e32c3c54aeba3779a79c87b1adb7fc9468d689555c46c658a427986408",
+     "5528ecc667cb3b5070d60b966a5b9f65d377b8fd1833ad0ad823a0fbd6a2249e"),
+    ("v2 three decks, tuples and bids",
+     {"deck_count": 3, "trick_draw_policy": "longer_tuples_protected", "bid_takeback": True,
+      "bomb_policy": "allow_bombs", "rounds": 1}, 13, 600,
+     "0745665749f93983a88795fa2e28ec69450fbae70f02c63eece8fcc51d49e809",
+     "404b27cd346449022a88b0ecfd7bd37ea2fd906c75031efbec7d7343b42ec03a"),
+    ("v2 finding friends, 8 seats",
+     {"seats": 8, "finding_friends": True, "multiple_join": "no_double_join", "rounds": 1},
+     17, 600,
+     "656056c45fd751306280594228ff9caedd85aa90afb3d35f85e81c718f0fc640",
+     "e6dc4cdd8d7e328169fcf0fe39cd48641385fd7a33a9333dfaa3685b935a2bb7"),
 ]
 
 
