@@ -74,11 +74,11 @@ class PlayRules:
         """A play of one effective suit cut into units."""
         if self.tuples:
             return tuples.decompose(cards, trump)
-        return classic.get_structure(cards, trump)
+        return classic.get_structure(cards, trump, pairs_only=True)
 
     def check_lead(self, cards: Sequence[int], trump: Trump) -> Structure:
         """Validate a lead's shape (one effective suit) and cut it into units."""
-        classic_lead = classic.check_lead(cards, trump)
+        classic_lead = classic.check_lead(cards, trump, pairs_only=True)
         return tuples.decompose(cards, trump) if self.tuples else classic_lead
 
     def check_follow(self, lead: Structure, hand: Sequence[int], play: Sequence[int],
@@ -87,7 +87,7 @@ class PlayRules:
         if self.tuples:
             tuples.check_follow_tuples(lead, hand, play, trump, self.draw, self.bombs)
         else:
-            classic.check_follow(lead, hand, play, trump)
+            classic.check_follow(lead, hand, play, trump, pairs_only=True)
 
     def is_legal_follow(self, lead: Structure, hand: Sequence[int], play: Sequence[int],
                         trump: Trump) -> bool:
@@ -103,7 +103,7 @@ class PlayRules:
                        key: Callable[[int], Any] | None = None) -> tuple[int, ...]:
         """One legal follow: lowest cards, a random one with ``rng``, or by ``key``."""
         if not self.tuples:
-            return classic.a_legal_follow(lead, hand, trump, rng, key)
+            return classic.a_legal_follow(lead, hand, trump, rng, key, pairs_only=True)
         t = tables(trump)
         if rng is not None:
             order = rng.shuffled(list(hand))
@@ -115,7 +115,7 @@ class PlayRules:
         """Whether ``play`` can compete for the trick: all of the led suit or all
         trump, cut exactly into the lead's units."""
         if not self.tuples:
-            return classic.conforms(lead, play, trump)
+            return classic.conforms(lead, play, trump, pairs_only=True)
         s = suit_of_play(play, trump)
         if s is None or s not in (lead.suit, TRUMP) or len(play) != lead.size:
             return False

@@ -106,7 +106,7 @@ def shape(cards: Sequence[Any], trump: Trump | None, tuples: bool = False) -> st
         return ""
     if tuples:
         return describe(decompose(ids, trump).shapes)
-    template = get_structure(ids, trump).template
+    template = get_structure(ids, trump, pairs_only=True).template
     if template.blocks == 1 and template.pairs == 1:
         return "pair"
     if template.blocks == 1 and template.tractors:

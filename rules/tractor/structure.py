@@ -100,6 +100,11 @@ class Structure:
         return sum(len(u.cards) for u in self.units)
 
     @property
+    def cards_all(self) -> tuple[int, ...]:
+        """Every card of the play, unit by unit."""
+        return tuple(c for u in self.units for c in u.cards)
+
+    @property
     def largest_unit(self) -> int:
         """Cards in the largest unit."""
         return max(len(u.cards) for u in self.units)
@@ -124,7 +129,19 @@ def suit_of_play(cards: Sequence[int], trump: Trump) -> int | None:
     return suits.pop() if len(suits) == 1 else None
 
 
-def get_structure(cards: Sequence[int], trump: Trump) -> Structure:
+def _tuples_present(*card_sets: Sequence[int]) -> bool:
+    """Whether some face appears three or more times (three or more decks)."""
+    for cards in card_sets:
+        seen: dict[int, int] = {}
+        for c in cards:
+            f = c % FACES_PER_DECK
+            seen[f] = seen.get(f, 0) + 1
+            if seen[f] >= 3:
+                return True
+    return False
+
+
+def get_structure(cards: Sequence[int], trump: Trump, *, pairs_only: bool = False) -> Structure:
     """Greedy decomposition of a play of one effective suit (paper §4.1).
 
     Repeatedly take the longest run of consecutive Φ among the remaining pair
@@ -132,7 +149,15 @@ def get_structure(cards: Sequence[int], trump: Trump) -> Structure:
     other), down to length 2; leftover pairs are pairs, the rest singles.
     Among equally long runs the highest is taken, so the result is
     deterministic.  Raises ValueError for cards of several effective suits.
+
+    Three or more copies of a face are cut into tuples by rules/tractor/tuples.py
+    (docs/tractor.md, "Tuples and draw policies") unless ``pairs_only`` (the
+    version-1 rules).
     """
+    if not pairs_only and _tuples_present(cards):
+        from rules.tractor.tuples import decompose  # tuples builds on this module
+
+        return decompose(cards, trump)
     s = suit_of_play(cards, trump)
     if s is None:
         raise ValueError("a play to decompose must lie in one effective suit")
@@ -307,7 +332,7 @@ def required_template(lead: Template, hand_in_suit: Profile) -> Template:
 # Validation
 
 
-def check_lead(cards: Sequence[int], trump: Trump) -> Structure:
+def check_lead(cards: Sequence[int], trump: Trump, *, pairs_only: bool = False) -> Structure:
     """Validate the shape of a lead (one effective suit) and decompose it."""
     if not cards:
         raise IllegalAction("empty_play", "play at least one card")
@@ -315,11 +340,12 @@ def check_lead(cards: Sequence[int], trump: Trump) -> Structure:
         raise IllegalAction("duplicate_card", "the same card was named twice")
     if suit_of_play(cards, trump) is None:
         raise IllegalAction("mixed_suits", "a lead must lie in one suit, or be all trump")
-    return get_structure(cards, trump)
+    return get_structure(cards, trump, pairs_only=pairs_only)
 
 
 def check_follow(
-    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump
+    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump,
+    *, pairs_only: bool = False,
 ) -> None:
     """Raise :class:`IllegalAction` unless ``play`` is a legal follow.
 
@@ -328,9 +354,17 @@ def check_follow(
     the lead; as many cards of the led effective suit as the hand allows; and
     when the hand has more cards of that suit than the lead, the play must
     satisfy the strongest element of the lead's degradation chain that the
-    hand's cards of that suit could satisfy.
+    hand's cards of that suit could satisfy.  With three or more copies of a
+    face the tuple rules decide (default draw policy) unless ``pairs_only``.
     """
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    if not pairs_only and (_tuples_present(hand) or (isinstance(lead, Structure) and lead.shapes)
+                           or (not isinstance(lead, Structure) and _tuples_present(lead))):
+        from rules.tractor.tuples import check_follow_tuples, decompose
+
+        cut = decompose(list(lead.cards_all if isinstance(lead, Structure) else lead), trump)
+        check_follow_tuples(cut, hand, play, trump)
+        return
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump, pairs_only=True)
     n = led.template.cards
     if len(play) != n:
         raise IllegalAction("wrong_count", f"play exactly {n} cards")
@@ -356,23 +390,32 @@ def check_follow(
 
 
 def is_legal_follow(
-    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump
+    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump,
+    *, pairs_only: bool = False,
 ) -> bool:
     """Boolean form of :func:`check_follow`."""
     try:
-        check_follow(lead, hand, play, trump)
+        check_follow(lead, hand, play, trump, pairs_only=pairs_only)
     except IllegalAction:
         return False
     return True
 
 
-def conforms(lead: Sequence[int] | Structure, play: Sequence[int], trump: Trump) -> bool:
+def conforms(lead: Sequence[int] | Structure, play: Sequence[int], trump: Trump,
+             *, pairs_only: bool = False) -> bool:
     """Whether a play can compete for the trick (rule: "Winning a trick").
 
     It must be wholly in the led suit or wholly trump, and its own cards must
     satisfy the lead's full template (no degradation below the template).
     """
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump,
+                                                                 pairs_only=pairs_only)
+    if led.shapes and not pairs_only:
+        from rules.tractor.tuples import matchings
+
+        s = suit_of_play(play, trump)
+        return (s is not None and s in (led.suit, TRUMP) and len(play) == led.size
+                and next(matchings(play, led, trump), None) is not None)
     s = suit_of_play(play, trump)
     if s is None or s not in (led.suit, TRUMP) or len(play) != led.template.cards:
         return False
@@ -418,6 +461,8 @@ def a_legal_follow(
     trump: Trump,
     rng: Rng | None = None,
     key: Callable[[int], Any] | None = None,
+    *,
+    pairs_only: bool = False,
 ) -> tuple[int, ...]:
     """One legal follow: the lowest cards that meet the duty, or a random one with ``rng``.
 
@@ -427,7 +472,16 @@ def a_legal_follow(
     preference order, so bots can prefer points or trumps.  ``check_follow``
     accepts every result.
     """
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    if not pairs_only and (_tuples_present(hand) or (isinstance(lead, Structure) and lead.shapes)
+                           or (not isinstance(lead, Structure) and _tuples_present(lead))):
+        from rules.tractor.tuples import a_legal_follow_tuples, decompose
+
+        t = tables(trump)
+        cut = decompose(list(lead.cards_all if isinstance(lead, Structure) else lead), trump)
+        prefer = (rng.shuffled(list(hand)) if rng is not None else
+                  sorted(hand, key=key or (lambda c: (t.phi[c % FACES_PER_DECK], c))))
+        return a_legal_follow_tuples(cut, hand, trump, order=prefer)
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump, pairs_only=True)
     n = led.template.cards
     t = tables(trump)
     suit, phi = t.suit, t.phi

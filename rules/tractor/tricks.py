@@ -127,7 +127,7 @@ def lead_matchings(play: Sequence[int], lead: Structure, trump: Trump) -> Iterat
 
 def _conforms(lead: Structure, play: Sequence[int], trump: Trump) -> bool:
     if not lead.shapes:
-        return conforms(lead, play, trump)
+        return conforms(lead, play, trump, pairs_only=True)
     s = suit_of_play(play, trump)
     if s is None or s not in (lead.suit, TRUMP) or len(play) != lead.size:
         return False

@@ -264,3 +264,23 @@ def test_bombs_win_tricks(plays: list[str], winner: int) -> None:
     assert PlayRules(True, bombs=AB).winner(led, all_plays, TRUMP) == winner
     # Without bombs the trump tractor (or nobody) holds.
     assert PlayRules(True).winner(led, all_plays[:2], TRUMP) in (0, 1)
+
+
+def test_the_classic_api_cuts_three_copies_into_tuples() -> None:
+    """The module-level functions (get_structure, check_follow, conforms,
+    a_legal_follow) hand three or more copies of a face to the tuple rules, so a
+    triple is one unit whichever entry point is used."""
+    from rules.tractor.structure import a_legal_follow, check_follow, conforms, get_structure
+
+    deal = Deal()
+    lead = deal("5S 5S 5S")
+    assert get_structure(lead, TRUMP).shapes == ((3,),)
+    hand = deal("9S 9S 9S 7S 8S")
+    with pytest.raises(IllegalAction):
+        check_follow(lead, hand, pick(hand, "9S 7S 8S"), TRUMP)
+    check_follow(lead, hand, pick(hand, "9S 9S 9S"), TRUMP)
+    assert conforms(lead, pick(hand, "9S 9S 9S"), TRUMP)
+    assert not conforms(lead, pick(hand, "9S 9S 7S"), TRUMP)
+    assert sorted(a_legal_follow(lead, hand, TRUMP)) == sorted(pick(hand, "9S 9S 9S"))
+    # The version-1 rules keep pairs: the triple is a pair and a single.
+    assert get_structure(lead, TRUMP, pairs_only=True).template.pairs == 1
