@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import http
 import json
 import logging
@@ -43,6 +44,12 @@ log = logging.getLogger("cardtable.server")
 # The browser client lives in the clients package; the server only locates its
 # files (by name: it imports no client code), wherever the package is installed.
 STATIC = Path(str(resources.files("clients.web")))
+
+
+@functools.cache
+def _option_schemas() -> dict[str, Any]:
+    """Every game's table options (``Game.options_schema``), built once."""
+    return {g: get_game(g).options_schema() for g in available()}
 
 
 class Server:
@@ -329,7 +336,8 @@ class Server:
             name = (msg.name or "").strip() or f"guest-{secrets.token_hex(2)}"
             pid = await self.store.create_player(name, token)
         conn.player_id, conn.name, conn.token = pid, name, token
-        reply.send(p.welcome(token, pid, name, resumed, available(), self.lobby.seats_of(pid)))
+        reply.send(p.welcome(token, pid, name, resumed, available(), self.lobby.seats_of(pid),
+                             _option_schemas()))
 
     async def _create_table(self, reply: Reply, msg: rq.CreateTable) -> None:
         conn = reply.conn

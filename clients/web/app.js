@@ -267,6 +267,7 @@ function onWelcome(msg) {
   S.player = msg.player;
   S.name = msg.name;
   S.games = msg.games;
+  S.optionSchemas = msg.options || {};
   S.mySeats = msg.seats || [];
   save(STORE.token, msg.token);
   setConn(`connected as ${msg.name}`, true);
@@ -274,6 +275,7 @@ function onWelcome(msg) {
   const sel = $("#create-game");
   const chosen = sel.value;
   sel.replaceChildren(...msg.games.map((g) => el("option", { value: g, selected: g === chosen }, g)));
+  renderOptionForm();
   send({ type: "list_tables" });
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.
   const cur = load(STORE.current, null);
@@ -699,6 +701,55 @@ function genericBoard(view, names, me, skip) {
 
 // ---------------------------------------------------------------- replays
 
+// The create-table form draws each option the game's schema names (welcome's
+// `options`): a menu for a choice, a box for a switch, a number field with the
+// schema's bounds, a text field otherwise; the default is preselected, and only
+// options changed from their defaults are sent (the JSON box can add more).
+function renderOptionForm() {
+  const game = $("#create-game").value;
+  const schema = (S.optionSchemas || {})[game] || {};
+  $("#create-form").dataset.game = game;
+  const rows = Object.entries(schema).map(([name, prop]) => {
+    const label = prop.title || name;
+    const tip = (prop.description || "").split("\n")[0];
+    let input;
+    if (Array.isArray(prop.enum)) {
+      input = el("select", { "data-option": name }, ...prop.enum.map((v) =>
+        el("option", { value: v, selected: v === prop.default }, String(v))));
+    } else if (prop.type === "boolean") {
+      input = el("input", { type: "checkbox", "data-option": name });
+      input.checked = !!prop.default;
+    } else if (prop.type === "integer" || prop.type === "number") {
+      input = el("input", { type: "number", "data-option": name, value: prop.default ?? "" });
+      if (prop.minimum !== undefined) input.min = prop.minimum;
+      if (prop.maximum !== undefined) input.max = prop.maximum;
+    } else if (prop.type === "string") {
+      input = el("input", { "data-option": name, value: prop.default ?? "" });
+    } else {
+      return null; // lists and objects: the JSON box
+    }
+    return el("label", { title: tip }, `${label} `, input);
+  }).filter(Boolean);
+  $("#create-form").replaceChildren(...rows);
+  $("#create-rules").classList.toggle("hidden", !rows.length);
+}
+
+function formOptions() {
+  const game = $("#create-game").value;
+  // The form shows another game's rules (the menu changed without an event): redraw.
+  if ($("#create-form").dataset.game !== game) renderOptionForm();
+  const schema = (S.optionSchemas || {})[game] || {};
+  const out = {};
+  for (const input of $("#create-form").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const prop = schema[name] || {};
+    let value = input.type === "checkbox" ? input.checked : input.value;
+    if (input.type === "number") value = value === "" ? prop.default : Number(value);
+    if (value !== prop.default) out[name] = value;
+  }
+  return out;
+}
+
 function renderGames(games) {
   $("#games").replaceChildren(...games.map((g) => el("li", {},
     el("button", { type: "button", class: "linkish",
@@ -815,6 +866,7 @@ function setup() {
     }
   });
   setInterval(tickClocks, 250);
+  $("#create-game").addEventListener("change", renderOptionForm);
   $("#create-spectate").addEventListener("change", () => {
     $("#create-seat").disabled = $("#create-spectate").checked;
   });
@@ -824,6 +876,7 @@ function setup() {
     try {
       options = JSON.parse($("#create-options").value || "{}");
       if (typeof options !== "object" || options === null || Array.isArray(options)) throw new Error("options must be a JSON object");
+      options = { ...formOptions(), ...options };
     } catch (e) {
       showError("bad options", e.message);
       return;

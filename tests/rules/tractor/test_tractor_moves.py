@@ -82,10 +82,12 @@ class _CountingBot(RandomBot):
         self.leads = self.follows = 0
 
     def decide(self, view: Any, legal: Any, seat: int, seed: int, budget: float) -> Any:
-        if view["phase"] == "play":
+        action = super().decide(view, legal, seat, seed, budget)
+        # Only plays are checked as leads or follows (not an early end_round).
+        if view["phase"] == "play" and action is not None and action["type"] == "play":
             self.leads += not view["trick"]
             self.follows += bool(view["trick"])
-        return super().decide(view, legal, seat, seed, budget)
+        return action
 
 
 def test_the_arena_checks_each_action_once(checks: dict[str, int]) -> None:
