@@ -10,9 +10,11 @@ arena"):
   seats swapped), so every bot plays every seat of every deal and the luck of the
   cards cancels out of the comparison.
 - **confidence intervals**: a bot's sample for a seed is its mean score over the
-  rotations of that seed; the standing is the mean over seeds with a normal 95%
-  interval (1.96 standard errors), which is valid because seeds are independent.
-- **progress bar** on stderr, only when stderr is a terminal.
+  rotations of that seed; the standing is the mean over seeds with a Student-t 95%
+  interval (seeds are independent; t rather than the normal 1.96 because a
+  tournament often has only a handful of deals).
+- **progress** on stderr: a bar on a terminal, plain periodic lines otherwise
+  (``bots/progress.py``).
 
 Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big blind).
 """
@@ -20,18 +22,19 @@ Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big bli
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from scipy.special import stdtrit
+
 from bots.base import Bot
+from bots.progress import Progress
 from engine.errors import IllegalAction
+from engine.events import JSON
 from engine.game import Game
 from engine.rng import Rng, derive_seed
-
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,10 @@ class ArenaResult:
         return _standing(f"{a} - {b}", diffs, self.standing(a).games)
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% confidence interval."""
+def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """Mean and the half-width of its Student-t confidence interval at ``level``:
+    ``t(1 - (1 - level) / 2, n - 1) * s / sqrt(n)``, right for small samples
+    (with 3 deals the 95% factor is 4.30, not the normal 1.96)."""
     n = len(values)
     if n == 0:
         return 0.0, math.inf
@@ -80,12 +85,84 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     if n < 2:
         return mean, math.inf
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, Z95 * math.sqrt(var / n)
+    # stdtrit is the inverse of Student's t CDF (scipy.stats.t.ppf without
+    # importing all of scipy.stats, which costs a second at start-up).
+    factor = float(stdtrit(n - 1, 1 - (1 - level) / 2))
+    return mean, factor * math.sqrt(var / n)
 
 
 def _standing(name: str, values: Sequence[float], games: int) -> Standing:
     mean, half = mean_ci(values)
     return Standing(name, mean, half, len(values), games)
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One arena game: the scores, the log it replays from, and the stand-ins."""
+
+    scores: tuple[float, ...]
+    log: tuple[tuple[int, JSON], ...]  # (seat, canonical action), in order
+    illegal: int  # answers the rules refused
+    stand_ins: tuple[int, ...]  # per seat: decisions the game's stand-in made
+    result: JSON = field(default_factory=dict)  # Result.to_json(), as a table stores it
+
+    @property
+    def actions(self) -> int:
+        return len(self.log)
+
+
+def play_logged(
+    game: Game[Any, Any],
+    config: Any,
+    seed: int,
+    seats: Sequence[Bot],
+    budget: float = 1.0,
+    *,
+    strict_budget: bool = False,
+    contain_errors: bool = False,
+) -> PlayedGame:
+    """One game with ``seats[i]`` playing seat ``i``, keeping its log.
+
+    A bot that returns None, answers illegally, (with ``strict_budget``) takes
+    longer than ``budget`` or (with ``contain_errors``) raises gets the game's
+    stand-in for that decision, as at a table.  Without ``contain_errors`` a bot's
+    exception propagates: a bench measuring a bot must not hide its bugs."""
+    state = game.new(config, seed)
+    log: list[tuple[int, JSON]] = []
+    illegal = 0
+    stand_ins = [0] * len(seats)
+    while True:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        legal = game.legal(state, seat)
+        decision_seed = derive_seed(seed, len(log), seat)
+        view = game.view(state, seat)
+        start = time.perf_counter()
+        try:
+            action = seats[seat].decide(view, legal, seat, decision_seed, budget)
+        except Exception:
+            if not contain_errors:
+                raise
+            action = None
+        late = strict_budget and time.perf_counter() - start > budget
+        move = None
+        if action is not None and not late:
+            try:
+                move = game.validate(state, seat, action)
+            except IllegalAction:
+                illegal += 1
+        if move is None:  # no answer or an illegal one: the stand-in, as at a table
+            move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
+            stand_ins[seat] += 1
+        state, _ = game.apply(state, seat, move)
+        log.append((seat, dict(move.action)))
+    result = game.result(state)
+    assert result is not None
+    return PlayedGame(
+        tuple(result.scores), tuple(log), illegal, tuple(stand_ins), result.to_json()
+    )
 
 
 def play_game(
@@ -96,61 +173,8 @@ def play_game(
     budget: float = 1.0,
 ) -> tuple[tuple[float, ...], int, int]:
     """One game with ``seats[i]`` playing seat ``i``: (scores, actions, illegal)."""
-    state = game.new(config, seed)
-    actions = illegal = 0
-    while True:
-        acting = game.to_act(state)
-        if not acting:
-            break
-        seat = acting[0]
-        legal = game.legal(state, seat)
-        decision_seed = derive_seed(seed, actions, seat)
-        view = game.view(state, seat)
-        action = seats[seat].decide(view, legal, seat, decision_seed, budget)
-        move = None
-        if action is not None:
-            try:
-                move = game.validate(state, seat, action)
-            except IllegalAction:
-                illegal += 1
-        if move is None:  # no answer or an illegal one: the stand-in, as at a table
-            move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
-        state, _ = game.apply(state, seat, move)
-        actions += 1
-    result = game.result(state)
-    assert result is not None
-    return result.scores, actions, illegal
-
-
-class Progress:
-    """A one-line progress bar on a terminal; silent otherwise."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, label: str = "games") -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty()
-        self.label = label
-        self.start = time.perf_counter()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self.last < 0.2:
-            return
-        self.last = now
-        width = 30
-        filled = int(width * done / max(1, self.total))
-        elapsed = now - self.start
-        eta = elapsed / done * (self.total - done) if done else 0.0
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.label}"
-            f"  {elapsed:6.1f}s  eta {eta:6.1f}s"
-        )
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
+    played = play_logged(game, config, seed, seats, budget)
+    return played.scores, played.actions, played.illegal
 
 
 def run(
@@ -181,9 +205,8 @@ def run(
         raise ValueError("lineup names must be distinct")
     rotations = list(range(seats)) if duplicate else None
     total = len(seeds) * (seats if duplicate else 1)
-    bar = Progress(total, progress if not isinstance(progress, bool) else None)
-    if progress is False:
-        bar.enabled = False
+    stream = progress if not isinstance(progress, bool) else None
+    bar = Progress(total, stream, enabled=progress is not False)
     per_seed: dict[str, list[float]] = {n: [] for n in names}
     played = actions = illegal = 0
     start = time.perf_counter()

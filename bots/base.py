@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from engine.errors import IllegalAction
@@ -75,21 +76,75 @@ def default_bot(game: str) -> str:
     return bot_names(game)[0]
 
 
+# Installed packages register bots under this entry-point group: the entry's name is
+# the bot's name (for every game), its value ``module:Class`` (docs/bots.md).
+ENTRY_POINT_GROUP = "cardtable.bots"
+
+
 def make_bot(game: str, name: str) -> Bot:
-    """An instance of bot ``name`` for ``game``; ``unknown_bot`` if there is none."""
+    """An instance of bot ``name`` for ``game``; ``unknown_bot`` if there is none.
+
+    Only the registry's bots: this is what a table's ``add_bot`` reaches, so a
+    remote client can never make the server import a module it names."""
     table = BOTS.get(game, {"random": "bots.base:RandomBot"})
     target = table.get(name)
     if target is None:
         raise IllegalAction("unknown_bot", f"no bot {name!r} for {game}; known: {', '.join(table)}")
+    return load_bot(target)
+
+
+def installed_bots() -> dict[str, str]:
+    """Bots registered by installed packages: name -> ``module:Class``."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def bot_target(game: str, spec: str) -> str:
+    """Where the bot ``spec`` lives, as ``module:Class``: a registry name, the name
+    of an installed ``cardtable.bots`` entry point, or ``module:Class`` itself.
+    For trusted callers only (the tournament command line), never for requests."""
+    if ":" in spec:
+        module, _, attr = spec.partition(":")
+        if not module or not attr:
+            raise IllegalAction("unknown_bot", f"bad bot spec {spec!r}: use module:Class")
+        return spec
+    known = BOTS.get(game, {"random": "bots.base:RandomBot"})
+    target = known.get(spec) or installed_bots().get(spec)
+    if target is None:
+        raise IllegalAction(
+            "unknown_bot",
+            f"no bot {spec!r} for {game}; known: {', '.join(known)} "
+            "(or module:Class, or an installed cardtable.bots entry point)",
+        )
+    return target
+
+
+def load_bot(target: str) -> Bot:
+    """An instance of the class at ``module:Class``; ``unknown_bot`` if it cannot be
+    imported, ``bad_bot`` if what it names has no ``decide``."""
     module, _, attr = target.partition(":")
-    bot: Bot = getattr(importlib.import_module(module), attr)()
-    return bot
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise IllegalAction("unknown_bot", f"cannot load bot {target!r}: {exc}") from None
+    try:
+        bot = obj()
+    except Exception as exc:
+        raise IllegalAction("bad_bot", f"bot {target!r} failed to start: {exc}") from None
+    if not callable(getattr(bot, "decide", None)):
+        raise IllegalAction("bad_bot", f"{target!r} has no decide(view, legal, seat, seed, budget)")
+    result: Bot = bot
+    return result
 
 
 def decide(
     game: str, name: str, view: JSON, legal: list[Any], seat: int, seed: int, budget: float
 ) -> Action | None:
     """Top-level entry point for the server's process pool (must be picklable);
-    None when the bot cannot decide."""
-    action = make_bot(game, name).decide(view, legal, seat, seed, budget)
+    None when the bot cannot decide.  ``name`` is a registry name, or the
+    ``module:Class`` of an outside bot a tournament seated (never a client: a
+    table's ``add_bot`` accepts registry names only)."""
+    bot = load_bot(name) if ":" in name else make_bot(game, name)
+    action = bot.decide(view, legal, seat, seed, budget)
     return None if action is None else dict(action)

@@ -20,9 +20,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, Event
+from engine.formats import FileFormat, GameRecord
 from engine.presentation import Presentation
 from engine.rng import Rng
 from engine.secrecy import faces_named, redact
+from engine.statistics import StatTable
 
 Action = Mapping[str, Any]
 S = TypeVar("S")
@@ -123,6 +125,8 @@ class Game(ABC, Generic[S, C]):
     presentation: ClassVar[Presentation] = Presentation()
     # The analysis of ended boards and replayed actions, for games that have one.
     analysis: ClassVar[GameAnalysis[Any] | None] = None
+    # The file formats this game reads and writes (engine/formats.py).
+    formats: ClassVar[tuple[FileFormat, ...]] = ()
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""
@@ -248,6 +252,12 @@ class Game(ABC, Generic[S, C]):
         clock ran out): a random legal one, unless the game knows some legal
         actions are rash for a stand-in.  Nothing else picks a fallback move."""
         return dict(rng.choice(list(legal)))
+
+    def statistics(self, records: Sequence[GameRecord]) -> StatTable | None:
+        """Per-player statistics over stored games of this game (None: the game
+        keeps none; a game that keeps some returns a table even for no records).
+        A pure function of the records."""
+        return None
 
     def seat_names(self, config: C) -> Sequence[str]:
         """Display names of the seats: the presentation's (``Seat 1``.. unless a

@@ -58,6 +58,8 @@ class ErrorCode(StrEnum):
     NOT_ALLOWED = "not_allowed"
     TOO_MANY_TABLES = "too_many_tables"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    BAD_FILE = "bad_file"
+    UNKNOWN_FORMAT = "unknown_format"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -291,6 +293,8 @@ class CardAnalysis(BaseModel):
     played: str
     cost: int = Field(description="tricks the played card lost against the best card")
     taken: int = Field(description="tricks that side had already won this board")
+    verdict: str = Field(description='the analysis in words: "K♥ cost 1 trick: 2 instead of 3 '
+                         '(best: A♥)"')
 
 
 class StepAnalysis(BaseModel):
@@ -347,6 +351,58 @@ class Games(Message):
     games: list[GameSummary]
 
 
+class ImportedGame(BaseModel):
+    game_id: int
+    game: str
+    title: str
+    status: Literal["finished", "abandoned"] = Field(
+        description="abandoned: the file's record stops before the game's end")
+    result: dict[str, Any] | None = None
+
+
+class Imported(Message):
+    """The games of an imported file, stored (replay them by ``game_id``)."""
+
+    type: Literal["imported"]
+    format: str
+    games: list[ImportedGame]
+
+
+class ImportPart(Message):
+    """A part of a file was received (``more``); ``received``: bytes so far."""
+
+    type: Literal["import_part"]
+    received: int
+
+
+class Exported(Message):
+    type: Literal["exported"]
+    game_id: int
+    format: str
+    text: str
+
+
+class StatColumn(BaseModel):
+    name: str
+    description: str
+    unit: str = Field(description='"%", "count", "ratio", or a game\'s own unit')
+
+
+class StatRow(BaseModel):
+    player: str
+    values: list[int | float | None] = Field(
+        description="in column order; null where the player had no chance to show it"
+    )
+
+
+class StatsData(Message):
+    type: Literal["stats"]
+    game: str
+    games: int = Field(description="stored games read")
+    columns: list[StatColumn]
+    rows: list[StatRow]
+
+
 class Pong(Message):
     type: Literal["pong"]
 
@@ -364,7 +420,11 @@ ServerMessage = Annotated[
     | Error
     | ReplayData
     | Games
+    | StatsData
     | Analysis
+    | Imported
+    | ImportPart
+    | Exported
     | Pong,
     Field(discriminator="type"),
 ]
@@ -372,9 +432,9 @@ server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
 
-# builders: one per server -> client message (``snapshot`` and ``update`` are
-# built per viewer by the table, server/table.py). Plain dicts: frames are
-# built on the hot path, and the test client validates every one it receives.
+# builders: one per server -> client message. Plain dicts: frames are built on
+# the hot path (``update``: once per viewer per action), and the test client
+# validates every one it receives.
 
 
 def welcome(
@@ -419,6 +479,68 @@ def left(table: int) -> JSON:
 def table_status(info: JSON) -> JSON:
     """The ``table`` message: ``info`` is the table's :class:`TableInfo`."""
     return {"type": "table", "table": info}
+
+
+def snapshot(
+    *,
+    table: int,
+    version: int,
+    seat: int | None,
+    status: str,
+    view: JSON,
+    to_act: list[int],
+    legal: list[JSON] | None,
+    labels: list[str] | None,
+    hints: JSON,
+    clock: JSON | None,
+) -> JSON:
+    """The whole view of a table for one viewer (:class:`Snapshot`)."""
+    return {
+        "type": "snapshot",
+        "table": table,
+        "version": version,
+        "seat": seat,
+        "status": status,
+        "view": view,
+        "to_act": to_act,
+        "legal": legal,
+        "labels": labels,
+        "hints": hints,
+        "clock": clock,
+    }
+
+
+def update(
+    *,
+    table: int,
+    version: int,
+    seat: int | None,
+    status: str,
+    events: list[JSON],
+    narration: list[str | None],
+    view: JSON,
+    to_act: list[int],
+    legal: list[JSON] | None,
+    labels: list[str] | None,
+    hints: JSON,
+    clock: JSON | None,
+) -> JSON:
+    """One accepted action as one viewer sees it (:class:`Update`)."""
+    return {
+        "type": "update",
+        "table": table,
+        "version": version,
+        "seat": seat,
+        "status": status,
+        "events": events,
+        "narration": narration,
+        "view": view,
+        "to_act": to_act,
+        "legal": legal,
+        "labels": labels,
+        "hints": hints,
+        "clock": clock,
+    }
 
 
 def ack(table: int, version: int) -> JSON:
@@ -490,5 +612,29 @@ def games(summaries: list[JSON]) -> JSON:
     return {"type": "games", "games": summaries}
 
 
+def stats(game: str, count: int, columns: list[JSON], rows: list[JSON]) -> JSON:
+    """A game's statistics table (``columns``: name, description, unit; ``rows``:
+    player and values)."""
+    return {"type": "stats", "game": game, "games": count, "columns": columns, "rows": rows}
+
+
 def pong() -> JSON:
     return {"type": "pong"}
+
+
+def imported_game(game_id: int, game: str, title: str, status: str,
+                  result: JSON | None) -> JSON:
+    return {"game_id": game_id, "game": game, "title": title, "status": status,
+            "result": result}
+
+
+def imported(fmt: str, games: list[JSON]) -> JSON:
+    return {"type": "imported", "format": fmt, "games": games}
+
+
+def import_part(received: int) -> JSON:
+    return {"type": "import_part", "received": received}
+
+
+def exported(game_id: int, fmt: str, text: str) -> JSON:
+    return {"type": "exported", "game_id": game_id, "format": fmt, "text": text}

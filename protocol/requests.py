@@ -13,6 +13,10 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from protocol.messages import ANALYSIS_STEPS, PROTOCOL_VERSION, Id, Message
 
+# Characters of file text per import_file message: a part stays within the frame
+# limit (64 KiB) as JSON unless it is mostly escaped characters.
+IMPORT_PART_CHARS = 48 * 1024
+
 
 class Hello(Message):
     """First message of a connection; ``token`` resumes an earlier session."""
@@ -155,6 +159,36 @@ class ListGames(Message):
     status: Literal["waiting", "live", "finished", "abandoned"] | None = None
 
 
+class ImportFile(Message):
+    """Store every game of a file (its text); a file larger than a frame is sent
+    in parts, each but the last with ``more``.  The reply names the stored games."""
+
+    type: Literal["import_file"]
+    text: str = Field(max_length=IMPORT_PART_CHARS)
+    format: str | None = Field(default=None, max_length=16,
+                               description="pbn, lin, … (default: from the filename)")
+    filename: str | None = Field(default=None, max_length=255)
+    more: bool = Field(default=False, description="more parts of this file follow")
+
+
+class ExportGame(Message):
+    """A stored game (ended) written in one of its game's file formats."""
+
+    type: Literal["export_game"]
+    game_id: Id
+    format: str = Field(max_length=16)
+
+
+class Stats(Message):
+    """Per-player statistics the rules of ``game`` keep over its stored games (the
+    newest ``limit``), only ``player``'s when given."""
+
+    type: Literal["stats"]
+    game: str
+    player: str | None = Field(default=None, max_length=32)
+    limit: int = Field(default=1000, ge=1, le=10_000)
+
+
 class Ping(Message):
     type: Literal["ping"]
 
@@ -174,6 +208,9 @@ ClientMessage = Annotated[
     | Resume
     | Replay
     | ListGames
+    | ImportFile
+    | ExportGame
+    | Stats
     | Ping,
     Field(discriminator="type"),
 ]
@@ -194,6 +231,9 @@ CLIENT_TYPES = {
         Resume,
         Replay,
         ListGames,
+        ImportFile,
+        ExportGame,
+        Stats,
         Ping,
     )
 }

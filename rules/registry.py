@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.formats import FileFormat
 from engine.game import Game
 
 GAMES: dict[str, str] = {
@@ -36,3 +37,26 @@ def get_game(name: str) -> Game[Any, Any]:
 def available() -> list[str]:
     """Names of every registered game."""
     return list(GAMES)
+
+
+def file_formats() -> list[tuple[str, FileFormat]]:
+    """Every game's file formats, as (game name, format)."""
+    return [(name, fmt) for name in GAMES for fmt in get_game(name).formats]
+
+
+def find_format(name: str | None = None, filename: str | None = None) -> tuple[str, FileFormat]:
+    """The format called ``name``, else the one whose suffix ``filename`` ends
+    with, and its game; ``unknown_format`` if there is none."""
+    known = file_formats()
+    listing = ", ".join(f"{f.name} ({game})" for game, f in known) or "none"
+    if name:
+        found = [(g, f) for g, f in known if f.name == name.strip().lower()]
+        if not found:
+            raise IllegalAction("unknown_format", f"no file format {name[:20]!r}; known: {listing}")
+        return found[0]
+    lower = (filename or "").lower()
+    found = [(g, f) for g, f in known if any(lower.endswith(s) for s in f.suffixes)]
+    if not found:
+        raise IllegalAction("unknown_format", "name the file's format (--format); known: "
+                            f"{listing}")
+    return found[0]

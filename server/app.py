@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import http
-import json
 import logging
 import secrets
+from collections.abc import Awaitable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -20,6 +20,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.errors import IllegalAction
+from engine.formats import FormatError
 from engine.replay import LoggedAction, replay
 from protocol import messages as p
 from protocol import requests as rq
@@ -29,10 +30,12 @@ from rules.registry import available, get_game
 from server.analysis import Analyst
 from server.botpool import BotRunner
 from server.clock import Clock, SystemClock
-from server.connection import Connection, Reply
+from server.connection import Connection, Reply, encode
+from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
+from server.records import stored_records
 from server.replay import build_replay, check_replay
 from server.seats import Seat
 from server.settings import Settings
@@ -169,6 +172,7 @@ class Server:
             time_bank=stored.table_options.get("time_bank"),
             clock=await self._restore_clock(stored, len(seats)),
             creator=stored.table_options.get("creator"),
+            timeout_stand_in=bool(stored.table_options.get("timeout_stand_in")),
         )
 
     async def _restore_clock(self, stored: StoredGame, seats: int) -> TurnClock | None:
@@ -186,10 +190,14 @@ class Server:
 
     # HTTP: the landing page; websocket upgrades pass through
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def _http(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?")[0]
+        if path.rstrip("/") == "/tournaments" or path.startswith("/tournaments/"):
+            return self._tournament_page(path.rstrip("/"))  # awaited by websockets
         page = STATIC / ("index.html" if path in ("/", "/index.html") else path.lstrip("/"))
         if page.parent != STATIC or not page.is_file():
             return connection.respond(http.HTTPStatus.NOT_FOUND, "not found\n")
@@ -203,6 +211,23 @@ class Server:
         body = page.read_bytes()
         headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
         return Response(200, "OK", headers, body)
+
+    async def _tournament_page(self, path: str) -> Response:
+        """``/tournaments`` and ``/tournaments/ID``, read from the database and
+        rendered on a worker thread (docs/bots.md, "Results")."""
+        from server.persistence.results import Results
+        from server.tournament.page import list_page, render
+
+        results = Results(self.store)
+        if path == "/tournaments":
+            html = list_page(await results.list_tournaments(100))
+        else:
+            tid = path.removeprefix("/tournaments/")
+            stored = await results.get_tournament(int(tid)) if tid.isdigit() else None
+            if stored is None:
+                return _plain(http.HTTPStatus.NOT_FOUND, "no such tournament\n")
+            html = await self.readers.run(render, stored)
+        return _plain(http.HTTPStatus.OK, html, "text/html; charset=utf-8")
 
     async def _handler(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.settings, self.clock, self.handle)
@@ -299,6 +324,12 @@ class Server:
                 await t.submit(lambda: t.resume(reply, since, token))
             case rq.Replay():
                 await self._replay(reply, msg)
+            case rq.ImportFile():
+                await self._import(reply, msg)
+            case rq.ExportGame():
+                await self._export(reply, msg)
+            case rq.Stats():
+                await self._stats(reply, msg)
             case rq.ListGames(limit=limit, status=status):
                 rows = await self.store.list_games(limit, status)
                 summaries = [
@@ -383,6 +414,59 @@ class Server:
         if msg.start and table.status == "waiting":
             await table.submit(table.start)
 
+    async def _import(self, reply: Reply, msg: rq.ImportFile) -> None:
+        """A file's games, checked on a worker thread and stored in one transaction;
+        the parts of a file sent with ``more`` wait on the connection."""
+        conn = reply.conn
+        conn.upload.append(msg.text)
+        size = sum(len(part.encode("utf-8", "surrogatepass")) for part in conn.upload)
+        if size > MAX_FILE_BYTES:
+            conn.upload = []
+            raise TableError(ErrorCode.BAD_FILE,
+                             f"the file is larger than {MAX_FILE_BYTES // 1024} KiB")
+        if msg.more:
+            reply.send(p.import_part(size))
+            return
+        text, conn.upload = "".join(conn.upload), []
+        try:
+            fmt, checked = await self.readers.run(read_file, text, msg.format, msg.filename)
+        except FormatError as exc:
+            raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
+        ids = await self.store.import_games([to_store(c) for c in checked])
+        games = [p.imported_game(i, c.record.game, c.record.title, c.status, c.result)
+                 for i, c in zip(ids, checked, strict=True)]
+        reply.send(p.imported(fmt.name, games))
+
+    async def _export(self, reply: Reply, msg: rq.ExportGame) -> None:
+        stored = await self.store.get_game(msg.game_id)
+        if stored is None:
+            raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
+        if stored.status not in ("finished", "abandoned"):
+            raise TableError(ErrorCode.REPLAY_HIDDEN,
+                             "a file shows every hand: only games that have ended are exported")
+        ids = [s.player_id for s in stored.seats if s.player_id is not None]
+        names = await self.store.player_names(ids)
+        by_seat = {s.seat: names[s.player_id] for s in stored.seats if s.player_id in names}
+        try:
+            text = await self.readers.run(export_text, stored, msg.format, by_seat)
+        except FormatError as exc:
+            raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
+        reply.send(p.exported(stored.id, msg.format.strip().lower(), text))
+
+    async def _stats(self, reply: Reply, msg: rq.Stats) -> None:
+        if msg.game not in available():
+            raise TableError(ErrorCode.UNKNOWN_GAME, f"no game named {msg.game!r}")
+        records = await stored_records(self.store, msg.game, msg.limit)
+        # Replaying every stored game takes a while: a worker thread computes.
+        table = await self.readers.run(get_game(msg.game).statistics, records)
+        columns = [] if table is None else [vars(c) for c in table.columns]
+        rows = [] if table is None else [
+            {"player": name, "values": list(values)}
+            for name, values in table.rows.items()
+            if msg.player in (None, name)
+        ]
+        reply.send(p.stats(msg.game, len(records), columns, rows))
+
     async def _replay(self, reply: Reply, msg: rq.Replay) -> None:
         stored = await self.store.get_game(msg.game_id)
         if stored is None:
@@ -400,11 +484,19 @@ class Server:
 
 def _encoded_replay(
     stored: StoredGame, viewer: Any, start: int, limit: int, analysis: bool, rid: Any
-) -> str:
+) -> bytes:
     data = build_replay(stored, viewer, start, limit, analysis=analysis)
     if rid is not None:
         data["id"] = rid
-    return json.dumps(data, separators=(",", ":"))
+    return encode(data)
+
+
+def _plain(
+    status: http.HTTPStatus, text: str, kind: str = "text/plain; charset=utf-8"
+) -> Response:
+    body = text.encode()
+    headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
+    return Response(status.value, status.phrase, headers, body)
 
 
 def with_port(settings: Settings, port: int) -> Settings:

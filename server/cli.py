@@ -9,26 +9,17 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.settings import Settings, default_db_path, sqlite_file
+from server.cli_common import NoDatabase, add_db, settings_of, with_store
+from server.settings import Settings
 
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
     from server.persistence.store import StoredGame
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
-
-
-def _add_db(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--db",
-        dest="db_url",
-        help="database URL (env CARDTABLE_DB_URL; default sqlite:///"
-        f"{default_db_path()}, the same wherever the command runs)",
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the websocket server")
     serve.add_argument("--host", help="interface to bind (env CARDTABLE_HOST; default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (env CARDTABLE_PORT; default 8765)")
-    _add_db(serve)
+    add_db(serve)
     serve.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
@@ -58,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list stored games")
-    _add_db(games)
+    add_db(games)
     games.add_argument(
         "--status",
         choices=["waiting", "live", "finished", "abandoned"],
@@ -69,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="step through a stored game in the terminal")
     rp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
-    _add_db(rp)
+    add_db(rp)
     rp.add_argument(
         "--viewer",
         default=None,
@@ -106,16 +97,47 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     sd.set_defaults(func=cmd_showdown)
 
+    _add_tournament_parsers(sub)
+
+    from clients.terminal.play import add_play_parser
+    from server.files_cmd import add_files_parsers
+    from server.solve_cmd import add_solve_parser
+    from server.stats_cmd import add_stats_parser
+
+    add_play_parser(sub)
+    add_solve_parser(sub)
+    add_files_parsers(sub)
+    add_stats_parser(sub)
+    return parser
+
+
+def _add_tournament_parsers(sub: Any) -> None:
     tour = sub.add_parser(
-        "tournament", help="bot-vs-bot match in the local arena (duplicate deals, 95%% CIs)"
+        "tournament",
+        help="bot-vs-bot tournament: duplicate deals, ratings, t intervals, stored results",
     )
     tour.add_argument("--game", default="whist", help="game to play (default whist)")
     tour.add_argument(
         "--bots",
         default=None,
-        help="comma-separated bot names, assigned to seats in turn (default: all of the game's)",
+        help="comma-separated bots: registry names, installed cardtable.bots entry points "
+        "or module:Class (default: all of the game's)",
     )
-    tour.add_argument("--games", type=int, default=100, help="deals (seeds) to play")
+    tour.add_argument(
+        "--remote-seat",
+        action="append",
+        metavar="NAME",
+        help="a websocket bot entrant: the tournament's tables run in a server and wait for "
+        "a program to connect as NAME with the printed tournament token (repeatable)",
+    )
+    tour.add_argument("--games", type=int, default=100, help="deals per pairing (Swiss: per round)")
+    tour.add_argument(
+        "--schedule",
+        choices=["round-robin", "swiss"],
+        default="round-robin",
+        help="who meets whom when there are more than two bots (default round-robin)",
+    )
+    tour.add_argument("--rounds", type=int, help="Swiss rounds (default ceil(log2 bots))")
     tour.add_argument(
         "--seed", type=int, default=1, help="seed the deals are derived from (default 1)"
     )
@@ -124,26 +146,49 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--no-duplicate",
         action="store_true",
-        help="one seating per deal instead of every rotation of the lineup",
+        help="one seating per deal instead of every seating of the pair",
     )
+    tour.add_argument(
+        "--workers", type=int, default=0, help="bot processes (default 0: one thread)"
+    )
+    tour.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
+    tour.add_argument(
+        "--no-store", action="store_true", help="do not keep the results in the database"
+    )
+    tour.add_argument(
+        "--fresh-ratings",
+        action="store_true",
+        help="start every bot at the default rating instead of its last stored one",
+    )
+    tour.add_argument(
+        "--host", default="127.0.0.1", help="--remote-seat: interface to serve on"
+    )
+    tour.add_argument(
+        "--port", type=int, default=0, help="--remote-seat: port (default 0: any free one)"
+    )
+    tour.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=60.0,
+        help="--remote-seat: seconds to wait for the remote bot to connect (default 60)",
+    )
+    add_db(tour)
     tour.set_defaults(func=cmd_tournament)
 
-    from clients.terminal.play import add_play_parser
-    from server.solve_cmd import add_solve_parser
+    ts = sub.add_parser("tournaments", help="list stored tournaments")
+    add_db(ts)
+    ts.add_argument("--limit", type=int, default=30, help="newest to list (default 30)")
+    ts.set_defaults(func=cmd_tournaments)
 
-    add_play_parser(sub)
-    add_solve_parser(sub)
-    return parser
-
-
-def _settings(args: argparse.Namespace) -> Settings:
-    keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")
-    more = ("bot_delay", "bot_workers")
-    return Settings.from_env(**{k: getattr(args, k, None) for k in keys + more})
+    st = sub.add_parser("standings", help="a stored tournament's standings and matches")
+    st.add_argument("tournament_id", type=int, help="the tournament's id")
+    add_db(st)
+    st.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
+    st.set_defaults(func=cmd_standings)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    settings = _settings(args)
+    settings = settings_of(args)
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -196,33 +241,6 @@ def _run_fast(coro: Any) -> None:
         uvloop.run(coro)
 
 
-class NoDatabase(Exception):
-    """A read command was pointed at a SQLite file that does not exist."""
-
-
-def _with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
-    """Run ``fn(store)`` on the configured database, for commands that only read it:
-    a missing SQLite file is an error (opening it would create an empty database
-    and report no games), raised as :class:`NoDatabase`."""
-    from server.persistence.store import Store
-
-    url = _settings(args).db_url
-    path = sqlite_file(url)
-    if path is not None and not path.is_file():
-        raise NoDatabase(
-            f"error: no database at {path}\n"
-            "Name the server's database with --db URL or CARDTABLE_DB_URL "
-            f"(the default is {default_db_path()})."
-        )
-
-    async def run() -> Any:
-        store = await Store.open(url)
-        try:
-            return await fn(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -230,7 +248,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         return await store.list_games(args.limit, args.status)
 
     try:
-        rows = _with_store(args, fetch)
+        rows = with_store(args, fetch)
     except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -274,7 +292,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return await store.get_game(args.game_id)
 
     try:
-        stored = _with_store(args, fetch)
+        stored = with_store(args, fetch)
     except NoDatabase as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -302,52 +320,54 @@ def cmd_showdown(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from bots.arena import derive_seeds, mean_ci, run
-    from bots.base import bot_names, make_bot
-    from engine.errors import IllegalAction
-    from rules.registry import get_game
+    from server.tournament.commands import run_command
+
+    db_url = None if args.no_store else Settings.from_env(db_url=args.db_url).db_url
+    return run_command(args, db_url)
+
+
+def cmd_tournaments(args: argparse.Namespace) -> int:
+    from server.persistence.results import Results
+    from server.tournament.commands import print_tournaments
+
+    async def fetch(store: Any) -> Any:
+        return await Results(store).list_tournaments(args.limit)
 
     try:
-        game = get_game(args.game)
-        config = game.parse_config(json.loads(args.options))
-        names = args.bots.split(",") if args.bots else bot_names(args.game)
-        seats = game.seat_count(config)
-        lineup = [
-            (f"{names[i % len(names)]}@{i}", make_bot(args.game, names[i % len(names)]))
-            for i in range(seats)
-        ]
-    except (IllegalAction, ValueError) as exc:
-        print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        rows = with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
         return 2
-    seeds = derive_seeds(args.seed, args.games)
-    result = run(game, config, lineup, seeds, duplicate=not args.no_duplicate, budget=args.budget)
-    print(
-        f"{game.title}: {result.games} games ({args.games} deals"
-        f"{', every seating' if not args.no_duplicate else ''}), "
-        f"{result.actions} actions, {result.seconds:.1f}s"
-    )
-    print(f"{'bot':<16} {'mean score/game':>16}  95% CI")
-    by_bot: dict[str, list[str]] = {}
-    for seat_name, _ in lineup:
-        by_bot.setdefault(seat_name.split("@")[0], []).append(seat_name)
-    for bot, seat_names in by_bot.items():
-        per_seed = [
-            sum(result.per_seed[n][k] for n in seat_names) / len(seat_names)
-            for k in range(len(seeds))
-        ]
-        mean, half = mean_ci(per_seed)
-        low, high = _score(mean - half, "+"), _score(mean + half, "+")
-        print(f"{bot:<16} {_score(mean):>16}  [{low}, {high}]")
-    if result.illegal:
-        print(f"{result.illegal} illegal bot answers were replaced by random legal actions")
+    print_tournaments(rows, sys.stdout)
     return 0
 
 
-def _score(value: float, sign: str = "") -> str:
-    """A mean score: an integral one as an integer (``-653``), else three decimals."""
-    if float(value).is_integer():
-        return f"{int(value):{sign}d}"
-    return f"{value:{sign}.3f}"
+def cmd_standings(args: argparse.Namespace) -> int:
+    from server.persistence.results import Results
+    from server.tournament.commands import print_standings
+    from server.tournament.page import stored_chart
+    from server.tournament.plot import PlotError, save
+
+    async def fetch(store: Any) -> Any:
+        return await Results(store).get_tournament(args.tournament_id)
+
+    try:
+        stored = with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if stored is None:
+        print(f"no stored tournament {args.tournament_id}", file=sys.stderr)
+        return 2
+    print_standings(stored, sys.stdout)
+    if args.plot is not None:
+        try:
+            save(stored_chart(stored), args.plot)
+        except (PlotError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"plot written to {args.plot}")
+    return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

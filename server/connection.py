@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
@@ -29,13 +30,18 @@ from server.settings import Settings
 
 log = logging.getLogger("cardtable.connection")
 MAX_VIOLATIONS = 20
-# One encoder for every frame: ``json.dumps`` with options builds a new one per call.
-_ENCODER = json.JSONEncoder(separators=(",", ":"))
+# The standard library's encoder, for the rare value orjson refuses (an integer
+# wider than 64 bits): one instance, as ``json.dumps`` with options builds one a call.
+_FALLBACK = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-def encode(msg: dict[str, Any]) -> str:
-    """The text of an outbound frame (compact JSON)."""
-    return _ENCODER.encode(msg)
+def encode(msg: Any) -> bytes:
+    """The UTF-8 text of an outbound frame (compact JSON, non-ASCII unescaped)."""
+    try:
+        return orjson.dumps(msg, option=_OPTIONS)
+    except orjson.JSONEncodeError:
+        return _FALLBACK.encode(msg).encode()
 
 
 class Attachment(Protocol):
@@ -61,9 +67,10 @@ class Connection:
         self.tables: set[Attachment] = set()
         self.bucket = TokenBucket(settings.rate, settings.burst, clock, settings.flood_limit)
         self.out_limit = settings.outbound_queue
-        self.pending: list[str] = []  # frames not yet handed to the transport
+        self.pending: list[bytes] = []  # frames not yet handed to the transport
         self.closing = False
         self.violations = 0  # malformed messages in a row
+        self.upload: list[str] = []  # the parts of a file being imported (import_file)
         self._flush_soon = False  # a flush is scheduled for the end of this turn
         self._backed_up = False  # the writer task owns the pending frames
         self._wake = asyncio.Event()
@@ -83,8 +90,9 @@ class Connection:
         """Queue a frame; a client too slow to drain its queue is disconnected."""
         self.send_text(encode(msg))
 
-    def send_text(self, text: str) -> None:
-        """Queue a frame already encoded (one encoding shared by many viewers)."""
+    def send_text(self, text: bytes) -> None:
+        """Queue a frame already encoded as UTF-8 JSON (one encoding shared by many
+        viewers); it goes out as a text frame."""
         if self.closing:
             return
         if len(self.pending) >= self.out_limit:
@@ -113,7 +121,7 @@ class Connection:
             return  # closing: nothing more reaches the client (as ``ws.send`` would raise)
         try:
             for text in frames:
-                protocol.send_text(text.encode())
+                protocol.send_text(text)
             transport.writelines(protocol.data_to_send())
         except Exception:
             log.exception("writing to player %s failed: dropping the connection", self.player_id)
@@ -128,7 +136,7 @@ class Connection:
                 while self.pending:
                     # One at a time: a frame stays counted against the bound until
                     # the socket has taken it.
-                    await self.ws.send(self.pending[0])
+                    await self.ws.send(self.pending[0], text=True)
                     if self.pending:  # not cleared by a close meanwhile
                         del self.pending[0]
                 self._backed_up = False

@@ -66,7 +66,7 @@ class Lobby:
     def unwatch(self, conn: Connection) -> None:
         self.watchers.discard(conn)
 
-    def changed(self, table: Table, text: str | None = None) -> None:
+    def changed(self, table: Table, text: bytes | None = None) -> None:
         """Tell watchers not at ``table`` that it changed (``text``: the ``table``
         frame, if already encoded)."""
         watchers = [c for c in self.watchers if c not in table.viewers]

@@ -8,7 +8,6 @@ games only.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from engine.replay import LoggedAction, Step, steps
 from protocol import messages as p
 from protocol.messages import ErrorCode, TableError
 from rules.registry import get_game
+from server.connection import encode
 from server.persistence.store import StoredGame
 
 ViewerName = int | str
@@ -109,7 +109,7 @@ def build_replay(
         }
         if hook is not None and analyser is not None:
             item["analysis"] = _step_analysis(step, before, hook, analyser)
-        size += len(json.dumps(item, separators=(",", ":")))
+        size += len(encode(item))
         if out and size > max_bytes:
             following = step.seq
             break

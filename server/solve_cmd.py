@@ -107,17 +107,26 @@ def _deal_report(
 
 def _solve_file(path: Path, as_json: bool, out: TextIO, err: TextIO) -> int:
     from bots.arena import Progress
-    from rules.bridge.pbn import read_pbn
+    from engine.dds import make_deal
+    from engine.formats import FormatError
+    from rules.bridge.pbn import read_boards
+    from rules.bridge.records import check_hands
 
-    boards = [b for b in read_pbn(path.read_text()) if "Deal" in b.tags]
+    try:
+        # Four hands given are solved as they are (an ending may hold fewer cards).
+        boards = [(b, make_deal([h or () for h in b.hands] if None not in b.hands
+                                else check_hands(b, "Deal")).to_pbn())
+                  for b in read_boards(path.read_text())]
+    except FormatError as exc:
+        raise DealError(f"{path}: {exc}") from None
     if not boards:
         raise DealError(f"{path}: no [Deal] tags")
     solver = Solver()
     bar = Progress(len(boards), err, label="deals")
-    for i, board in enumerate(boards, 1):
-        vul = Vulnerability.parse(board.tags.get("Vulnerable", "None"))
-        dealer = board.tags.get("Dealer", "N") or "N"
-        text = _deal_report(board.tags["Deal"], vul, dealer, as_json, solver)
+    for i, (board, deal) in enumerate(boards, 1):
+        vul = Vulnerability.parse(board.vulnerable)
+        dealer = "NESW"[board.dealer]
+        text = _deal_report(deal, vul, dealer, as_json, solver)
         if as_json:
             out.write(json.dumps({"board": board.board, **json.loads(text)}) + "\n")
         else:

@@ -14,6 +14,7 @@ import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
@@ -59,6 +60,9 @@ class Table(TableMoves, TableAbsence):
     clock: TurnClock | None = None
     turn_timer: asyncio.Task[None] | None = None
     creator: int | None = None  # the player who created the table (manages it while waiting)
+    # Tournament tables: an expired turn gets the game's stand-in, not the default
+    # bot's move, so a late remote bot gains nothing from a stronger bot's play.
+    timeout_stand_in: bool = False
     touched: float = 0.0  # last change while waiting (idle waiting tables are reaped)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)  # supervised background work
     retry: asyncio.Task[None] | None = None
@@ -66,6 +70,11 @@ class Table(TableMoves, TableAbsence):
     # (re-sent after a snapshot, so late viewers see them too).
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
     analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @cached_property
+    def names(self) -> list[str]:
+        """The seats' display names (the game's, fixed by the table's options)."""
+        return list(self.game.seat_names(self.config))
 
     # the actor
 
@@ -144,7 +153,7 @@ class Table(TableMoves, TableAbsence):
     # information
 
     def info(self) -> dict[str, Any]:
-        names = self.game.seat_names(self.config)
+        names = self.names
         return {
             "table": self.id,
             "name": self.name,
@@ -183,19 +192,18 @@ class Table(TableMoves, TableAbsence):
         view = self.game.view(self.state, viewer)
         legal = self._legal_for(viewer)
         words = self.game.presentation
-        return {
-            "type": "snapshot",
-            "table": self.id,
-            "version": self.version,
-            "seat": viewer if viewer >= 0 else None,
-            "status": self.status,
-            "view": view,
-            "to_act": self._to_act(viewer),
-            "legal": legal,
-            "labels": words.labels(view, legal),
-            "hints": words.hints(view),
-            "clock": self.clock_state(viewer),
-        }
+        return p.snapshot(
+            table=self.id,
+            version=self.version,
+            seat=viewer if viewer >= 0 else None,
+            status=self.status,
+            view=view,
+            to_act=self._to_act(viewer),
+            legal=legal,
+            labels=words.labels(view, legal),
+            hints=words.hints(view),
+            clock=self.clock_state(viewer),
+        )
 
     def _to_act(self, viewer: int) -> list[int]:
         if self.status != "live":
@@ -216,22 +224,20 @@ class Table(TableMoves, TableAbsence):
         # a table resumed after a restart lacks that position for its first action.
         before = self._state_at(version - 1) if words.remembers else None
         start = view if before is None else self.game.view(before, viewer)
-        names = list(self.game.seat_names(self.config))
-        return {
-            "type": "update",
-            "table": self.id,
-            "version": version,
-            "seat": viewer if viewer >= 0 else None,
-            "status": self.status if current else "live",
-            "events": shown,
-            "narration": words.narration(start, shown, viewer, names),
-            "view": view,
-            "to_act": list(self.game.to_act_visible(state, viewer)) if live else [],
-            "legal": legal,
-            "labels": words.labels(view, legal),
-            "hints": words.hints(view),
-            "clock": self.clock_state(viewer) if current else None,
-        }
+        return p.update(
+            table=self.id,
+            version=version,
+            seat=viewer if viewer >= 0 else None,
+            status=self.status if current else "live",
+            events=shown,
+            narration=words.narration(start, shown, viewer, self.names),
+            view=view,
+            to_act=list(self.game.to_act_visible(state, viewer)) if live else [],
+            legal=legal,
+            labels=words.labels(view, legal),
+            hints=words.hints(view),
+            clock=self.clock_state(viewer) if current else None,
+        )
 
     def _state_at(self, version: int) -> Any:
         """The state at ``version`` if the history still holds it (versions in the
@@ -245,7 +251,7 @@ class Table(TableMoves, TableAbsence):
 
     def _broadcast_update(self, events: list[Event]) -> None:
         # Built and encoded once per viewer (every spectator shares one text).
-        texts: dict[int, str] = {}
+        texts: dict[int, bytes] = {}
         for conn, viewer in list(self.viewers.items()):
             text = texts.get(viewer)
             if text is None:
@@ -381,7 +387,7 @@ class Table(TableMoves, TableAbsence):
             self.seats[record.seat].kind, self.seats[record.seat].bot = "bot", bot
         self.status = "live"
         self.history.append((0, self.game.initial_events(self.state), self.state))
-        snapshots: dict[int, str] = {}
+        snapshots: dict[int, bytes] = {}
         for conn, viewer in list(self.viewers.items()):
             if viewer not in snapshots:
                 snapshots[viewer] = encode(self.snapshot(viewer))

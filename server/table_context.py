@@ -24,6 +24,6 @@ class TableContext(Generic[T]):
     bots: BotRunner
     analyst: Analyst  # double-dummy (or other) analyses of ended boards, off the loop
     # The table's seats or status changed; the text is its ``table`` frame, encoded.
-    on_change: Callable[[T, str], None]
+    on_change: Callable[[T, bytes], None]
     # The game ended (or was abandoned): keep the table this many seconds, then reap it.
     on_finished: Callable[[T, float], None]

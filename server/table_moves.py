@@ -38,6 +38,7 @@ class TableMoves:
     version: int
     state: Any
     turn_seconds: float | None
+    timeout_stand_in: bool
     clock: TurnClock | None
     turn_timer: asyncio.Task[None] | None
     thinking: set[tuple[int, int]]
@@ -131,12 +132,16 @@ class TableMoves:
         await self.ctx.clock.sleep(seconds)
         if self.version != version or self.status != "live":
             return
-        bot = default_bot(self.game.name)
         legal = [dict(a) for a in self.game.legal(self.state, seat)]
         seed = derive_seed(self.seed, version, seat)
-        action = await self.ctx.bots.decide(
-            self.game.name, bot, self.game.view(self.state, seat), legal, seat, seed
-        )
+        if self.timeout_stand_in:
+            bot = "stand_in"
+            action: Any = dict(self.game.stand_in(legal, Rng(seed)))
+        else:
+            bot = default_bot(self.game.name)
+            action = await self.ctx.bots.decide(
+                self.game.name, bot, self.game.view(self.state, seat), legal, seat, seed
+            )
 
         async def expire() -> None:
             if self.version != version or self.status != "live":

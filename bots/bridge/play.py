@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from math import comb
 
 from bots.bridge.bidding import infer
 from bots.bridge.hand import Constraints
@@ -83,6 +85,9 @@ def read_position(view: JSON, seat: int) -> Position:
     known[seat] = _cards(view.get("hand", []))
     if view.get("dummy_hand") is not None and seat != dummy:
         known[dummy] = _cards(view["dummy_hand"])
+    claim = view.get("claim")
+    if claim and claim.get("hand") is not None and claim["seat"] != seat:
+        known[int(claim["seat"])] = _cards(claim["hand"])  # faced by the claimer
     sizes = tuple(int(n) for n in view["hand_sizes"])
     calls = [(int(c["seat"]), parse_call(c["call"])) for c in view.get("auction", [])]
     inferred = infer(calls)
@@ -144,6 +149,60 @@ def choose_card(
     return CardChoice(best, averages, solved, samples.relaxation[:solved])
 
 
+def _side_tricks(
+    pos: Position, hands: tuple[tuple[int, ...], ...], seat: int, scorer: Scorer
+) -> int:
+    """Double-dummy tricks ``seat``'s side takes from here in one full layout."""
+    scores = scorer(hands, pos.strain, pos.trick_leader, pos.trick)
+    best = max(scores.values(), default=0)
+    remaining = len(hands[pos.trick_leader]) + (1 if pos.trick else 0)
+    return best if pos.mover % 2 == seat % 2 else remaining - best
+
+
+def layouts(pos: Position, limit: int) -> list[tuple[tuple[int, ...], ...]] | None:
+    """Every layout of the unseen cards the play so far allows (voids respected),
+    or None when there are more than ``limit`` to try or more than two hidden hands."""
+    spec = pos.spec
+    hidden = spec.hidden
+    if not hidden:
+        return [tuple(h or () for h in spec.known)]
+    if len(hidden) == 1:
+        (a,) = hidden
+        if spec.sizes[a] != len(spec.pool):
+            return None
+        return [tuple(spec.pool if s == a else spec.known[s] or () for s in range(4))]
+    if len(hidden) != 2:
+        return None
+    a, b = hidden
+    if spec.sizes[a] + spec.sizes[b] != len(spec.pool) or comb(len(spec.pool),
+                                                               spec.sizes[a]) > limit:
+        return None
+    out = []
+    for chosen in combinations(spec.pool, spec.sizes[a]):
+        rest = tuple(f for f in spec.pool if f not in chosen)
+        if any(suit_of(f) in spec.voids[a] for f in chosen) or any(
+            suit_of(f) in spec.voids[b] for f in rest
+        ):
+            continue
+        hands = [spec.known[s] or () for s in range(4)]
+        hands[a], hands[b] = chosen, rest
+        out.append(tuple(hands))
+    return out
+
+
+def certain_claim(view: JSON, seat: int, scorer: Scorer = dds_scorer,
+                  limit: int = 70) -> int | None:
+    """The tricks ``seat``'s side takes from here when every layout of the unseen
+    cards gives the same double-dummy count (then a claim of them cannot fail and
+    concedes nothing); None when the count is not certain or too costly to know."""
+    pos = read_position(view, seat)
+    found = layouts(pos, limit)
+    if not found:
+        return None
+    counts = {_side_tricks(pos, hands, seat, scorer) for hands in found}
+    return counts.pop() if len(counts) == 1 else None
+
+
 def claim_answer(
     view: JSON,
     seat: int,
@@ -152,22 +211,25 @@ def claim_answer(
     options: PlayOptions = PlayOptions(),
     scorer: Scorer = dds_scorer,
 ) -> bool:
-    """A defender accepts the declarer's claim when, in every sampled deal, the
-    declarer's side takes at least the tricks claimed against best defence."""
+    """Answer a claim.  The claimer's cards are faced, so the answering seat usually
+    knows every hand and the answer is exact: an opponent accepts when the claimer's
+    side takes at least the tricks claimed against best play, a partner (of a
+    defender conceding tricks) when the side takes no more than claimed.  Otherwise
+    the same test must hold in every sampled deal."""
     start = time.monotonic()
     pos = read_position(view, seat)
     claim = view.get("claim") or {}
     claimed = int(claim.get("tricks", 0))
-    samples = sample_deals(pos.spec, max(4, options.samples // 2), Rng(seed),
-                           options.max_attempts)
-    for i, hands in enumerate(samples.deals):
+    claimer = int(claim.get("seat", pos.declarer))
+    partner = seat % 2 == claimer % 2
+    deals = layouts(pos, 1)
+    if deals is None:
+        deals = sample_deals(pos.spec, max(4, options.samples // 2), Rng(seed),
+                             options.max_attempts).deals
+    for i, hands in enumerate(deals):
         if i and time.monotonic() - start > budget * options.budget_share:
             break
-        scores = scorer(hands, pos.strain, pos.trick_leader, pos.trick)
-        best = max(scores.values(), default=0)
-        remaining = len(hands[pos.trick_leader]) + (1 if pos.trick else 0)
-        mover_side_declares = pos.mover % 2 == pos.declarer % 2
-        declarer_tricks = best if mover_side_declares else remaining - best
-        if declarer_tricks < claimed:
+        tricks = _side_tricks(pos, hands, claimer, scorer)
+        if (tricks > claimed) if partner else (tricks < claimed):
             return False
-    return bool(samples.deals)
+    return bool(deals)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from clients.terminal.render import card_key, card_text, hand_line, plural, trick_line, who
+from clients.terminal.render import card_key, card_text, hand_line, trick_line, who
 
 COMPASS = ("North", "East", "South", "West")
 SIDES = ("North/South", "East/West")
@@ -93,10 +93,16 @@ def render_bridge(
             lines.append(f"Dummy ({who(dummy, names, me)}): {hand_line(view['dummy_hand'])}")
     claim = view.get("claim")
     if claim:
+        n, left = claim.get("tricks"), claim.get("remaining", "the")
+        what = "concedes every" if n == 0 else f"claims {n} of the"
         lines.append(
-            f"Claim: {who(claim.get('seat'), names, me)} claims {claim.get('tricks')} "
-            "of the remaining tricks"
+            f"Claim: {who(claim.get('seat'), names, me)} {what} remaining {left} tricks"
         )
+        if claim.get("hand"):
+            lines.append(f"Faced:      {hand_line(claim['hand'])}")
+        answer = [s for s in claim.get("answer") or [] if s not in (claim.get("accepted") or [])]
+        if answer:
+            lines.append("Answering:  " + ", ".join(who(s, names, me) for s in answer))
     if "hand" in view and view.get("phase") != "over":
         lines.append(f"Your hand:  {hand_line(view['hand'])}")
     for i, h in enumerate(view.get("hands") or []):
@@ -144,21 +150,12 @@ def play_analysis_lines(a: dict[str, Any]) -> list[str]:
     scores: dict[str, int] = a.get("scores") or {}
     seat = a.get("seat")
     side = SIDES[seat % 2] if isinstance(seat, int) else "?"
-    played, best, cost = a.get("played"), int(a.get("best") or 0), int(a.get("cost") or 0)
+    played = a.get("played")
     cells = []
     for card in sorted(scores, key=card_key):
         mark = "*" if card == played else ""
         cells.append(f"{mark}{card_text(card)} {scores[card]}")
-    lines = [
+    return [
         f"  double dummy, tricks {side} take from here (* played): " + "  ".join(cells),
+        f"  {a.get('verdict', '')}",
     ]
-    if cost:
-        best_cards = [card_text(c) for c in sorted(scores, key=card_key) if scores[c] == best]
-        lines.append(
-            f"  {card_text(str(played))} cost {plural(cost, 'trick')}: "
-            f"{best - cost} instead of {best} "
-            f"(best: {' '.join(best_cards)})"
-        )
-    else:
-        lines.append(f"  {card_text(str(played))} was a best play ({plural(best, 'trick')})")
-    return lines

@@ -76,15 +76,16 @@ def run_replay(
     """Run the replay UI; returns the process exit code."""
     names = source.names
     viewer = _viewer(viewer_text, source)
-    if dd and source.game_type != "bridge":
-        print(f"error: --dd is for bridge; this game is {source.game_type}", file=sys.stderr)
-        return 2
     if dd and source.status in ("finished", "abandoned"):
         write("(computing the double-dummy analysis of every card; this may take a while)")
     try:
         data = source.fetch(viewer, 0, ALL_STEPS, dd)
     except TableError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
+        return 2
+    if dd and not data.get("analysis"):
+        # The server says whether the game has an analysis: the client names no game.
+        print(f"error: --dd: {source.game_type} games have no analysis", file=sys.stderr)
         return 2
     steps, total = data["steps"], data["total"]
     # The analysis does not depend on the viewer: kept when the viewer changes.

@@ -180,7 +180,8 @@ class SeatClient:
         if word in HELP_WORDS:
             self.write(
                 "Type a menu number, a card (AS, 10h, T♥), a call (1nt, 2♥, pass, x), "
-                "an amount (raise 37, bet 50, all in, claim 9), 'draw all' (tractor), "
+                "an amount (raise 37, bet 50, all in, claim 9), "
+                "'draw all' (while cards are drawn), "
                 "'auto' (a bot plays for you until you choose a move again), "
                 "or a JSON action; "
                 "'q' leaves (resume later with --resume)."
@@ -196,7 +197,7 @@ class SeatClient:
         if views.wants_auto_draw(text):
             offer = views.auto_draw_offer(self.legal, self.view)
             if offer is None:
-                self.write("'draw all' works during the tractor draw")
+                self.write("'draw all' works only while the cards are being drawn")
             else:
                 self.auto_draw = offer
                 self.write("(drawing on until you can declare something new)")

@@ -1,19 +1,20 @@
-// cardtable browser client: the bridge table, the auction grid, the bidding box and the
-// double-dummy tables. Loaded after games.js (the registry of drawings) and before
-// app.js, whose helpers it uses at run time. The words (labels, event lines, the calls
-// as read, vulnerability, board results) come from the server: the frame's labels and hints.
-"use strict";
+// cardtable browser client: the bridge table, the auction grid, the bidding box and the double-
+// dummy tables. The words (labels, event lines, the calls as read, vulnerability, board results)
+// come from the server: the frame's labels and hints.
 
-const COMPASS = ["North", "East", "South", "West"];
-const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠", N: "NT", NT: "NT" };
-const callRed = (call) => /^[1-7][DH]/.test(String(call));
+import { cardLabel, parseCard, plural, sameCard, seatName, sortHand, SUITS } from "./cards.js";
+import { cardNode, el } from "./dom.js";
+
+export const COMPASS = ["North", "East", "South", "West"];
+export const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠", N: "NT", NT: "NT" };
+export const callRed = (call) => /^[1-7][DH]/.test(String(call));
 // A par contract of the double-dummy analysis (an `analysis` message, not a frame).
-function parContractText(contract) {
+export function parContractText(contract) {
   const m = /^([1-7])(NT|N|C|D|H|S)(X{0,2})$/.exec(String(contract));
   return m ? `${m[1]}${STRAIN_SYMBOLS[m[2]]}${m[3]}` : String(contract);
 }
 
-function auctionTable(view, names, hints) {
+export function auctionTable(view, names, hints) {
   const said = hints.auction || [];
   const cells = [...Array(view.dealer || 0).fill(""), ...(view.auction || []).map((c, i) => [c.call, said[i] ?? c.call])];
   const rows = [];
@@ -25,7 +26,7 @@ function auctionTable(view, names, hints) {
 }
 
 // A hand as four suit lines; cards become buttons where `playable` says so.
-function suitLines(cards, playable) {
+export function suitLines(cards, playable) {
   const bySuit = { S: [], H: [], D: [], C: [] };
   for (const c of sortHand(cards)) {
     const p = parseCard(c);
@@ -42,7 +43,7 @@ function suitLines(cards, playable) {
       }) : el("span", { class: "muted" }, "—"))));
 }
 
-function bridgeBoard(view, names, me, toAct, ctl = {}) {
+export function bridgeBoard(view, names, me, toAct, ctl = {}) {
   const hints = ctl.hints || {};
   const bottom = typeof me === "number" && me >= 0 ? me : 2; // spectators sit South
   const places = ["bottom", "left", "top", "right"];
@@ -92,7 +93,15 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
     }
     centre.append(el("details", { class: "auction-box" }, el("summary", {}, "Auction"), auctionTable(view, names, hints)));
   }
-  if (view.claim) centre.append(el("div", { class: "claim" }, `${seatName(view.claim.seat, names, me)} claims ${view.claim.tricks} of the remaining tricks`));
+  if (view.claim) {
+    const c = view.claim;
+    const what = c.tricks === 0 ? "concedes all" : `claims ${c.tricks} of the`;
+    const waiting = (c.answer || []).filter((s) => !(c.accepted || []).includes(s)).map((s) => seatName(s, names, me));
+    centre.append(el("div", { class: "claim" },
+      el("div", {}, `${seatName(c.seat, names, me)} ${what} remaining ${c.remaining ?? ""} tricks`),
+      (c.hand || []).length ? el("div", { class: "cards small" }, c.hand.map((x) => cardNode(x, { class: "mini" }))) : null,
+      waiting.length ? el("div", { class: "muted" }, `waiting for ${waiting.join(", ")}`) : null));
+  }
   const results = (hints.results || []).map((r) => el("div", { class: "small" }, r));
   return el("div", { class: `felt bridge${bidding ? " bidding" : ""}` },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),
@@ -102,16 +111,16 @@ function bridgeBoard(view, names, me, toAct, ctl = {}) {
 
 // The double-dummy table of a board that ended (an `analysis` message, or a replay
 // step's analysis.board): tricks per declarer and strain, then par.
-const DD_STRAINS = ["N", "S", "H", "D", "C"];
+export const DD_STRAINS = ["N", "S", "H", "D", "C"];
 
-function parText(p) {
+export function parText(p) {
   if (!p || !(p.contracts || []).length) return "Par 0: passed out";
   const score = p.score_ns >= 0 ? `+${p.score_ns}` : String(p.score_ns);
   return `Par NS ${score}: ` + p.contracts.map((c) =>
     `${parContractText(c.contract)} by ${c.declarers.split("").join("/")} (${plural(c.tricks, "trick")})`).join("; ");
 }
 
-function ddTableNode(a, names) {
+export function ddTableNode(a, names) {
   const t = a.dd_table || {};
   return el("div", { class: "dd" },
     el("div", { class: "dd-title" }, `Double dummy · board ${a.board}`),
@@ -125,22 +134,19 @@ function ddTableNode(a, names) {
 }
 
 // A card played against every legal card (a replay step's analysis.play).
-function cardScoresNode(p, names) {
+export function cardScoresNode(p, names) {
   const side = p.seat % 2 === 0 ? "North/South" : "East/West";
   const cards = Object.keys(p.scores).sort((x, y) => p.scores[y] - p.scores[x]);
-  const verdict = p.cost
-    ? `${cardLabel(p.played)} cost ${p.cost} trick${p.cost === 1 ? "" : "s"} (best ${p.best}: ${cards.filter((c) => p.scores[c] === p.best).map(cardLabel).join(" ")})`
-    : `${cardLabel(p.played)} was a best play (${p.best})`;
   return el("div", { class: "dd" },
     el("div", { class: "dd-title" }, `Double dummy: tricks ${side} take from here (${seatName(p.seat, names, null)} to play)`),
     el("div", { class: "dd-cards" }, cards.map((c) => el("span", {
       class: `dd-card${c === p.played ? " played" : ""}${p.scores[c] === p.best ? " best" : ""}`,
     }, cardLabel(c), " ", el("strong", {}, String(p.scores[c]))))),
-    el("div", { class: p.cost ? "dd-verdict cost" : "dd-verdict" }, verdict));
+    el("div", { class: p.cost ? "dd-verdict cost" : "dd-verdict" }, p.verdict));
 }
 
 // The bidding box (one row per level) and the claim picker; cards are clicked on the table.
-function bridgeControls(legal, view, ctl) {
+export function bridgeControls(legal, view, ctl) {
   const { myTurn, act } = ctl;
   const nodes = [];
   const calls = legal.filter((a) => a.type === "call");
@@ -163,7 +169,7 @@ function bridgeControls(legal, view, ctl) {
     const pick = el("select", { id: "claim-n", disabled: !myTurn },
       claims.map((a) => el("option", { value: a.tricks, selected: a.tricks === claims[claims.length - 1].tricks }, ctl.labelOf(a))));
     nodes.push(el("span", { class: "raise-box" }, pick,
-      el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim")));
+      el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim / concede")));
   }
   for (const a of legal.filter((x) => x.type !== "call" && x.type !== "claim" && x.type !== "play")) {
     nodes.push(el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));
@@ -172,7 +178,9 @@ function bridgeControls(legal, view, ctl) {
 }
 
 // Whose cards the declarer plays now: dummy's are clicked on the table.
-function bridgeNote(view, legal, me) {
+export function bridgeNote(view, legal, me) {
   const dummy = view.next_player === view.dummy && view.dummy !== me && legal.some((a) => a.type === "play");
   return dummy ? "play a highlighted card from dummy's hand on the table." : null;
 }
+
+export const drawing = { board: bridgeBoard, controls: bridgeControls, note: bridgeNote, analysis: { board: ddTableNode, play: cardScoresNode, par: parText } };

@@ -1,12 +1,13 @@
-// cardtable browser client: the Crazy Eights table (stock, pile, the suit to match, each
-// player's cards and penalty points) and its controls. Loaded by games.js (the registry
-// of drawings) before app.js, whose helpers it uses at run time. The words — labels, event
-// lines, what the next card must match — come from the server: the frame's labels and
-// hints (rules/crazy_eights/presentation.py). It uses the shared table styles (the seats'
-// row of poker, the piles of rummy), so it needs no styles of its own.
-"use strict";
+// cardtable browser client: the Crazy Eights table (stock, pile, the suit to match, each player's
+// cards and penalty points) and its controls. The words — labels, event lines, what the next card
+// must match — come from the server: the frame's labels and hints
+// (rules/crazy_eights/presentation.py). It uses the shared table styles (the seats' row of poker,
+// the piles of rummy), so it needs no styles of its own.
 
-function crazyEightsSeat(view, s, names, me, toAct) {
+import { plural, sameCard, seatName } from "./cards.js";
+import { cardNode, cardsRow, el } from "./dom.js";
+
+export function crazyEightsSeat(view, s, names, me, toAct) {
   const size = (view.hand_sizes || [])[s] ?? 0;
   const points = (view.penalties || [])[s] ?? 0;
   const shown = (view.hands || [])[s];
@@ -21,7 +22,7 @@ function crazyEightsSeat(view, s, names, me, toAct) {
     cards);
 }
 
-function crazyEightsBoard(view, names, me, toAct, ctl = {}) {
+export function crazyEightsBoard(view, names, me, toAct, ctl = {}) {
   const hints = ctl.hints || {};
   const n = (view.hand_sizes || []).length;
   const bottom = typeof me === "number" && me >= 0 ? me : 0;
@@ -47,7 +48,7 @@ function crazyEightsBoard(view, names, me, toAct, ctl = {}) {
 }
 
 // The hand: a click plays a card that fits; an eight's suit is picked with the buttons.
-function crazyEightsHand(view, ctl) {
+export function crazyEightsHand(view, ctl) {
   const { legal, myTurn, act, labelOf } = ctl;
   const plays = legal.filter((a) => a.type === "play");
   return (view.hand || []).map((c) => {
@@ -60,15 +61,17 @@ function crazyEightsHand(view, ctl) {
 }
 
 // Buttons for everything but a plain card play: an eight naming each suit, draw, pass.
-function crazyEightsControls(legal, view, ctl) {
+export function crazyEightsControls(legal, view, ctl) {
   const { myTurn, act, labelOf } = ctl;
   return legal.filter((a) => a.type !== "play" || "suit" in a)
     .map((a) => el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a), "data-action": a.type }, labelOf(a)));
 }
 
-function crazyEightsNote(view, legal) {
+export function crazyEightsNote(view, legal) {
   if (view.drawn) return legal.length > 1 ? "play the card you drew, or pass." : "it does not fit: pass.";
   if (legal.some((a) => a.type === "play")) return "click a highlighted card (an eight: pick its suit below), or draw.";
   if (legal.some((a) => a.type === "draw")) return "nothing fits: draw from the stock.";
   return "nothing fits and nothing is left to draw: pass.";
 }
+
+export const drawing = { board: crazyEightsBoard, hand: crazyEightsHand, controls: crazyEightsControls, note: crazyEightsNote };

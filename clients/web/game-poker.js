@@ -1,10 +1,11 @@
-// cardtable browser client: the poker table and its betting controls.
-// Loaded after games.js (the registry of drawings) and before app.js, whose helpers it
-// uses at run time. The words (labels, event lines, the pot, each seat's state, your
-// hand's strength) come from the server: the frame's labels and hints.
-"use strict";
+// cardtable browser client: the poker table and its betting controls. The words (labels, event
+// lines, the pot, each seat's state, your hand's strength) come from the server: the frame's
+// labels and hints.
 
-function pokerSeat(view, s, names, me, toAct, hints) {
+import { seatName } from "./cards.js";
+import { cardNode, cardsRow, el } from "./dom.js";
+
+export function pokerSeat(view, s, names, me, toAct, hints) {
   const players = view.players || [];
   const inHand = players.includes(s);
   const folded = (view.folded || [])[s];
@@ -33,7 +34,7 @@ function pokerSeat(view, s, names, me, toAct, hints) {
   return el("div", { class: `pk-seat${acting ? " acting" : ""}${folded || !inHand ? " folded" : ""}` }, kids);
 }
 
-function pokerBoard(view, names, me, toAct, ctl = {}) {
+export function pokerBoard(view, names, me, toAct, ctl = {}) {
   const hints = ctl.hints || {};
   const n = (view.stacks || []).length;
   const bottom = typeof me === "number" && me >= 0 ? me : 0;
@@ -61,7 +62,7 @@ function pokerBoard(view, names, me, toAct, ctl = {}) {
 }
 
 // Buttons for the menu, plus an amount box for a bet or raise of any size.
-function pokerControls(legal, view, ctl) {
+export function pokerControls(legal, view, ctl) {
   const { myTurn, act } = ctl;
   const o = (view && view.options) || {};
   const nodes = legal.map((a) => el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));
@@ -80,3 +81,5 @@ function pokerControls(legal, view, ctl) {
   }
   return nodes;
 }
+
+export const drawing = { board: pokerBoard, controls: pokerControls };

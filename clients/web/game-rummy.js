@@ -1,17 +1,18 @@
-// cardtable browser client: the rummy table, the hand grouped by its melds, controls.
-// Loaded after games.js (the registry of drawings) and before app.js, whose helpers it
-// uses at run time. The words and the rules' grouping — labels, event lines, each hand's
-// best melds and deadwood, the wild card, the knock to lay off on, a deal's result —
-// come from the server: the frame's labels and hints (rules/rummy/presentation.py).
-"use strict";
+// cardtable browser client: the rummy table, the hand grouped by its melds, controls. The words
+// and the rules' grouping — labels, event lines, each hand's best melds and deadwood, the wild
+// card, the knock to lay off on, a deal's result — come from the server: the frame's labels and
+// hints (rules/rummy/presentation.py).
 
-function cardBack(label) {
+import { cardsText, plural, sameCard, seatName } from "./cards.js";
+import { cardNode, cardsRow, el } from "./dom.js";
+
+export function cardBack(label) {
   return el("span", { class: "card back" }, label || "");
 }
 
 // Hint groups (melds first, deadwood last with its points on its label); cards a meld
 // uses as jokers come last and are marked.
-function rummyMeldsNode(groups, cardFor) {
+export function rummyMeldsNode(groups, cardFor) {
   return el("div", { class: "rm-hand" }, (groups || []).map((g) => el("div", { class: `rm-group ${g.meld ? "meld" : "dead"}` },
     el("span", { class: "tr-group-label" }, g.label),
     el("div", { class: "cards" }, g.cards.map((c, i) => {
@@ -24,7 +25,7 @@ function rummyMeldsNode(groups, cardFor) {
     })))));
 }
 
-function rummySeat(view, s, names, me, toAct, hints, showHand) {
+export function rummySeat(view, s, names, me, toAct, hints, showHand) {
   const gin = view.variant === "gin";
   const size = (view.hand_sizes || [])[s] ?? 0;
   const tags = [];
@@ -58,7 +59,7 @@ function rummySeat(view, s, names, me, toAct, hints, showHand) {
   return el("div", { class: `pk-seat rm-seat${acting ? " acting" : ""}${state ? " folded" : ""}` }, kids);
 }
 
-function rummyBoard(view, names, me, toAct, ctl = {}) {
+export function rummyBoard(view, names, me, toAct, ctl = {}) {
   const hints = ctl.hints || {};
   const gin = view.variant === "gin";
   const n = (view.hand_sizes || []).length;
@@ -107,7 +108,7 @@ function rummyBoard(view, names, me, toAct, ctl = {}) {
     n ? el("div", { class: "pk-row bottom" }, rummySeat(view, bottom, names, me, toAct, hints, !ctl.handBelow)) : null);
 }
 
-function rummyNote(view, legal) {
+export function rummyNote(view, legal) {
   const has = (t) => legal.some((a) => a.type === t);
   if (has("draw")) return `draw: click the stock or the discard pile${has("drop") ? ", or drop out of the deal" : ""}.`;
   if (has("layoff")) return "lay off a highlighted card on the knocker's melds, or press “Done laying off”.";
@@ -122,7 +123,7 @@ function rummyNote(view, legal) {
 
 // The player's hand below the table, grouped by its best melds, deadwood last; in the
 // discard phase a click discards the card (in a gin lay-off: lays it off where it fits).
-function rummyHand(view, ctl) {
+export function rummyHand(view, ctl) {
   const { legal, myTurn, act, labelOf } = ctl;
   const hints = ctl.hints || {};
   const cardFor = (c) => {
@@ -139,8 +140,10 @@ function rummyHand(view, ctl) {
   return hints.summary ? [node, el("div", { class: "small muted rm-summary" }, hints.summary)] : [node];
 }
 
-function rummyControls(legal, view, ctl) {
+export function rummyControls(legal, view, ctl) {
   const { myTurn, act, labelOf } = ctl;
   return legal.filter((a) => a.type !== "discard")
     .map((a) => el("button", { type: "button", class: `action${["knock", "declare"].includes(a.type) ? " primary" : ""}`, disabled: !myTurn, onclick: () => act(a), "data-action": a.type }, labelOf(a)));
 }
+
+export const drawing = { board: rummyBoard, hand: rummyHand, controls: rummyControls, note: rummyNote };

@@ -1,19 +1,19 @@
-// cardtable browser client: the tractor table, the hand picker and its controls.
-// Loaded after games.js (the registry of drawings) and before app.js, whose helpers it
-// uses at run time. The words and everything that takes the rules to work out — labels,
-// event lines, the hand in trump order with each card's points, the suit to follow, the
-// cards a friend call may name, the sides, a round's result — come from the server: the
-// frame's labels and hints (rules/tractor/presentation.py).
-"use strict";
+// cardtable browser client: the tractor table, the hand picker and its controls. The words and
+// everything that takes the rules to work out — labels, event lines, the hand in trump order with
+// each card's points, the suit to follow, the cards a friend call may name, the sides, a round's
+// result — come from the server: the frame's labels and hints (rules/tractor/presentation.py).
 
-const ordinal = (n) => `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] || "th"}`;
-const friendCallText = (c) => `the ${ordinal(c.nth)} ${cardLabel(String(c.card))}`;
+import { cardLabel, cardsText, plural, rankText, seatName } from "./cards.js";
+import { cardNode, cardsRow, el } from "./dom.js";
 
-function playedCards(cards, cls = "mini") {
+export const ordinal = (n) => `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] || "th"}`;
+export const friendCallText = (c) => `the ${ordinal(c.nth)} ${cardLabel(String(c.card))}`;
+
+export function playedCards(cards, cls = "mini") {
   return el("div", { class: "cards small tr-played" }, (cards || []).map((c) => cardNode(c, { class: cls })));
 }
 
-function tractorSpot(view, s, names, me, toAct, place, ctl) {
+export function tractorSpot(view, s, names, me, toAct, place, ctl) {
   const trick = view.trick || [];
   const play = trick.find((p) => p.seat === s);
   const side = view.landlord_side || [];
@@ -43,7 +43,7 @@ function tractorSpot(view, s, names, me, toAct, place, ctl) {
 
 // A hand as the hints group it: trumps first, then each suit, highest first; a card
 // that scores shows its points.
-function tractorHandGroups(groups, cardFor, cls = "") {
+export function tractorHandGroups(groups, cardFor, cls = "") {
   return el("div", { class: "tr-hand" }, (groups || []).map((g) =>
     el("div", { class: "tr-group" }, g.label ? el("span", { class: "tr-group-label" }, g.label) : null,
       el("div", { class: "cards" }, g.cards.map((c, i) => {
@@ -54,12 +54,12 @@ function tractorHandGroups(groups, cardFor, cls = "") {
       })))));
 }
 
-function trickList(plays, names, me) {
+export function trickList(plays, names, me) {
   return el("div", { class: "tr-trick-list" }, (plays || []).map((p) =>
     el("span", { class: "lt" }, playedCards(p.cards), el("small", {}, seatName(p.seat, names, me)))));
 }
 
-function tractorBoard(view, names, me, toAct, ctl = {}) {
+export function tractorBoard(view, names, me, toAct, ctl = {}) {
   const hints = ctl.hints || {};
   const n = (view.hand_sizes || []).length || 4;
   const bottom = typeof me === "number" && me >= 0 ? me : 0;
@@ -128,7 +128,7 @@ function tractorBoard(view, names, me, toAct, ctl = {}) {
   return el("div", { class: "felt tractor" }, el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))), table, lvl);
 }
 
-function tractorNote(view, legal) {
+export function tractorNote(view, legal) {
   const has = (t) => legal.some((a) => a.type === t);
   if (has("confirm")) return "keep your play, or take it back before the next player answers.";
   if (view.phase === "draw") {
@@ -149,9 +149,9 @@ function tractorNote(view, legal) {
 
 // The player's hand below the table: cards are picked by clicking (a lead or follow may
 // be several cards, a burial is kitty-size), then sent with the controls' buttons.
-const TR = { sig: "", picked: [], auto: false, accepted: new Set() };
+export const TR = { sig: "", picked: [], auto: false, accepted: new Set() };
 
-function tractorPickSync(view) {
+export function tractorPickSync(view) {
   const sig = `${view.phase}|${(view.hand || []).join(" ")}`;
   if (sig !== TR.sig) {
     TR.sig = sig;
@@ -159,9 +159,9 @@ function tractorPickSync(view) {
   }
 }
 // A picked card is remembered by its spelling and copy number (two decks: 5♠ twice).
-const pickKey = (c, i) => `${c}#${i}`;
+export const pickKey = (c, i) => `${c}#${i}`;
 
-function tractorHand(view, ctl, rerender) {
+export function tractorHand(view, ctl, rerender) {
   const { legal, myTurn } = ctl;
   const hints = ctl.hints || {};
   tractorPickSync(view);
@@ -188,18 +188,18 @@ function tractorHand(view, ctl, rerender) {
   })];
 }
 
-const pickedCards = () => TR.picked.map((k) => k.split("#")[0]);
+export const pickedCards = () => TR.picked.map((k) => k.split("#")[0]);
 
 // What "draw all" does now (clients/terminal/tractor_text.py auto_draw_step): draw; or stop
 // when a declaration not yet let pass is on offer (declaring stays the player's choice).
-function tractorAutoStep(legal, view) {
+export function tractorAutoStep(legal, view) {
   if (view.phase !== "draw" || !legal.length) return "off";
   const offered = legal.filter((a) => a.type === "declare").map((a) => a.cards.join(" "));
   if (offered.some((d) => !TR.accepted.has(d))) return "stop";
   return legal.some((a) => a.type === "draw") ? "draw" : "wait";
 }
 
-function tractorControls(legal, view, ctl) {
+export function tractorControls(legal, view, ctl) {
   const { myTurn, act, labelOf } = ctl;
   const rerender = ctl.rerender;
   const nodes = [];
@@ -263,7 +263,7 @@ function tractorControls(legal, view, ctl) {
 
 // The landlord's call: for each friend, a card (not a trump: the hints list them) and
 // which copy of it.
-function friendPicker(view, hints, myTurn, act) {
+export function friendPicker(view, hints, myTurn, act) {
   const faces = hints.callable || [];
   const n = view.friend_calls || 1;
   const decks = view.decks || 2;
@@ -283,11 +283,11 @@ function friendPicker(view, hints, myTurn, act) {
 // (the previous player kept its play, or the next one played, maybe the round's last
 // card): keeping or taking back a play is then moot, and a play or draw whose trick has
 // not changed is sent once more at the new version. True when handled without a message.
-function tractorLate(cur, code) {
+export function tractorLate(cur, code, page) {
   const a = cur.lastAction;
   if ((a.type === "confirm" || a.type === "takeback")
     && ["stale_version", "game_over", "nothing_to_take_back", "not_your_turn"].includes(code)) {
-    renderTable();
+    page.rerender();
     return true;
   }
   if (code !== "stale_version" || cur.retries >= 5) return false;
@@ -295,13 +295,15 @@ function tractorLate(cur, code) {
     cur.retryOnUpdate = a; // the update that made it stale is still on its way
     return true;
   }
-  tractorRetry(cur, a);
+  tractorRetry(cur, a, page);
   return true;
 }
 
-function tractorRetry(cur, a) {
+export function tractorRetry(cur, a, page) {
   const view = cur.view || {};
   if (JSON.stringify(view.trick || null) !== cur.actTrick) return;
   if (!(cur.legal || []).some((x) => x.type === a.type)) return;
-  act(a, cur.retries + 1);
+  page.act(a, cur.retries + 1);
 }
+
+export const drawing = { board: tractorBoard, hand: tractorHand, controls: tractorControls, note: tractorNote, late: tractorLate, retry: tractorRetry };

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import format_face
+from engine.cards import format_face, parse_face
 from engine.dds import DDTable, Deal, Solver, dd_table, make_deal, parse_pbn, solve_position
+from engine.presentation import card_text, plural
 from rules.bridge.boards import SEATS, Vulnerability
 from rules.bridge.par import Par, par
 from rules.bridge.state import BridgeState, Phase
@@ -80,15 +81,30 @@ def play_analysis(state: BridgeState, card: str, *, solver: Solver | None = None
     if card not in pos.scores:
         return None
     side = int(pos.to_move) % 2
+    cost = pos.best - pos.scores[card]
     return {
         "seat": int(pos.to_move),
         "scores": dict(pos.scores),
         "best": pos.best,
         "played": card,
-        "cost": pos.best - pos.scores[card],
+        "cost": cost,
         # Tricks the side to move already won this board: best + taken is its total.
         "taken": pos.taken_ns if side == 0 else pos.taken_ew,
+        "verdict": _verdict(card, cost, pos.best, pos.scores),
     }
+
+
+def _verdict(card: str, cost: int, best: int, scores: dict[str, int]) -> str:
+    """The analysis in one line, as both clients print it."""
+    if not cost:
+        return f"{card_text(card)} was a best play ({plural(best, 'trick')})"
+    best_cards = " ".join(
+        card_text(c) for c in sorted(scores, key=lambda c: -parse_face(c)) if scores[c] == best
+    )
+    return (
+        f"{card_text(card)} cost {plural(cost, 'trick')}: {best - cost} instead of {best} "
+        f"(best: {best_cards})"
+    )
 
 
 def _position(state: BridgeState, solver: Solver | None) -> Any:

@@ -1,10 +1,23 @@
-"""Claims: a claim of ``n`` of the remaining tricks cannot fail when, with all four
-hands known, the declarer's side takes at least ``n`` of them against any defence —
-exactly what the double-dummy solver answers."""
+"""Claims and concessions (Laws 68–71).
+
+Any player on turn in the play (the declarer, also for the dummy, or a defender)
+may claim ``n`` of the tricks still to play for their side; the rest are conceded
+(Law 68B1).  The claimer faces their remaining cards while the claim is answered
+(Law 68C), and play is suspended (Law 68D).  A claim concerns tricks after the one in
+progress (Law 68, preamble): once the last trick has begun there is nothing to claim.
+The claim stands when the players it is put to agree (Law 69A):
+the opponents, and, for a defender's claim that concedes tricks, the claimer's
+partner, since a defender's concession lapses when partner objects (Law 68B2).  An
+objection resumes play, since no Director rules at an online table.
+
+A claim of ``n`` tricks cannot fail when, with all four hands known, the claimer's
+side takes at least ``n`` of them against any play: what the double-dummy solver
+answers.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import format_face
 from engine.dds import make_deal, solve_position
@@ -28,6 +41,53 @@ def dd_tricks_for_declarer(state: BridgeState) -> int:
     return pos.best if pos.to_move % 2 == contract.declarer % 2 else remaining - pos.best
 
 
-def claim_holds(state: BridgeState, tricks: int) -> bool:
-    """Whether a declarer's claim of ``tricks`` of the remaining tricks cannot fail."""
-    return dd_tricks_for_declarer(state) >= tricks
+def remaining_tricks(state: BridgeState) -> int:
+    """Tricks still to be won, the one on the table included."""
+    return len(state.hands[state.next_player])
+
+
+def claim_view(state: BridgeState) -> dict[str, Any] | None:
+    """A pending claim as every seat sees it, the claimer's cards faced."""
+    claim = state.claim
+    if claim is None:
+        return None
+    return {
+        "seat": claim.seat,
+        "tricks": claim.tricks,
+        "remaining": remaining_tricks(state),
+        "hand": [format_face(c) for c in state.hands[claim.seat]],
+        "answer": sorted(claim.needed),
+        "accepted": sorted(claim.accepted),
+    }
+
+
+def claim_allowed(state: BridgeState) -> bool:
+    """Whether a claim may be made now: not once the last trick has begun, since a
+    claim must concern a trick after the one in progress (Law 68, preamble)."""
+    return remaining_tricks(state) > 1 or not state.trick
+
+
+def claim_holds(state: BridgeState, seat: int, tricks: int) -> bool:
+    """Whether ``seat``'s claim of ``tricks`` of the remaining tricks cannot fail."""
+    assert state.contract is not None
+    declarer_side = dd_tricks_for_declarer(state)
+    if seat % 2 == state.contract.declarer % 2:
+        return declarer_side >= tricks
+    return remaining_tricks(state) - declarer_side >= tricks
+
+
+def opponents(seat: int, declarer: int) -> frozenset[int]:
+    """Who answers for the other side: both defenders against the declarer; the
+    declarer (who speaks for the dummy) against a defender."""
+    if seat % 2 == declarer % 2:
+        return frozenset({(declarer + 1) % 4, (declarer + 3) % 4})
+    return frozenset({declarer})
+
+
+def answerers(seat: int, declarer: int, tricks: int, remaining: int) -> frozenset[int]:
+    """Everyone whose agreement settles ``seat``'s claim: the opponents, and a
+    defender's partner when the claim concedes any trick (Law 68B2)."""
+    out = opponents(seat, declarer)
+    if seat % 2 != declarer % 2 and tricks < remaining:
+        out |= {(seat + 2) % 4}
+    return out

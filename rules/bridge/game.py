@@ -15,9 +15,11 @@ from engine.cards import CardParseError, deck, format_face, parse_face, suit_of
 from engine.dds.deal import make_deal, parse_pbn
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
+from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
+from rules.bridge import lin, pbn
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     STRAINS,
@@ -32,11 +34,20 @@ from rules.bridge.auction import (
     parse_call,
 )
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
-from rules.bridge.claims import claim_holds
+from rules.bridge.claims import (
+    answerers,
+    claim_allowed,
+    claim_holds,
+    claim_view,
+    opponents,
+    remaining_tricks,
+)
 from rules.bridge.options import BridgeConfig, ClaimPolicy
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
+
+MAX_ALERT = 200  # characters of an alert's explanation
 
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
@@ -86,6 +97,28 @@ def deal_pbn(state: BridgeState) -> str:
     return make_deal(state.dealt).to_pbn()
 
 
+# The file formats replay records through the rules, which list the formats: the
+# game is handed to them when they run (docs/formats.md).
+def _read_pbn(text: str) -> list[GameRecord]:
+    return pbn.read(text, BridgeGame())
+
+
+def _write_pbn(records: Sequence[GameRecord]) -> str:
+    return pbn.write(records, BridgeGame())
+
+
+def _read_lin(text: str) -> list[GameRecord]:
+    return lin.read(text, BridgeGame())
+
+
+def _write_lin(records: Sequence[GameRecord]) -> str:
+    return lin.write(records, BridgeGame())
+
+
+PBN = FileFormat("pbn", "Portable Bridge Notation 2.1", (".pbn",), _read_pbn, _write_pbn)
+LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_lin)
+
+
 @dataclass(frozen=True)
 class BridgeMove(Move):
     """A checked action and what it parsed to: the call, the card played (from the
@@ -102,8 +135,11 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     config_model = BridgeConfig
     move_type = BridgeMove
     non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+    # A claimer faces their remaining cards (rules/bridge/claims.py).
+    revealing_kinds = frozenset({"play", "claim"})
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
+    formats = (PBN, LIN)
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4
@@ -144,8 +180,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return ()
         if state.phase is Phase.CLAIM:
             assert state.claim is not None
-            defenders = ((state.claim.seat + 1) % 4, (state.claim.seat + 3) % 4)
-            return tuple(s for s in defenders if s not in state.claim.accepted)
+            return tuple(sorted(state.claim.needed - state.claim.accepted))
         player = self._player(state)
         if state.phase is Phase.PLAY and player == state.dummy:
             assert state.contract is not None
@@ -167,10 +202,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         out: list[Action] = [
             {"type": "play", "card": format_face(c)} for c in playable(state.hands[player], led)
         ]
-        assert state.contract is not None
-        if seat == state.contract.declarer:
-            remaining = len(state.hands[player])
-            out += [{"type": "claim", "tricks": n} for n in range(remaining + 1)]
+        # Whoever is on turn may claim or concede (the declarer also for dummy).
+        if claim_allowed(state):
+            out += [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
         return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
@@ -197,8 +231,15 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 check_call(self._calls(state), seat, call)
             except CallError as exc:
                 raise IllegalAction(exc.code, str(exc)) from None
-            return BridgeMove({"type": "call", "call": format_call(call)}, seat, state,
-                              call=call)
+            canonical: dict[str, Any] = {"type": "call", "call": format_call(call)}
+            alert = action.get("alert")
+            if alert is not None:
+                # An alert, with the explanation the partnership gives (may be empty).
+                if not isinstance(alert, str) or len(alert) > MAX_ALERT:
+                    raise IllegalAction("bad_alert", f"an alert is a text of at most "
+                                                     f"{MAX_ALERT} characters")
+                canonical["alert"] = alert
+            return BridgeMove(canonical, seat, state, call=call)
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):
                 raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
@@ -206,9 +247,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert state.contract is not None
         if kind == "claim":
             n = action.get("tricks")
-            if seat != state.contract.declarer:
-                raise IllegalAction("not_declarer", "only the declarer may claim")
-            remaining = len(state.hands[self._player(state)])
+            remaining = remaining_tricks(state)
+            if not claim_allowed(state):
+                raise IllegalAction("bad_claim", "the last trick is under way: play it out")
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
             return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
@@ -235,16 +276,22 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     ) -> tuple[BridgeState, list[Event]]:
         kind = move.action["type"]
         if kind == "call":
-            return self._call(state, seat, move.action["call"])
+            return self._call(state, seat, move.action["call"], move.action.get("alert"))
         if move.card is not None:
             return self._play(state, move.card)
         if move.tricks is not None:
             return self._claim(state, seat, move.tricks)
         return self._answer(state, seat, kind == "accept_claim")
 
-    def _call(self, state: BridgeState, seat: int, call: str) -> tuple[BridgeState, list[Event]]:
+    def _call(
+        self, state: BridgeState, seat: int, call: str, alert: str | None = None
+    ) -> tuple[BridgeState, list[Event]]:
         calls = (*state.calls, (seat, call))
-        events = [Event("call", {"seat": seat, "call": call})]
+        data: JSON = {"seat": seat, "call": call}
+        if alert is not None:
+            data["alert"] = alert
+            state = replace(state, alerts=(*state.alerts, (len(state.calls), alert)))
+        events = [Event("call", data)]
         parsed = [(s, parse_call(c)) for s, c in calls]
         if not is_over(parsed):
             return replace(state, calls=calls), events
@@ -311,11 +358,22 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return self._end_board(after, state.contract, after.tricks[declarer_side], events)
 
     def _claim(self, state: BridgeState, seat: int, n: int) -> tuple[BridgeState, list[Event]]:
-        events = [Event("claim", {"seat": seat, "tricks": n})]
-        if state.config.claims is ClaimPolicy.DOUBLE_DUMMY and claim_holds(state, n):
-            events.append(Event("claim_accepted", {"by": "double_dummy"}))
-            return self._settle_claim(state, seat, n, events)
-        return replace(state, phase=Phase.CLAIM, claim=Claim(seat, n, frozenset())), events
+        assert state.contract is not None
+        declarer = state.contract.declarer
+        remaining = remaining_tricks(state)
+        hand = state.hands[seat]
+        needed = answerers(seat, declarer, n, remaining)
+        events = [Event("claim", {"seat": seat, "tricks": n, "remaining": remaining,
+                                  "hand": [format_face(c) for c in hand],
+                                  "answer": sorted(needed)})]
+        if state.config.claims is ClaimPolicy.DOUBLE_DUMMY and claim_holds(state, seat, n):
+            # The solver speaks for the opponents; a partner's say stays (Law 68B2).
+            needed -= opponents(seat, declarer)
+            if not needed:
+                events.append(Event("claim_accepted", {"by": "double_dummy"}))
+                return self._settle_claim(state, seat, n, events)
+        claim = Claim(seat, n, frozenset(), needed)
+        return replace(state, phase=Phase.CLAIM, claim=claim), events
 
     def _answer(
         self, state: BridgeState, seat: int, accept: bool
@@ -324,28 +382,30 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert claim is not None
         if not accept:
             events = [Event("claim_rejected", {"seat": seat})]
-            return replace(state, phase=Phase.PLAY, claim=None), events
+            return replace(state, phase=Phase.PLAY, claim=None,
+                           rejected_at=len(state.played)), events
         accepted = claim.accepted | {seat}
         events = [Event("claim_answer", {"seat": seat, "accept": True})]
-        if len(accepted) < 2:
+        if not claim.needed <= accepted:
             return replace(state, claim=replace(claim, accepted=accepted)), events
-        events.append(Event("claim_accepted", {"by": "defenders"}))
+        events.append(Event("claim_accepted", {"by": "players"}))
         return self._settle_claim(
             replace(state, phase=Phase.PLAY, claim=None), claim.seat, claim.tricks, events
         )
 
     def _settle_claim(
-        self, state: BridgeState, declarer: int, n: int, events: list[Event]
+        self, state: BridgeState, claimer: int, n: int, events: list[Event]
     ) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
-        remaining = len(state.hands[self._player(state)])
-        side = declarer % 2
+        remaining = remaining_tricks(state)
+        side = claimer % 2
         tricks = list(state.tricks)
         tricks[side] += n
         tricks[1 - side] += remaining - n
-        # The cards still held are not revealed by a claim.
         done = replace(state, tricks=(tricks[0], tricks[1]), claim=None, phase=Phase.PLAY)
-        return self._end_board(done, state.contract, tricks[side], events, claimed=True)
+        declarer_side = state.contract.declarer % 2
+        return self._end_board(done, state.contract, tricks[declarer_side], events,
+                               claimed=True)
 
     def _end_board(
         self,
@@ -406,6 +466,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def view(self, state: BridgeState, viewer: int) -> JSON:
         contract = state.contract
+        alerts = dict(state.alerts)
         out: JSON = {
             "game": self.name,
             "board": state.board,
@@ -414,7 +475,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "dealer": state.dealer,
             "vulnerability": state.vulnerability.value,
             "phase": state.phase.value,
-            "auction": [{"seat": s, "call": c} for s, c in state.calls],
+            "auction": [
+                {"seat": s, "call": c, **({"alert": alerts[i]} if i in alerts else {})}
+                for i, (s, c) in enumerate(state.calls)
+            ],
             "contract": str(contract) if contract else None,
             "declarer": contract.declarer if contract else None,
             "dummy": state.dummy,
@@ -429,9 +493,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "hand_sizes": [len(h) for h in state.hands],
             "to_act": list(self.to_act(state)),
             "next_player": self._player(state) if state.phase is not Phase.OVER else None,
-            "claim": (
-                {"seat": state.claim.seat, "tricks": state.claim.tricks} if state.claim else None
-            ),
+            "claim": claim_view(state),
+            "claim_rejected_at": state.rejected_at,
             "results": [
                 {
                     "board": r.board,
@@ -462,6 +525,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         visible = {viewer} if 0 <= viewer < 4 else set()
         if state.dummy_exposed and state.dummy is not None:
             visible.add(state.dummy)
+        if state.claim is not None:
+            visible.add(state.claim.seat)  # faced while the claim is answered
         return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
 
     def result(self, state: BridgeState) -> Result | None:
@@ -482,7 +547,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return Result(scores=(total, -total, total, -total), summary=summary)
 
     def encode(self, state: BridgeState) -> JSON:
-        return {
+        out: JSON = {
             "config": self.config_json(state.config),
             "seed": state.seed,
             "index": state.index,
@@ -496,9 +561,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             "trick": list(state.trick),
             "played": list(state.played),
             "tricks": list(state.tricks),
-            "claim": [state.claim.seat, state.claim.tricks, sorted(state.claim.accepted)]
-            if state.claim
-            else None,
+            "claim": _claim_json(state.claim) if state.claim else None,
             "results": [
                 [
                     r.board,
@@ -514,3 +577,20 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 for r in state.results
             ],
         }
+        # Alerts came later: a state without them encodes (and hashes) as it did
+        # before, so stored games replay to the hashes they had. ``rejected_at`` is
+        # left out: a hint to bots (the log says where a claim was rejected), not part
+        # of the position, and games stored before it existed rejected claims too.
+        if state.alerts:
+            out["alerts"] = [list(a) for a in state.alerts]
+        return out
+
+
+def _claim_json(claim: Claim) -> list[Any]:
+    """A claim as encoded: the claimer, the tricks, who accepted; and who must
+    accept only when that is not both of the claimer's opponents (a defender's
+    claim), so a declarer's claim encodes as it did before defenders could claim."""
+    out: list[Any] = [claim.seat, claim.tricks, sorted(claim.accepted)]
+    if claim.needed != frozenset({(claim.seat + 1) % 4, (claim.seat + 3) % 4}):
+        out.append(sorted(claim.needed))
+    return out

@@ -11,10 +11,13 @@ from engine.game import GameConfig
 
 
 class ClaimPolicy(StrEnum):
-    """How a declarer's claim is settled."""
+    """How a claim (by the declarer or a defender) is settled (rules/bridge/claims.py)."""
 
-    DOUBLE_DUMMY = "double_dummy"  # accepted at once when no defence can beat it; else defenders
-    DEFENDERS = "defenders"  # accepted only when both defenders accept
+    # The solver answers for the opponents when their best play cannot beat the claim;
+    # otherwise, and for a defender's partner, the players answer.
+    DOUBLE_DUMMY = "double_dummy"
+    # The players answer every claim (the name predates defenders' claims).
+    DEFENDERS = "defenders"
 
 
 class BridgeConfig(GameConfig):

@@ -93,6 +93,8 @@ class BridgePresentation(Presentation):
             from_dummy = view.get("next_player") == dummy and dummy is not None
             return f"Play {card_text(action.get('card'))}" + (" from dummy" if from_dummy else "")
         if kind == "claim":
+            if action.get("tricks") == 0:
+                return "Concede all the remaining tricks"
             return f"Claim {plural(action.get('tricks'), 'more trick', 'more tricks')}"
         if kind == "accept_claim":
             return "Accept the claim"
@@ -116,10 +118,12 @@ class BridgePresentation(Presentation):
             return f"You are dealt {plural(len(event.get('cards') or []), 'card')}" if you else None
         if kind == "call":
             call = str(event.get("call"))
+            alert = event.get("alert")
+            note = "" if alert is None else f" (alert{': ' + str(alert) if alert else ''})"
             word = {"P": "pass", "X": "double", "XX": "redouble"}.get(call)
             if word:
-                return f"{actor} {verb(word, you)}"
-            return f"{actor} {verb('bid', you)} {call_text(call)}"
+                return f"{actor} {verb(word, you)}{note}"
+            return f"{actor} {verb('bid', you)} {call_text(call)}{note}"
         if kind == "passed_out":
             return f"Board {event.get('board')} is passed out"
         if kind == "contract":
@@ -138,13 +142,17 @@ class BridgePresentation(Presentation):
                 f"NS {tricks[0]} – EW {tricks[1]}"
             )
         if kind == "claim":
-            return f"{actor} {verb('claim', you)} {event.get('tricks')} of the remaining tricks"
+            n, left = event.get("tricks"), event.get("remaining")
+            of = f"of the remaining {left}" if isinstance(left, int) else "of the remaining tricks"
+            if n == 0:
+                return f"{actor} {verb('concede', you)} the remaining tricks"
+            return f"{actor} {verb('claim', you)} {n} {of}"
         if kind == "claim_answer":
             return f"{actor} {verb('accept', you)} the claim"
         if kind == "claim_rejected":
             return f"{actor} {verb('reject', you)} the claim; play goes on"
         if kind == "claim_accepted":
-            by = "by the defenders" if event.get("by") == "defenders" else "(it holds double dummy)"
+            by = "(it holds double dummy)" if event.get("by") == "double_dummy" else "by all"
             return f"The claim is accepted {by}"
         if kind == "board_end":
             return board_result_text(event) + f"  (total NS {event.get('total_ns', 0):+d})"

@@ -15,15 +15,16 @@ Hands = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
 class Phase(StrEnum):
     AUCTION = "auction"
     PLAY = "play"
-    CLAIM = "claim"  # declarer claimed; the defenders answer
+    CLAIM = "claim"  # a player claimed; the players it is put to answer
     OVER = "over"
 
 
 @dataclass(frozen=True)
 class Claim:
-    seat: int  # the declarer
-    tricks: int  # of the tricks still to play
-    accepted: frozenset[int]  # defenders who accepted so far
+    seat: int  # the claimer: the declarer or a defender
+    tricks: int  # of the tricks still to play, for the claimer's side
+    accepted: frozenset[int]  # answerers who accepted so far
+    needed: frozenset[int] = frozenset()  # whose acceptance settles it (rules/bridge/claims.py)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class BridgeState:
     hands: Hands  # what is left
     calls: tuple[tuple[int, str], ...]
     phase: Phase
+    alerts: tuple[tuple[int, str], ...] = ()  # (index in calls, explanation) of alerted calls
     contract: Contract | None = None
     leader: int = 0
     trick: tuple[int, ...] = ()
@@ -63,6 +65,9 @@ class BridgeState:
     last_trick: tuple[int, ...] = ()
     last_leader: int = -1
     claim: Claim | None = None
+    # How many cards had been played when a claim was last rejected (-1: none this
+    # board); a bot does not claim again in the same position.
+    rejected_at: int = -1
     results: tuple[BoardResult, ...] = ()
 
     @property

@@ -88,6 +88,7 @@ class _Work:
     awards: list[object]
     refunds: list[tuple[int, int]]
     history: list[tuple[int, int, str, int]]
+    dead: list[int]
 
     def freeze(self) -> tuple[HandState, tuple[int, ...], list[Event]]:
         values: dict[str, Any] = {}
@@ -128,14 +129,15 @@ def deal_hand(
     antes and blinds and opens the preflop betting."""
     seats = len(stacks)
     order = list(players)
-    heads_up = len(order) == 2
-    sb, bb = (order[1], order[0]) if heads_up else (order[0], order[1])
+    antes, blinds = config.posts(len(order))
+    # The two blind positions by PHH's list (heads-up the button is the small blind).
+    first, second = (order[1], order[0]) if len(order) == 2 else (order[0], order[1])
     hand = HandState(
         starting=tuple(stacks),
         number=number,
         button=order[-1],
-        small_blind_seat=sb,
-        big_blind_seat=bb,
+        small_blind_seat=first,
+        big_blind_seat=second,
         players=tuple(order),
         holes=tuple(holes),
         stub=tuple(stub),
@@ -151,17 +153,30 @@ def deal_hand(
         aggressor=None,
     )
     w = _Work(hand, stacks, config)
-    if config.ante:
-        for s in order:
-            chips = min(config.ante, w.stacks[s])
-            if chips:
-                w.stacks[s] -= chips
-                w.contributed[s] += chips
-                w.events.append(Event("post", {"seat": s, "blind": "ante", "chips": chips}))
-    for seat, name, size in ((sb, "small", config.small_blind), (bb, "big", config.big_blind)):
-        chips = min(size, w.stacks[seat])
+    posted = [0] * seats
+    for s, size in zip(order, antes, strict=True):
+        chips = min(size, w.stacks[s])
+        if chips:
+            w.stacks[s] -= chips
+            w.contributed[s] += chips
+            posted[s] = chips
+            w.events.append(Event("post", {"seat": s, "blind": "ante", "chips": chips}))
+    if config.ante_trimming:
+        back = uncalled(posted)
+        if back is not None:  # an ante nobody matched (pokerkit's ante trimming)
+            seat, chips = back
+            w.stacks[seat] += chips
+            w.contributed[seat] -= chips
+            w.refunds.append((seat, chips))
+            w.events.append(Event("refund", {"seat": seat, "chips": chips}))
+    elif any(posted):
+        w.dead = posted
+    by_position = [order[1], order[0]] if len(order) == 2 else order
+    for k, seat in enumerate(by_position):
+        chips = min(blinds[order.index(seat)], w.stacks[seat])
         if chips:
             w.put(seat, chips)
+            name = ("small", "big")[k] if k < 2 else "straddle"
             w.events.append(Event("post", {"seat": seat, "blind": name, "chips": chips}))
     _begin_round(w)
     return w.freeze()
@@ -171,11 +186,18 @@ def _begin_round(w: _Work) -> None:
     """Open a betting round (or close it at once if nobody can act)."""
     n = len(w.players)
     if w.street is Street.PREFLOP:
-        # Action starts left of the largest blind posted (pokerkit's rule, which also
-        # covers a big blind too short to exceed the small blind).
-        blinds = {w.small_blind_seat, w.big_blind_seat}
-        keyed = [(w.bets[s] if s in blinds else 0, i) for i, s in enumerate(w.players)]
-        opener = (max(keyed)[1] + 1) % n
+        # Action starts left of the largest blind or straddle posted (pokerkit's
+        # rule, which also covers a big blind too short to exceed the small blind).
+        # Past the two blinds a post moves the first to act only if it is larger
+        # than every post before it (a straddle): a missed big blind posted out of
+        # position does not.
+        _, blinds = w.config.posts(n)
+        top, last = 0, n - 1  # nothing posted: the first seat left of the button
+        for i, s in enumerate(w.players):
+            bet = w.bets[s] if blinds[i] else 0
+            if bet > top or (i < 2 and bet == top > 0):
+                top, last = bet, i
+        opener = (last + 1) % n
     else:
         opener = 0
     rotated = [*w.players[opener:], *w.players[:opener]]
@@ -201,7 +223,7 @@ def options(hand: HandState, stacks: Sequence[int], config: PokerConfig) -> Opti
     min_to = max_to = None
     if _may_raise(hand, stacks, seat, to_call):
         max_to = stack + bet
-        min_to = min(max_to, current + max(hand.raise_size, config.big_blind))
+        min_to = min(max_to, current + max(hand.raise_size, config.min_raise))
     return Options(seat, to_call, current > bet, bet, current, min_to, max_to)
 
 
@@ -319,12 +341,12 @@ def hand_pots(hand: HandState) -> list[Pot]:
     """The pots as collected so far (the current round's bets not included)."""
     live = [not f for f in hand.folded]
     collected = [c - b for c, b in zip(hand.contributed, hand.bets, strict=True)]
-    return build_pots(collected, live, hand.players) if any(collected) else []
+    return build_pots(collected, live, hand.players, hand.dead) if any(collected) else []
 
 
 def _finish(w: _Work) -> None:
     live = w.live
-    pots = build_pots(w.contributed, [not f for f in w.folded], w.players)
+    pots = build_pots(w.contributed, [not f for f in w.folded], w.players, w.dead)
     if len(live) == 1:
         shown: list[int] = []
         ranks: dict[int, int] = {}

@@ -6,7 +6,22 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
+from engine.cards import CardParseError, parse_face
 from engine.game import GameConfig
+
+# The options an imported hand sets (docs/poker.md, "Imported hands"); a table
+# created without them stores the same JSON as before they existed.
+HAND_FIELDS = (
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "ante_trimming",
+    "stacks",
+    "button",
+    "holes",
+    "board",
+    "decimals",
+)
 
 
 class OddChip(StrEnum):
@@ -39,6 +54,23 @@ class PokerConfig(GameConfig):
       against the hands already shown mucks it unseen (automatically); off: every
       player still in the hand shows.
     - ``odd_chip`` (default ``one_each``): see :class:`OddChip`.
+
+    What a hand history fixes (docs/poker.md, "Imported hands"); all optional:
+
+    - ``antes`` / ``blinds_or_straddles``: what each position posts, listed as PHH
+      lists them (from the first seat left of the button; heads-up the list is read
+      small blind first); missing positions post nothing.  Unset: ``ante`` from
+      everyone, and the two blinds.
+    - ``min_bet`` (default: the big blind): the smallest bet and raise increment.
+    - ``ante_trimming`` (default on): antes count as contributions to the pots and
+      an ante nobody matched is returned; off, antes are dead money in the main pot
+      (PHH's ``ante_trimming_status``).
+    - ``stacks``: each chair's buy-in (instead of ``starting_stack``).
+    - ``button``: the first hand's button chair (instead of one drawn from the seed).
+    - ``holes`` / ``board``: the cards of a one-hand table, per chair (``"AsKd"``,
+      ``""`` when unknown; such a hand cannot win a showdown) and the board cards.
+    - ``decimals`` (0..8, default 0): chips are units of 10**-decimals of the
+      file's currency; only files and labels use it.
     """
 
     seats: int = Field(default=6, ge=2, le=10)
@@ -51,6 +83,15 @@ class PokerConfig(GameConfig):
     hands: int = Field(default=20, ge=1, le=100_000)
     muck_losers: bool = True
     odd_chip: OddChip = OddChip.ONE_EACH
+    antes: tuple[int, ...] | None = Field(default=None, max_length=10)
+    blinds_or_straddles: tuple[int, ...] | None = Field(default=None, max_length=10)
+    min_bet: int | None = Field(default=None, ge=1)
+    ante_trimming: bool = True
+    stacks: tuple[int, ...] | None = None
+    button: int | None = Field(default=None, ge=0)
+    holes: tuple[str, ...] | None = None
+    board: str | None = None
+    decimals: int = Field(default=0, ge=0, le=8)
 
     @model_validator(mode="after")
     def _consistent(self) -> PokerConfig:
@@ -58,9 +99,75 @@ class PokerConfig(GameConfig):
             raise ValueError("small_blind must not exceed big_blind")
         if self.max_buy_in is not None and self.max_buy_in < self.starting_stack:
             raise ValueError("max_buy_in must be at least starting_stack")
+        for name in ("antes", "blinds_or_straddles"):
+            if any(v < 0 for v in getattr(self, name) or ()):
+                raise ValueError(f"{name} must not be negative")
+        if self.stacks is not None and (
+            len(self.stacks) != self.seats or any(v < 0 for v in self.stacks)
+        ):
+            raise ValueError("stacks: one non-negative stack per seat")
+        if self.button is not None and self.button >= self.seats:
+            raise ValueError("button must be a seat")
+        if self.holes is not None or self.board is not None:
+            self._check_deal()
         return self
+
+    def _check_deal(self) -> None:
+        if self.hands != 1:
+            raise ValueError("a fixed deal (holes, board) is for one hand")
+        holes = self.holes or ("",) * self.seats
+        if len(holes) != self.seats:
+            raise ValueError("holes: one entry per seat")
+        cards: list[int] = []
+        for text in holes:
+            got = spell_cards(text)
+            if len(got) not in (0, 2):
+                raise ValueError(f"holes: two cards or none, not {text!r}")
+            cards += got
+        board = spell_cards(self.board or "")
+        if len(board) > 5:
+            raise ValueError("board: at most five cards")
+        if len(set(cards + board)) != len(cards) + len(board):
+            raise ValueError("a card is dealt twice")
+
+    @property
+    def min_raise(self) -> int:
+        """The smallest bet, and the smallest raise increment."""
+        return self.big_blind if self.min_bet is None else self.min_bet
+
+    def posts(self, n: int) -> tuple[list[int], list[int]]:
+        """(antes, blinds) each of ``n`` players dealt in posts, by player (from the
+        first seat left of the button).  PHH lists them by position; heads-up the
+        small blind's position (the button) comes first, hence the reversal."""
+        antes = [self.ante] * n if self.antes is None else _fit(self.antes, n)
+        blinds = (
+            _fit((self.small_blind, self.big_blind), n)
+            if self.blinds_or_straddles is None
+            else _fit(self.blinds_or_straddles, n)
+        )
+        if n == 2:
+            antes.reverse()
+            blinds.reverse()
+        return antes, blinds
 
     @property
     def buy_in_cap(self) -> int:
         """The most chips a stack may be topped up to by a rebuy."""
         return self.starting_stack if self.max_buy_in is None else self.max_buy_in
+
+
+def _fit(values: tuple[int, ...], n: int) -> list[int]:
+    return [*values[:n], *[0] * (n - len(values))]
+
+
+def spell_cards(text: str) -> list[int]:
+    """Card faces of a run of two-letter spellings (``"AsKd"``); ``""`` or only
+    ``?`` is no cards.  Raises ValueError on anything else."""
+    if not text or set(text) == {"?"}:
+        return []
+    if len(text) % 2:
+        raise ValueError(f"bad cards {text!r}")
+    try:
+        return [parse_face(text[i : i + 2]) for i in range(0, len(text), 2)]
+    except CardParseError as exc:
+        raise ValueError(str(exc)) from None

@@ -1,116 +1,67 @@
-"""Hands to and from PHH, the Poker Hand History format (TOML; pokerkit reads and
-writes it).
+"""PHH, the Poker Hand History format (TOML; pokerkit reads and writes it), in and out.
 
-Players are numbered ``p1 .. pN`` from the first seat left of the button, the button
-last (heads-up: p1 is the big blind).  Actions: ``d dh pK CARDS`` (hole cards; ``????``
-when unknown), ``d db CARDS`` (board), ``pK f`` (fold), ``pK cc`` (check or call),
-``pK cbr N`` (bet or raise to a total of N this round), ``pK sm CARDS`` (show) and
-``pK sm`` (muck).
+A ``.phh`` file is one hand; a ``.phhs`` file is many, each under a ``[N]``
+section.  Players are numbered ``p1 .. pN`` from the first seat left of the button,
+the button last (heads-up: p1 is the big blind).  Actions: ``d dh pK CARDS`` (hole
+cards; ``????`` when unknown), ``d db CARDS`` (board), ``pK f`` (fold), ``pK cc``
+(check or call), ``pK cbr N`` (bet or raise to a total of N this round), ``pK sm
+CARDS`` (show) and ``pK sm`` (muck); ``#`` starts a comment.
 
-Export never reveals a card nobody saw: hole cards that were not shown at the
-showdown (folded, mucked, or winning uncontested) are written ``????``, except the
-``viewer``'s own.  Import plays the actions through the same betting engine as the
-table (so an illegal history is refused); a hand whose cards are unknown cannot win
-at the showdown.
+Reading (docs/poker.md, "PHH"): every no-limit hold'em (``NT``) field is taken —
+per-position ``antes`` and ``blinds_or_straddles`` (big-blind antes, straddles),
+``min_bet``, ``ante_trimming_status``, ``starting_stacks`` — amounts exactly in the
+hand's own unit (rules/poker/amounts.py), and each hand becomes a one-hand table
+whose options fix the stacks, posts and cards, plus the action log that replays
+it; the replay through the rules is the check, so an illegal history is refused.
+Every other field (``event``, ``players``, ``currency``, user fields ``_x``...) is
+kept as a tag and written back.
+
+Writing never reveals a card nobody saw: hole cards are written when the file they
+came from named them (the ``holes`` option) or they were shown at the showdown;
+other hole cards are ``????``.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
 
-from engine.cards import CardParseError, face_of, format_face, parse_face
 from engine.events import OMNISCIENT
-from rules.poker.betting import act, deal_hand, options
-from rules.poker.options import PokerConfig
-from rules.poker.scoring import showing_order
-from rules.poker.state import HandState, Street
+from engine.formats import FileFormat, FormatError, GameRecord
+from rules.poker.amounts import AmountError, check_amount, parse_amount, to_chips, unit_of
+from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
+from rules.poker.options import PokerConfig, spell_cards
+from rules.poker.phh_write import hand_lines, toml_value, write_phh
+from rules.poker.state import HandState
 
 VARIANT = "NT"  # no-limit Texas hold'em
+# Fields the table takes over; every other field of a hand is kept as a tag.
+_TAKEN = frozenset(
+    {
+        "variant",
+        "antes",
+        "blinds_or_straddles",
+        "min_bet",
+        "ante_trimming_status",
+        "starting_stacks",
+        "actions",
+    }
+)
 
 
-class PhhError(ValueError):
-    """A hand history we cannot read or that breaks the rules."""
+class PhhError(FormatError):
+    """A PHH file we cannot read, or whose history breaks the rules."""
 
     code = "bad_phh"
 
 
-def _card(c: int) -> str:
-    text = format_face(face_of(c))
-    return text[0] + text[1].lower()
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return "".join(_card(c) for c in cards)
-
-
-def _toml_list(values: Sequence[object]) -> str:
-    return "[" + ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values) + "]"
-
-
-def to_phh(hand: HandState, config: PokerConfig, viewer: int = OMNISCIENT) -> str:
-    """The PHH text of a finished (or running) hand as ``viewer`` may know it."""
-    order = list(hand.players)
-    label = {s: f"p{i + 1}" for i, s in enumerate(order)}
-    n = len(order)
-    actions: list[str] = []
-    for s in order:
-        known = s in hand.shown or s == viewer
-        actions.append(f"d dh {label[s]} {_cards(hand.holes[s]) if known else '????'}")
-    boards = {
-        Street.FLOP: hand.board[:3],
-        Street.TURN: hand.board[3:4],
-        Street.RIVER: hand.board[4:5],
-    }
-    street = Street.PREFLOP
-    for st, seat, kind, amount in hand.history:
-        while street < st:
-            street = Street(street + 1)
-            actions.append(f"d db {_cards(boards[street])}")
-        word = {"fold": "f", "check": "cc", "call": "cc"}.get(kind)
-        actions.append(f"{label[seat]} {word}" if word else f"{label[seat]} cbr {amount}")
-    while hand.done and street < Street.RIVER and len(hand.board) > _dealt(street):
-        street = Street(street + 1)
-        actions.append(f"d db {_cards(boards[street])}")
-    if hand.done and len(hand.live) > 1:
-        for s in _showing(hand):
-            shown = s in hand.shown
-            actions.append(f"{label[s]} sm {_cards(hand.holes[s])}" if shown else f"{label[s]} sm")
-    blinds = [0] * n
-    if n == 2:
-        blinds[:2] = [config.small_blind, config.big_blind]
-    else:
-        blinds[0], blinds[1] = config.small_blind, config.big_blind
-    lines = [
-        f"variant = '{VARIANT}'",
-        "ante_trimming_status = false",
-        f"antes = {_toml_list([config.ante] * n)}",
-        f"blinds_or_straddles = {_toml_list(blinds)}",
-        f"min_bet = {config.big_blind}",
-        f"starting_stacks = {_toml_list([hand.starting[s] for s in order])}",
-        f"actions = {_toml_list(actions)}",
-        f"hand = {hand.number}",
-        f"seats = {_toml_list([s + 1 for s in order])}",
-        f"seat_count = {config.seats}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _dealt(street: Street) -> int:
-    return {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}[street]
-
-
-def _showing(hand: HandState) -> list[int]:
-    """Live seats in the order they showed or mucked (as the events were written)."""
-    done = [*hand.shown, *hand.mucked]
-    order = showing_order(list(hand.live), hand.players, hand.aggressor)
-    return [s for s in order if s in done]
-
-
 @dataclass(frozen=True)
 class PhhHand:
-    """A hand read from PHH and replayed by our engine."""
+    """A hand read from PHH and replayed by the table's rules."""
 
     config: PokerConfig
     starting_stacks: tuple[int, ...]  # p1 .. pN (our seats 0 .. N-1; the button last)
@@ -118,103 +69,339 @@ class PhhHand:
     final_stacks: tuple[int, ...]
 
 
-def from_phh(text: str) -> PhhHand:
-    """Read a no-limit hold'em PHH hand and play it through the table's engine."""
+def read_phh(text: str) -> list[GameRecord]:
+    """Every hand of a ``.phh`` or ``.phhs`` file, or :class:`PhhError`."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
-        raise PhhError(f"not TOML: {exc}") from None
-    if data.get("variant") != VARIANT:
-        raise PhhError(f"only variant {VARIANT!r} (no-limit hold'em) is supported")
-    stacks = [int(x) for x in data["starting_stacks"]]
+        raise PhhError(f"not TOML: {exc}", line=_toml_line(str(exc), text)) from None
+    if "variant" in data or not data:
+        return [_record(data, _Where(text, "", 0))]
+    records = []
+    for key, section in data.items():
+        where = _Where(text, key, _section_line(text, key))
+        if not isinstance(section, dict):
+            raise PhhError("a .phhs file holds only [N] hand sections", line=where.line,
+                           item=where.title)
+        records.append(_record(section, where))
+    return records
+
+
+def from_phh(text: str) -> PhhHand:
+    """Read a one-hand PHH text and play it through the table's rules."""
+    records = read_phh(text)
+    if len(records) != 1:
+        raise PhhError(f"expected one hand, found {len(records)}")
+    played = _replay(records[0], _Where(text, "", 0))
+    hand = played.hand
+    return PhhHand(played.config, hand.starting, hand, played.final_stacks)
+
+
+def to_phh(hand: HandState, config: PokerConfig, viewer: int = OMNISCIENT) -> str:
+    """The PHH text of a finished hand as ``viewer`` may know it."""
+    return "\n".join(hand_lines(PlayedHand(config, hand, ()), viewer=viewer)) + "\n"
+
+
+class _Where:
+    """Where in the file a hand is, for error messages."""
+
+    def __init__(self, text: str, key: str, line: int) -> None:
+        self.text = text
+        self.key = key
+        self.line = line or None
+        self.title = f"hand [{key}]" if key else ""
+
+    def error(self, message: str, field: str = "", line: int | None = None) -> PhhError:
+        item = " ".join(p for p in (self.title, field) if p)
+        return PhhError(message, line=line or self._field_line(field) or self.line, item=item)
+
+    def _field_line(self, field: str) -> int | None:
+        start = self.text.find("\n", _offset(self.text, self.line)) if self.line else 0
+        for number, row in enumerate(self.text[start:].split("\n")):
+            head = row.split("=")[0].strip()
+            if field and head == field:
+                return _line_at(self.text, start) + number
+            if self.key and row.strip().startswith("[") and number:
+                break
+        return None
+
+    def action_line(self, index: int, actions: Sequence[str]) -> int | None:
+        """The line of the ``index``-th action (found by its text, in order)."""
+        pos = _offset(self.text, self.line) if self.line else 0
+        for i, action in enumerate(actions[: index + 1]):
+            found = self.text.find(action, pos)
+            if found < 0:
+                return None
+            pos = found + len(action)
+            if i == index:
+                return _line_at(self.text, found)
+        return None
+
+
+def _toml_line(message: str, text: str) -> int | None:
+    """The line a TOML error names ("... (at line 3, column 7)")."""
+    found = re.search(r"at line (\d+)", message)
+    if found:
+        return int(found.group(1))
+    return text.rstrip("\n").count("\n") + 1 if "end of document" in message else None
+
+
+def _offset(text: str, line: int | None) -> int:
+    pos = 0
+    for _ in range((line or 1) - 1):
+        pos = text.find("\n", pos) + 1
+    return pos
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _section_line(text: str, key: str) -> int:
+    for number, row in enumerate(text.split("\n"), 1):
+        inner = row.strip()
+        if inner.startswith("[") and inner.rstrip("]").lstrip("[").strip().strip("'\"") == key:
+            return number
+    return 0
+
+
+def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
+    variant = data.get("variant")
+    if variant != VARIANT:
+        raise where.error(
+            f"only variant {VARIANT!r} (no-limit hold'em) is read, not {variant!r}", "variant"
+        )
+    for name in ("starting_stacks", "actions"):
+        if name not in data:
+            raise where.error("required field missing", name)
+    stacks = _amounts(data["starting_stacks"], "starting_stacks", where)
     n = len(stacks)
     if not 2 <= n <= 10:
-        raise PhhError("2 to 10 players")
-    antes = data.get("antes", 0)
-    antes = [antes] * n if isinstance(antes, int) else list(antes)
-    blinds = list(data.get("blinds_or_straddles") or [0] * n)
-    if len(set(antes)) != 1 or any(blinds[2:]):
-        raise PhhError("only equal antes and two blinds (no straddles) are supported")
-    sb, bb = int(blinds[0]), int(blinds[1])
-    if int(data.get("min_bet", bb)) != bb:
-        raise PhhError("the minimum bet must be the big blind")
-    config = PokerConfig(
-        seats=n,
-        small_blind=sb,
-        big_blind=bb,
-        ante=int(antes[0]),
-        starting_stack=max(stacks),
-        hands=1,
-        muck_losers=False,
-    )
-    holes: list[tuple[int, ...]] = [() for _ in range(n)]
-    board: list[int] = []
-    moves: list[tuple[int, str, int]] = []
-    for raw in data["actions"]:
-        words = raw.split("#")[0].split()
-        match words:
-            case ["d", "dh", who, cards]:
-                holes[_player(who, n)] = _parse_cards(cards, 2)
-            case ["d", "db", cards]:
-                board.extend(_parse_cards(cards, None))
-            case [who, "f"]:
-                moves.append((_player(who, n), "fold", 0))
-            case [who, "cc"]:
-                moves.append((_player(who, n), "cc", 0))
-            case [who, "cbr", amount]:
-                moves.append((_player(who, n), "raise", int(amount)))
-            case [who, "sm", cards] if cards != "-":
-                holes[_player(who, n)] = _parse_cards(cards, 2)
-            case [_, "sm"] | [_, "sm", "-"] | []:
-                pass
-            case _:
-                raise PhhError(f"unsupported action {raw!r}")
-    used = {c for h in holes for c in h} | set(board)
-    if len(used) != sum(len(h) for h in holes) + len(board):
-        raise PhhError("a card appears twice")
-    spare = [c for c in range(52) if c not in used]
-    padded = board + spare[: 5 - len(board)]
-    del spare[: 5 - len(board)]
-    stub = [spare.pop(), *padded[:3], spare.pop(), padded[3], spare.pop(), padded[4], *spare]
-    hand, after, _ = deal_hand(config, stacks, tuple(range(n)), 1, holes, stub)
-    for seat, kind, amount in moves:
-        opts = options(hand, after, config)
-        if opts is None or opts.seat != seat:
-            raise PhhError(f"p{seat + 1} acts out of turn")
-        if kind == "cc":
-            kind = "call" if opts.to_call else "check"
-        elif kind == "raise":
-            if (
-                opts.min_to is None
-                or opts.max_to is None
-                or not (opts.min_to <= amount <= opts.max_to)
-            ):
-                raise PhhError(f"p{seat + 1} cannot bet or raise to {amount}")
-        elif kind == "fold" and not opts.can_fold:
-            raise PhhError(f"p{seat + 1} folds with nothing to call")
-        hand, after, _ = act(hand, after, config, kind, amount)
-    if not hand.done:
-        raise PhhError("the history stops before the hand is over")
-    if len(board) and list(hand.board[: len(board)]) != board:
-        raise PhhError("the board does not match the betting")
-    return PhhHand(config, tuple(stacks), hand, tuple(after))
-
-
-def _player(word: str, n: int) -> int:
-    if not word.startswith("p") or not word[1:].isdigit() or not 1 <= int(word[1:]) <= n:
-        raise PhhError(f"bad player {word!r}")
-    return int(word[1:]) - 1
-
-
-def _parse_cards(text: str, count: int | None) -> tuple[int, ...]:
-    if set(text) == {"?"}:
-        return ()
-    if len(text) % 2:
-        raise PhhError(f"bad cards {text!r}")
+        raise where.error("2 to 10 players", "starting_stacks")
+    antes = _amounts(data.get("antes", 0), "antes", where, n)
+    blinds = _amounts(data.get("blinds_or_straddles", [0, 0]), "blinds_or_straddles", where, n)
+    min_bet = _amounts(data.get("min_bet", max([*blinds[:2], Decimal(0)])), "min_bet", where, 1)
+    trimming = data.get("ante_trimming_status", False)
+    if not isinstance(trimming, bool):
+        raise where.error("true or false", "ante_trimming_status")
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise where.error("a list of strings", "actions")
+    parsed = [_parse_action(a, i, n, where, actions) for i, a in enumerate(actions)]
+    raises = [p.amount for p in parsed if p.amount is not None]
     try:
-        cards = tuple(parse_face(text[i : i + 2]) for i in range(0, len(text), 2))
-    except CardParseError as exc:
-        raise PhhError(str(exc)) from None
-    if count is not None and len(cards) != count:
-        raise PhhError(f"expected {count} cards, got {text!r}")
-    return cards
+        decimals = unit_of([*stacks, *antes, *blinds, *min_bet, *raises])
+    except AmountError as exc:
+        raise where.error(str(exc), "actions") from None
+
+    def chips(values: Sequence[Decimal], field: str) -> list[int]:
+        try:
+            return [to_chips(v, decimals) for v in values]
+        except AmountError as exc:
+            raise where.error(str(exc), field) from None
+
+    stack_chips = chips(stacks, "starting_stacks")
+    if any(s <= 0 for s in stack_chips):
+        raise where.error("every starting stack must be positive", "starting_stacks")
+    blind_chips = chips(blinds, "blinds_or_straddles")
+    bet = chips(min_bet, "min_bet")[0] or max(blind_chips) or 1
+    holes, board = _cards(parsed, n, where, actions)
+    big = max(blind_chips[:2]) or bet
+    options: dict[str, Any] = {
+        "seats": n,
+        "hands": 1,
+        "small_blind": min(blind_chips[0], big),
+        "big_blind": big,
+        "antes": chips(antes, "antes"),
+        "blinds_or_straddles": blind_chips,
+        "min_bet": bet,
+        "ante_trimming": trimming,
+        "starting_stack": max(stack_chips),
+        "stacks": stack_chips,
+        "rebuys": False,
+        "button": n - 1,
+        "holes": holes,
+        "board": board,
+        "decimals": decimals,
+        # Every known hand shows, as a history's showdown does; odd chips go to the
+        # first winner left of the button, as pokerkit splits (docs/decisions.md).
+        "muck_losers": False,
+        "odd_chip": "first_winner",
+    }
+    tags = {k: toml_value(v) for k, v in data.items() if k not in _TAKEN}
+    names = data.get("players")
+    players = (
+        tuple(names)
+        if isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)
+        else ()
+    )
+    draft = GameRecord("poker", options, 0, (), players, where.key, tags)
+    moves = _moves(draft, parsed, where, actions)
+    record = GameRecord("poker", options, 0, tuple(moves), players, where.key, tags)
+    return replace(record, tags=_settled(tags, _replay(record, where), decimals))
+
+
+def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[str, str]:
+    """Without ``finishing_stacks`` when the replay gives the same (the writer writes
+    them from the replay); with the file's text when it says otherwise."""
+    said = tags.get("finishing_stacks")
+    if said is None:
+        return tags
+    try:
+        values = [parse_amount(v.strip()) for v in said.strip("[]").split(",") if v.strip()]
+        same = [to_chips(v, decimals) for v in values] == [
+            played.final_stacks[s] for s in played.hand.players
+        ]
+    except AmountError:
+        same = False
+    return {k: v for k, v in tags.items() if not (same and k == "finishing_stacks")}
+
+
+def _amounts(value: object, field: str, where: _Where, n: int = 0) -> list[Decimal]:
+    """A number or a list of numbers, as ``n`` Decimals (lists padded with 0)."""
+    items = value if isinstance(value, list) else [value] * max(n, 1)
+    try:
+        out = [check_amount(v) for v in items]
+    except AmountError as exc:
+        raise where.error(str(exc), field) from None
+    if n:
+        if len(out) > 10:
+            raise where.error("more entries than players", field)
+        out = [*out[:n], *[Decimal(0)] * (n - len(out))]
+    if not out:
+        raise where.error("no values", field)
+    return out
+
+
+@dataclass(frozen=True)
+class _Action:
+    index: int
+    who: int | None  # the player acting, or dealt to (``dh``); None: the board
+    word: str
+    cards: str = ""
+    amount: Decimal | None = None
+
+
+def _parse_action(
+    raw: str, index: int, n: int, where: _Where, actions: Sequence[str]
+) -> _Action:
+    words = raw.split("#")[0].split()
+
+    def bad(message: str) -> PhhError:
+        return where.error(message, f"action {index + 1}", where.action_line(index, actions))
+
+    def player(word: str) -> int:
+        if not word.startswith("p") or not word[1:].isdigit() or not 1 <= int(word[1:]) <= n:
+            raise bad(f"bad player {word!r} in {raw!r}")
+        return int(word[1:]) - 1
+
+    match words:
+        case ["d", "dh", who, cards]:
+            return _Action(index, player(who), "dh", cards)
+        case ["d", "db", cards]:
+            return _Action(index, None, "db", cards)
+        case [who, "f"]:
+            return _Action(index, player(who), "f")
+        case [who, "cc"]:
+            return _Action(index, player(who), "cc")
+        case [who, "cbr", amount]:
+            try:
+                value = parse_amount(amount)
+            except AmountError as exc:
+                raise bad(str(exc)) from None
+            return _Action(index, player(who), "cbr", amount=value)
+        case [who, "sm", cards]:
+            return _Action(index, player(who), "sm", "" if cards == "-" else cards)
+        case [who, "sm"]:
+            return _Action(index, player(who), "sm")
+        case []:
+            return _Action(index, None, "")
+        case _:
+            raise bad(f"unsupported action {raw!r}")
+
+
+def _cards(
+    parsed: Sequence[_Action], n: int, where: _Where, actions: Sequence[str]
+) -> tuple[list[str], str]:
+    """Hole cards per player and the board, as the ``holes``/``board`` options."""
+    holes = [""] * n
+    board = ""
+    for a in parsed:
+        if a.word not in ("dh", "db", "sm") or not a.cards or "?" in a.cards:
+            if a.word == "sm" and a.who is not None and not a.cards:
+                holes[a.who] = ""  # a mucked hand is not kept (the table never shows one)
+            continue
+        try:
+            count = len(spell_cards(a.cards))
+        except ValueError as exc:
+            raise where.error(str(exc), f"action {a.index + 1}",
+                              where.action_line(a.index, actions)) from None
+        if a.word == "db":
+            board += a.cards
+        elif count != 2:
+            raise where.error(f"two hole cards, not {a.cards!r}", f"action {a.index + 1}",
+                              where.action_line(a.index, actions))
+        else:
+            who = a.who
+            assert who is not None
+            dealt = spell_cards(holes[who])
+            if a.word == "sm" and dealt and set(dealt) != set(spell_cards(a.cards)):
+                raise where.error(f"p{who + 1} shows {a.cards}, not the cards dealt",
+                                  f"action {a.index + 1}", where.action_line(a.index, actions))
+            holes[who] = a.cards
+    spelled = [spell_cards(h) for h in holes] + [spell_cards(board)]
+    faces = [c for cards in spelled for c in cards]
+    if len(set(faces)) != len(faces):
+        raise where.error("a card is dealt twice", "actions")
+    if len(spelled[-1]) > 5:
+        raise where.error("more than five board cards", "actions")
+    return holes, board
+
+
+def _moves(
+    draft: GameRecord, parsed: Sequence[_Action], where: _Where, actions: Sequence[str]
+) -> list[tuple[int, dict[str, Any]]]:
+    """The betting actions as the table's (seat, action) log, checked move by move."""
+    from rules.poker.hands import replay_moves  # the table's rules, one move at a time
+
+    decimals = int(draft.options["decimals"])
+    betting = []
+    for a in parsed:
+        if a.word in ("f", "cc", "cbr"):
+            chips = None if a.amount is None else to_chips(a.amount, decimals)
+            betting.append((a.index, a.who, a.word, chips))
+        elif a.word == "db":  # cards checked by _cards; unknown ones (``??``) count too
+            betting.append((a.index, None, "db", len(a.cards) // 2))
+    try:
+        return replay_moves(draft, betting)
+    except ReplayError as exc:
+        line = where.action_line(exc.index, actions) if exc.index is not None else None
+        label = f"action {exc.index + 1}" if exc.index is not None else "actions"
+        raise where.error(exc.message, label, line) from None
+
+
+def _replay(record: GameRecord, where: _Where) -> PlayedHand:
+    try:
+        return play_record(record)
+    except ReplayError as exc:
+        raise where.error(exc.message, "actions") from None
+
+
+def _write(records: Sequence[GameRecord]) -> str:
+    try:
+        per_record = [(r, played_hands(r)) for r in records]
+        hands = [hand for _, played in per_record for hand in played]
+        # A record of one hand keeps its section's name (its title) where it has one.
+        keys = [r.title if len(played) == 1 else "" for r, played in per_record for _ in played]
+        return write_phh(hands, keys)
+    except ReplayError as exc:
+        raise PhhError(exc.message) from None
+
+
+PHH = FileFormat(
+    name="phh",
+    title="Poker Hand History (PHH)",
+    suffixes=(".phh", ".phhs"),
+    read=read_phh,
+    write=_write,
+)

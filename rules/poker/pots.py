@@ -22,9 +22,24 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def build_pots(contributed: Sequence[int], live: Sequence[bool], order: Sequence[int]) -> list[Pot]:
+def build_pots(
+    contributed: Sequence[int],
+    live: Sequence[bool],
+    order: Sequence[int],
+    dead: Sequence[int] = (),
+) -> list[Pot]:
     """Main pot first, then side pots.  ``order`` lists the seats dealt in, from the
-    first seat left of the button; ``live[s]`` is false once seat ``s`` folded."""
+    first seat left of the button; ``live[s]`` is false once seat ``s`` folded.
+    ``dead`` (per seat, part of ``contributed``) is money every player still in can
+    win whatever they paid: dead antes go to the main pot (pokerkit's pots when ante
+    trimming is off)."""
+    if any(dead):
+        alive = [c - d for c, d in zip(contributed, dead, strict=True)]
+        below = build_pots(alive, live, order) if any(alive) else []
+        money = sum(dead)
+        if not below:
+            return [Pot(money, tuple(s for s in order if live[s]))]
+        return [Pot(below[0].amount + money, below[0].eligible), *below[1:]]
     levels = sorted({contributed[s] for s in order if live[s]})
     pots: list[Pot] = []
     previous = 0

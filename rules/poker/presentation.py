@@ -16,9 +16,19 @@ from engine.presentation import (
     verb,
     who,
 )
+from rules.poker.amounts import from_chips
 from rules.poker.evaluator import HandError, describe, evaluate
 
 POT_NAMES = ("main", "side", "side 2", "side 3", "side 4", "side 5", "side 6", "side 7")
+
+
+def money(view: JSON, chips: Any) -> str:
+    """Chips as the table counts them: whole numbers, or for a hand imported in a
+    currency's smallest unit (``decimals`` in the view) with its decimals."""
+    places = view.get("decimals") or 0
+    if not places or not isinstance(chips, int):
+        return str(chips)
+    return from_chips(chips, places)
 
 
 def pot_name(pot: Any) -> str:
@@ -28,10 +38,11 @@ def pot_name(pot: Any) -> str:
 
 def pot_text(view: JSON) -> str:
     """``Pot 30``, and how it splits once there are side pots."""
-    text = f"Pot {view.get('pot', 0)}"
+    text = f"Pot {money(view, view.get('pot', 0))}"
     pots = view.get("pots") or []
     if len(pots) > 1:
-        text += " (" + ", ".join(f"{pot_name(i)} {p['chips']}" for i, p in enumerate(pots)) + ")"
+        parts = (f"{pot_name(i)} {money(view, p['chips'])}" for i, p in enumerate(pots))
+        text += " (" + ", ".join(parts) + ")"
     return text
 
 
@@ -50,22 +61,23 @@ def seat_state(view: JSON, seat: int) -> str:
 
 
 class PokerPresentation(Presentation):
-    """Seats are numbered from 1; chips are plain numbers."""
+    """Seats are numbered from 1; chips are plain numbers (with the decimals of an
+    imported hand's currency unit)."""
 
     def action_label(self, view: JSON, action: Mapping[str, Any]) -> str:
         kind = action.get("type")
         opts = view.get("options") or {}
         if kind == "call":
-            return f"Call {opts['to_call']}" if opts.get("to_call") else "Call"
+            return f"Call {money(view, opts['to_call'])}" if opts.get("to_call") else "Call"
         if kind in ("bet", "raise"):
             to = action.get("to")
             if to is not None and to == opts.get("max_to"):
-                return f"All in ({to})"
-            return f"Bet {to}" if kind == "bet" else f"Raise to {to}"
+                return f"All in ({money(view, to)})"
+            return f"Bet {money(view, to)}" if kind == "bet" else f"Raise to {money(view, to)}"
         if kind == "all_in":
-            return f"All in ({opts['max_to']})" if opts.get("max_to") else "All in"
+            return f"All in ({money(view, opts['max_to'])})" if opts.get("max_to") else "All in"
         if kind == "rebuy":
-            return f"Rebuy {action.get('chips')}"
+            return f"Rebuy {money(view, action.get('chips'))}"
         return capital(str(kind).replace("_", " "))
 
     def narrate(
@@ -82,12 +94,14 @@ class PokerPresentation(Presentation):
             )
         if kind == "post":
             blind = event.get("blind")
-            what = "the ante" if blind == "ante" else f"the {blind} blind"
-            return f"{actor} {verb('post', you)} {what} ({event.get('chips')})"
+            named = {"ante": "the ante", "straddle": "a straddle"}
+            what = named.get(str(blind), f"the {blind} blind")
+            return f"{actor} {verb('post', you)} {what} ({money(view, event.get('chips'))})"
         if kind == "action":
-            return _action_line(event, actor, you)
+            return _action_line(view, event, actor, you)
         if kind == "refund":
-            return f"{event.get('chips')} uncalled returned to {who(seat, names, viewer)}"
+            chips = money(view, event.get("chips"))
+            return f"{chips} uncalled returned to {who(seat, names, viewer)}"
         if kind == "street":
             return f"{capital(str(event.get('street', '')))}: {cards_text(event.get('board'))}"
         if kind == "show":
@@ -99,7 +113,7 @@ class PokerPresentation(Presentation):
             parts = []
             for s, chips in event.get("shares") or []:
                 name, won = subject(s, names, viewer)
-                parts.append(f"{name} {verb('win', won)} {chips}")
+                parts.append(f"{name} {verb('win', won)} {money(view, chips)}")
             pot = event.get("pot", 0)
             return "; ".join(parts) + (f" ({pot_name(pot)} pot)" if pot else "")
         if kind == "hand_end":
@@ -107,7 +121,8 @@ class PokerPresentation(Presentation):
         if kind in ("sit_out", "sit_in"):
             return f"{actor} {verb('sit', you)} {str(kind)[4:]}"
         if kind == "rebuy":
-            return f"{actor} {verb('rebuy', you)} {event.get('chips')} (stack {event.get('stack')})"
+            chips, stack = money(view, event.get("chips")), money(view, event.get("stack"))
+            return f"{actor} {verb('rebuy', you)} {chips} (stack {stack})"
         if kind == "game_over":
             return f"Game over: {event.get('summary')}"
         return None
@@ -125,13 +140,13 @@ class PokerPresentation(Presentation):
         return out
 
 
-def _action_line(event: JSON, actor: str, you: bool) -> str:
+def _action_line(view: JSON, event: JSON, actor: str, you: bool) -> str:
     kind = str(event.get("type"))
     tail = " (all in)" if event.get("all_in") else ""
     if kind == "raise":
-        return f"{actor} {verb('raise', you)} to {event.get('to')}{tail}"
+        return f"{actor} {verb('raise', you)} to {money(view, event.get('to'))}{tail}"
     if kind == "bet":
-        return f"{actor} {verb('bet', you)} {event.get('to')}{tail}"
+        return f"{actor} {verb('bet', you)} {money(view, event.get('to'))}{tail}"
     if kind == "call":
-        return f"{actor} {verb('call', you)} {event.get('chips')}{tail}"
+        return f"{actor} {verb('call', you)} {money(view, event.get('chips'))}{tail}"
     return f"{actor} {verb(kind, you)}{tail}"

@@ -59,6 +59,8 @@ class HandState:
     refunds: tuple[tuple[int, int], ...] = ()  # (seat, chips) of uncalled bets
     # (street, seat, "fold"/"check"/"call"/"bet"/"raise", chips called or total bet)
     history: tuple[tuple[int, int, str, int], ...] = ()
+    # Antes posted as dead money (``ante_trimming`` off): per seat, () when none.
+    dead: tuple[int, ...] = ()
 
     @property
     def live(self) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -47,7 +47,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
-    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(128), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
@@ -73,3 +73,57 @@ class TableEvent(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     kind: Mapped[str] = mapped_column(String(32))
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class TournamentRow(Base):
+    """A bot tournament: the game, its options, the entrants and how it ended."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_type: Mapped[str] = mapped_column(String(32), index=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # entrants (name -> bot target), schedule, deals, seed, budget, scale
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class TournamentMatchRow(Base):
+    """One match: two bots over one deal in every seating, and each side's score."""
+
+    __tablename__ = "tournament_matches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    bot_a: Mapped[str] = mapped_column(String(128))
+    bot_b: Mapped[str] = mapped_column(String(128))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    score_a: Mapped[float] = mapped_column(Float)
+    score_b: Mapped[float] = mapped_column(Float)
+
+
+class TournamentGameRow(Base):
+    """A match's game (stored in ``games``, so it replays): who sat where, the
+    per-seat scores and stand-ins."""
+
+    __tablename__ = "tournament_games"
+    match_id: Mapped[int] = mapped_column(ForeignKey("tournament_matches.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seating: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"bots": [...], "scores": [...], ...}
+
+
+class RatingRow(Base):
+    """A bot's rating in a game after a match (or, with match 0, at a tournament's start)."""
+
+    __tablename__ = "bot_ratings"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    match_number: Mapped[int] = mapped_column(Integer)
+    game_type: Mapped[str] = mapped_column(String(32))
+    bot: Mapped[str] = mapped_column(String(128), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

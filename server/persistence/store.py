@@ -19,7 +19,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from server.persistence.database import make_engine, make_writer_engine, upgrade
-from server.persistence.models import ActionRow, GameRow, Player, SeatRow, TableEvent
+from server.persistence.models import (
+    ActionRow,
+    GameRow,
+    Player,
+    RatingRow,
+    SeatRow,
+    TableEvent,
+    TournamentGameRow,
+    TournamentMatchRow,
+    TournamentRow,
+)
 from server.persistence.writer import Insert, StorageError, Writer
 
 ACTIONS = ActionRow.metadata.tables["actions"]
@@ -66,6 +76,22 @@ class StoredGame:
     table_options: dict[str, Any] = field(default_factory=dict)
     seats: list[SeatRecord] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """A game read from a file, checked through the rules, to store whole."""
+
+    game_type: str
+    config: dict[str, Any]
+    seed: int
+    name: str
+    seats: int
+    status: str  # finished, or abandoned for a record that stops before the end
+    result: dict[str, Any] | None
+    source: dict[str, Any]  # the file's title, players and tags
+    actions: list[tuple[int, dict[str, Any]]]
+    actor: str = "import"
 
 
 class Store:
@@ -148,6 +174,46 @@ class Store:
                 [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(seats)],
             )
             return game_id
+
+        return await self.writer.run(op)
+
+    async def import_games(self, games: Sequence[ImportedGame]) -> list[int]:
+        """Store whole games read from a file, every one or none: one transaction.
+        Their seats stay empty; ``table_options["imported"]`` keeps the file's
+        title, players and tags."""
+        stamp = now()
+
+        def op(c: Connection) -> list[int]:
+            ids = []
+            for g in games:
+                res = c.execute(
+                    insert(GameRow)
+                    .values(
+                        game_type=g.game_type,
+                        config=g.config,
+                        seed=g.seed,
+                        name=g.name[:64],
+                        status=g.status,
+                        created_at=stamp,
+                        finished_at=stamp,
+                        result=g.result,
+                        table_options={"imported": g.source},
+                    )
+                    .returning(GameRow.id)
+                )
+                game_id = int(res.scalar_one())
+                c.execute(
+                    insert(SeatRow),
+                    [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(g.seats)],
+                )
+                if g.actions:
+                    c.execute(insert(ActionRow), [
+                        {"game_id": game_id, "seq": n, "seat": seat, "action": action,
+                         "at": stamp, "actor": g.actor}
+                        for n, (seat, action) in enumerate(g.actions, 1)
+                    ])
+                ids.append(game_id)
+            return ids
 
         return await self.writer.run(op)
 
@@ -297,7 +363,17 @@ class Store:
         """Empty every table (tests only)."""
 
         def op(c: Connection) -> None:
-            for model in (ActionRow, TableEvent, SeatRow, GameRow, Player):
+            for model in (
+                RatingRow,
+                TournamentGameRow,
+                TournamentMatchRow,
+                TournamentRow,
+                ActionRow,
+                TableEvent,
+                SeatRow,
+                GameRow,
+                Player,
+            ):
                 c.execute(delete(model))
 
         await self.writer.run(op)

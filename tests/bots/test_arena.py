@@ -16,10 +16,23 @@ GAME = PokerGame()
 HEADS_UP = GAME.parse_config({"seats": 2, "hands": 1})
 
 
-def test_mean_ci_is_the_normal_95_percent_interval():
+def test_mean_ci_is_the_student_t_interval_of_small_samples():
+    # R: t.test(c(1, 2, 3, 4))$conf.int is 0.4457397 4.5542603.
     mean, half = mean_ci([1.0, 2.0, 3.0, 4.0])
     assert mean == 2.5
-    assert half == pytest.approx(1.959963984540054 * math.sqrt((5 / 3) / 4))
+    assert (mean - half, mean + half) == pytest.approx((0.4457397, 4.5542603), abs=1e-7)
+    # Six samples: the table value t(0.975, 5) = 2.570582 times the standard error.
+    values = [5.1, 4.9, 5.6, 5.8, 6.0, 6.3]
+    mean, half = mean_ci(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / 5)
+    assert half == pytest.approx(2.570582 * sd / math.sqrt(6), rel=1e-6)
+    # Two samples: t(0.975, 1) = 12.7062, six times the normal 1.96.
+    mean, half = mean_ci([0.0, 2.0])
+    assert half == pytest.approx(12.706204736 * math.sqrt(2.0 / 2))
+    # 90%: t(0.95, 3) = 2.353363.
+    assert mean_ci([1.0, 2.0, 3.0, 4.0], 0.90)[1] == pytest.approx(
+        2.353363435 * math.sqrt((5 / 3) / 4)
+    )
     assert mean_ci([7.0]) == (7.0, math.inf)
 
 
@@ -63,14 +76,21 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_progress_bar_only_on_a_terminal():
-    quiet = io.StringIO()
-    Progress(10, quiet).update(10)
-    assert quiet.getvalue() == ""
+def test_progress_bar_on_a_terminal_plain_lines_elsewhere():
+    plain = io.StringIO()
+    Progress(10, plain).update(10)
+    assert plain.getvalue().splitlines() == [
+        "progress: started: 10 games to play",
+        plain.getvalue().splitlines()[1],
+    ]
+    assert plain.getvalue().splitlines()[1].startswith("progress: 10/10 games (100%)")
     tty = _Tty()
     bar = Progress(10, tty)
     bar.update(10)
-    assert "10/10 games" in tty.getvalue() and tty.getvalue().endswith("\n")
+    assert "10/10" in tty.getvalue() and tty.getvalue().endswith("\n")
+    silent = io.StringIO()
+    Progress(10, silent, enabled=False).update(10)
+    assert silent.getvalue() == ""
 
 
 class _Undecided:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from bots.bridge.bidding import infer
 from bots.bridge.gib import GibBot
 from bots.bridge.hand import HandInfo, shows
-from bots.bridge.play import PlayOptions, choose_card, read_position
+from bots.bridge.play import PlayOptions, certain_claim, choose_card, read_position
 from bots.bridge.sampling import SampleSpec, replay_play, sample_deals
 from engine.cards import format_face, parse_face
 from engine.rng import Rng
 from rules.bridge import BridgeGame
 from rules.bridge.auction import parse_call
+from rules.bridge.claims import claim_holds
 
 GAME = BridgeGame()
 N, E, S, W = range(4)
@@ -82,16 +83,75 @@ def test_the_play_bot_takes_the_finesse_when_the_king_is_known():
     assert choice.averages["QH"] == 2.0 and choice.averages["AH"] == 1.0
     assert choice.card != "AH"
     bot = GibBot(PlayOptions(samples=4))
-    action = bot.decide(with_played(state, S), GAME.legal(state, S), S, 3, 10.0)
+    # (It would claim the certain count; with that claim just rejected it plays.)
+    view = with_played(state, S) | {"claim_rejected_at": len(state.played)}
+    action = bot.decide(view, GAME.legal(state, S), S, 3, 10.0)
     assert action["type"] == "play" and action["card"] in ("QH", "5H")
 
 
-def test_the_declarer_never_claims():
+def test_the_declarer_claims_only_a_certain_count():
+    """West is known to hold the heart king (East showed out): every layout gives
+    the declarer the same count, so the bot claims exactly that; one trick earlier
+    the count is not certain and it plays."""
     state = ending()
     legal = GAME.legal(state, S)
-    assert any(a["type"] == "claim" for a in legal)
     action = GibBot(PlayOptions(samples=2)).decide(with_played(state, S), legal, S, 0, 5.0)
+    assert action["type"] == "claim"
+    assert claim_holds(state, S, action["tricks"])
+    assert not claim_holds(state, S, action["tricks"] + 1)
+    # After a rejection in the same position the bot plays on.
+    view = with_played(state, S) | {"claim_rejected_at": len(state.played)}
+    action = GibBot(PlayOptions(samples=2)).decide(view, legal, S, 0, 5.0)
     assert action["type"] == "play"
+
+
+def test_a_certain_count_is_the_true_double_dummy_count():
+    """Whenever certain_claim gives a count (the declarer's or a defender's), the
+    solver on the real deal agrees: a claim of it holds and one more does not."""
+    found = set()
+    for seed in range(12):
+        rng = Rng(seed)
+        state = GAME.new(GAME.parse_config({"claims": "defenders"}), seed)
+        for c in ("1N", "P", "P", "P"):
+            state, _ = GAME.act(state, GAME.to_act(state)[0], {"type": "call", "call": c})
+        while state.phase.value == "play":
+            seat = GAME.to_act(state)[0]
+            if len(state.hands[state.next_player]) <= 4:
+                tricks = certain_claim(GAME.view(state, seat), seat)
+                if tricks is not None:
+                    found.add(seat % 2 == state.contract.declarer % 2)
+                    assert claim_holds(state, seat, tricks)
+                    assert tricks == len(state.hands[state.next_player]) or not claim_holds(
+                        state, seat, tricks + 1)
+            cards = [a for a in GAME.legal(state, seat) if a["type"] == "play"]
+            state, _ = GAME.act(state, seat, rng.choice(cards))
+    assert found == {True, False}  # declarers and defenders both had certain counts
+
+
+SUITED = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+
+
+def test_bots_accept_right_claims_and_reject_wrong_ones():
+    """The claimer's cards are faced, so the answer is exact: opponents accept a
+    claim that holds double dummy and reject one that does not; a defender's
+    partner rejects a concession of tricks the side would win (Law 68B2)."""
+    bot = GibBot(PlayOptions(samples=2))
+    s = GAME.new(GAME.parse_config({"deal": SUITED, "claims": "defenders"}), 0)
+    for c in ("1N", "P", "P", "P"):
+        s, _ = GAME.act(s, GAME.to_act(s)[0], {"type": "call", "call": c})
+
+    def answer(state, seat):
+        return bot.decide(GAME.view(state, seat), GAME.legal(state, seat), seat, 1, 5.0)["type"]
+
+    s1, _ = GAME.act(s, E, {"type": "claim", "tricks": 13})  # East runs thirteen hearts
+    assert answer(s1, N) == "accept_claim"
+    s2, _ = GAME.act(s, E, {"type": "claim", "tricks": 12})
+    assert answer(s2, N) == "accept_claim" and answer(s2, W) == "reject_claim"
+    s3, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    s4, _ = GAME.act(s3, N, {"type": "claim", "tricks": 1})  # dummy's turn: wrong claim
+    assert answer(s4, E) == "reject_claim" and answer(s4, W) == "reject_claim"
+    s5, _ = GAME.act(s3, N, {"type": "claim", "tricks": 0})
+    assert answer(s5, E) == "accept_claim"
 
 
 def test_opening_lead_samples_respect_the_auction():

@@ -243,3 +243,22 @@ async def test_a_restart_recomputes_the_newest_ended_boards_analysis(
         for c in h.clients:
             await c.ws.close()
         await h.server.stop()
+
+
+def test_terminal_replay_with_dd_refuses_a_game_without_an_analysis(
+    sqlite_url: str, capsys: Any
+) -> None:
+    # The client asks; the server's reply says the game has no analysis (whist has no
+    # solver), so the client needs no list of games that have one.
+    async def run() -> int:
+        store = await Store.open(sqlite_url)
+        try:
+            gid = await store.create_game("whist", {"version": 1, "deals": 1}, 1, "w", 4)
+            await store.set_status(gid, "abandoned")
+            return gid
+        finally:
+            await store.close()
+
+    gid = asyncio.run(run())
+    assert main(["replay", str(gid), "--db", sqlite_url, "--all", "--dd"]) == 2
+    assert "whist games have no analysis" in capsys.readouterr().err

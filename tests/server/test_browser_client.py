@@ -34,6 +34,13 @@ CHROMIUM = next(
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
 
 
+PAGE_MODULES = (
+    'const { S } = await import("/state.js");'
+    ' const { openReplay, stepReplay } = await import("/replay.js");'
+    ' const { TR, tractorAutoStep } = await import("/game-tractor.js");'
+)
+
+
 class Page:
     """One tab over the DevTools protocol: evaluate, wait, screenshot."""
 
@@ -51,14 +58,27 @@ class Page:
                 return msg.get("result", {})
 
     async def js(self, expr: str) -> Any:
-        r = await self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+        """The value of ``expr`` evaluated in the page with what the tests use of its
+        modules in scope (the page sets no globals): the same module instances the
+        page runs, as a dynamic import of a module already loaded returns it."""
+        wrapped = f"(async () => {{ {PAGE_MODULES} return eval({json.dumps(expr)}); }})()"
+        r = await self.call(
+            "Runtime.evaluate", expression=wrapped, returnByValue=True, awaitPromise=True
+        )
         assert "exceptionDetails" not in r, r["exceptionDetails"]
         return r["result"].get("value")
 
-    async def wait(self, expr: str, timeout: float = 30) -> Any:
+    async def wait(self, expr: str, timeout: float = 30, *, loading: bool = False) -> Any:
+        """``expr`` once truthy; with ``loading``, an error (the page's modules not yet
+        there) counts as not yet."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            value = await self.js(expr)
+            try:
+                value = await self.js(expr)
+            except AssertionError:
+                if not loading:
+                    raise
+                value = None
             if value:
                 return value
             await asyncio.sleep(0.1)
@@ -111,8 +131,8 @@ async def page(tmp_path: Path) -> AsyncIterator[tuple[Page, Server]]:
             await p.call("Runtime.enable")
             await p.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/")
             await p.wait(
-                "typeof S !== 'undefined' && S.connected"
-                " && document.querySelector('#create-game').options.length > 0"
+                "S.connected && document.querySelector('#create-game').options.length > 0",
+                loading=True,
             )
             yield p, server
     finally:
@@ -357,7 +377,7 @@ async def test_a_bridge_replay_says_dummys_cards_come_from_dummy(page: tuple[Pag
             "S.replay.steps.map((s, i) => [i, s])"
             ".filter(([, s]) => s.action && s.action.type === 'play'"
             " && s.events[0].kind === 'play' && s.events[0].seat !== s.seat)"
-            ".map(([i, s]) => [i, COMPASS[s.seat]])"
+            ".map(([i, s]) => [i, S.replay.names[s.seat]])"
         )
         if dummy_steps:
             break
@@ -370,12 +390,17 @@ async def test_a_bridge_replay_says_dummys_cards_come_from_dummy(page: tuple[Pag
         assert action.startswith(f"{declarer}: Play ") and action.endswith(" from dummy"), action
         said = await p.js("[...document.querySelectorAll('#rp-events li')][0].textContent")
         assert said.startswith(f"{declarer} ") and said.endswith(" from dummy"), said
-    # The last trick's hands hold one card each.
-    await p.js("stepReplay(S.replay.steps.findIndex((s) => (s.view.hand_sizes || [])[0] === 1)); 1")
+    # The fewest cards North held (one in the last trick, more if a claim ended the
+    # play): the seat label counts them in words.
+    fewest = await p.js(
+        "(() => { const n = S.replay.steps.map((s) => (s.view.hand_sizes || [13])[0]);"
+        " const i = n.indexOf(Math.min(...n)); stepReplay(i); return n[i]; })()"
+    )
     labels = await p.js(
         "[...document.querySelectorAll('#rp-board .seat-label')].map((l) => l.textContent)"
     )
-    assert any(label.endswith("· 1 card") for label in labels), labels
+    words = "1 card" if fewest == 1 else f"{fewest} cards"
+    assert any(label.endswith(f"· {words}") for label in labels), (fewest, labels)
 
 
 async def screenshot(p: Page, path: Path) -> None:
@@ -414,3 +439,23 @@ async def test_a_turn_clock_from_the_form_counts_down_and_runs_out(
     await screenshot(p, tmp_path / "clock-out.png")
     # Back to North: the bank is spent, only the turn's second is left.
     await p.wait("S.cur.clock && S.cur.clock.seats.includes(0) && S.cur.clock.banks[0] === 0", 10)
+
+
+async def test_the_stats_page_shows_each_players_statistics(page: tuple[Page, Server]) -> None:
+    from tests.server.test_stats_cli import add_hands
+
+    p, server = page
+    await add_hands(server.store)
+    await p.js("""document.querySelector('[data-tab=stats]').click();
+        document.querySelector('#stats-game').value = 'poker';
+        document.querySelector('#stats-form button[type=submit]').click(); 1""")
+    await p.wait("document.querySelectorAll('#stats-table tr').length === 4")
+    rows = await p.js(
+        "[...document.querySelectorAll('#stats-table tr')]"
+        ".map((r) => [...r.children].map((c) => c.textContent))"
+    )
+    assert rows[0] == ["Player", "Hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD", "bb/100"]
+    assert rows[1] == ["Ann", "2", "100.0", "50.0", "100.0", "1.00", "50.0", "100.0", "1700.00"]
+    assert rows[2][:4] == ["Bob", "2", "0.0", "0.0"] and rows[2][4] == "–"
+    note = await p.js("document.querySelector('#stats-note').textContent")
+    assert note == "poker: 2 stored games"

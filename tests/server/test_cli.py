@@ -82,7 +82,11 @@ def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any)
 
 
 @pytest.mark.parametrize(
-    "command", ["serve", "play", "replay", "games", "schema", "showdown", "tournament", "solve"]
+    "command",
+    [
+        "serve", "play", "replay", "games", "schema", "showdown", "tournament", "tournaments",
+        "standings", "solve", "import", "export", "stats",
+    ],
 )
 def test_every_command_has_help(command: str, capsys: Any) -> None:
     with pytest.raises(SystemExit) as done:
@@ -112,7 +116,7 @@ def test_the_top_level_help_lists_every_command(capsys: Any) -> None:
     assert done.value.code == 0
     out = capsys.readouterr().out
     for command in ("serve", "play", "replay", "games", "schema", "showdown", "tournament",
-                    "solve"):
+                    "tournaments", "standings", "solve"):
         assert command in out
 
 
@@ -127,23 +131,27 @@ def test_showdown_names_the_winner_and_equities(capsys: Any) -> None:
 
 
 def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
-    assert main(["tournament", "--game", "whist", "--games", "20"]) == 0
+    assert main(["tournament", "--game", "whist", "--games", "20", "--no-store"]) == 0
     out = capsys.readouterr().out
-    assert "Whist: 80 games (20 deals, every seating)" in out
+    # Two bots at four seats: partners, so two seatings of each deal (one per side).
+    assert "Whist: 40 games (20 matches of one deal, every seating; round-robin)" in out
     lines = {line.split()[0]: line for line in out.splitlines()[2:]}
     assert set(lines) == {"heuristic", "random"}
-    assert main(["tournament", "--game", "whist", "--bots", "grandmaster"]) == 2
+    assert main(["tournament", "--game", "whist", "--bots", "grandmaster", "--no-store"]) == 2
     assert "no bot 'grandmaster'" in capsys.readouterr().err
 
 
 def test_tournament_prints_integral_scores_as_integers(capsys: Any) -> None:
     # One bot in every seat: poker's chips change hands, so its mean is exactly 0.
-    assert main(["tournament", "--game", "poker", "--bots", "random", "--games", "2"]) == 0
+    args = ["tournament", "--game", "poker", "--bots", "random", "--games", "2", "--no-store"]
+    assert main(args) == 0
     row = capsys.readouterr().out.splitlines()[-1]
-    assert row.split() == ["random", "0", "[+0,", "+0]"]
+    assert row.split()[:4] == ["random", "0", "[+0,", "+0]"]
 
 
-@pytest.mark.parametrize("command", [["games"], ["replay", "1"]])
+@pytest.mark.parametrize(
+    "command", [["games"], ["replay", "1"], ["tournaments"], ["standings", "1"]]
+)
 def test_read_commands_never_create_a_database(
     command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:

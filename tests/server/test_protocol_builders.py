@@ -55,6 +55,15 @@ BUILT = [
         analysed=False,
     ),
     p.games([p.game_summary(1, "whist", "t", "live", 3, "2024-01-01T00:00:00", None)]),
+    p.imported("pbn", [p.imported_game(3, "bridge", "Board 1", "finished", {"summary": "x"})]),
+    p.import_part(4096),
+    p.exported(3, "lin", "pn|a,b,c,d|"),
+    p.stats(
+        "poker",
+        2,
+        [{"name": "VPIP", "description": "voluntarily in", "unit": "%"}],
+        [{"player": "ann", "values": [50.0]}, {"player": "bob", "values": [None]}],
+    ),
     p.pong(),
 ]
 # Built per viewer by the table (server/table.py), on the hottest path.

@@ -18,13 +18,32 @@ from server.app import STATIC, Server
 from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-# The games games.js's registry has a drawing for, in its order; it loads their scripts.
-DRAWN = re.findall(r"^  (\w+): \(\) =>", (STATIC / "games.js").read_text(), re.M)
+# The games games.js's registry has a drawing for: each is its module game-<name>.js.
+DRAWN = re.findall(
+    r'^import \{ drawing as (\w+) \} from "\./game-\1\.js";$',
+    (STATIC / "games.js").read_text(),
+    re.M,
+)
 GAME_SCRIPTS = [f"game-{g}.js" for g in DRAWN]
-# The page's scripts in the order they load (they share one global scope): index.html's,
-# with games.js followed by the drawings it loads.
-PAGE = re.findall(r'<script src="/([^"]+)"></script>', (STATIC / "index.html").read_text())
-SCRIPTS = [s for name in PAGE for s in ([name, *GAME_SCRIPTS] if name == "games.js" else [name])]
+# The page loads one module, app.js; the rest are its imports, followed here.
+PAGE = re.findall(
+    r'<script type="module" src="/([^"]+)"></script>', (STATIC / "index.html").read_text()
+)
+IMPORT = re.compile(r'^import \{[^}]*\} from "\./([\w-]+\.js)";$', re.M)
+
+
+def _module_graph(entries: list[str]) -> list[str]:
+    seen: list[str] = []
+    todo = list(entries)
+    while todo:
+        name = todo.pop(0)
+        if name not in seen:
+            seen.append(name)
+            todo += IMPORT.findall((STATIC / name).read_text())
+    return seen
+
+
+SCRIPTS = _module_graph(PAGE)
 
 
 async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -99,22 +118,53 @@ def test_the_client_loads_nothing_from_other_hosts() -> None:
     assert re.findall(r'(?:src|href)="([^"]+)"', html) == [
         "/favicon.svg",
         "/style.css",
-        "/games.js",
-        "/clock.js",
+        "/tournaments",  # a link to the server's own page, not something loaded
         "/app.js",
     ]
     for name in (*SCRIPTS, "style.css"):
         text = (STATIC / name).read_text()
         assert not re.search(r"https?://", text), name
         assert "@import" not in text and "url(" not in text.replace("URLSearchParams(", "")
+        # Modules import only each other, by relative path.
+        assert re.findall(r"\bfrom \"([^\"]+)\"", text) == [
+            f"./{m}" for m in IMPORT.findall(text)
+        ], name
+
+
+def test_every_script_is_a_module_the_page_reaches_and_none_sets_a_global() -> None:
+    assert PAGE == ["app.js"]
+    assert sorted(SCRIPTS) == sorted(p.name for p in STATIC.glob("*.js"))
+    for name in SCRIPTS:
+        code = _code((STATIC / name).read_text())
+        assert not re.search(r"\b(?:window|globalThis|self)\.\w+\s*=[^=]", code), name
+        assert "document.write" not in code and '"use strict"' not in code, name
+
+
+def _as_package(tmp_path: Path) -> Path:
+    """The page's modules copied beside a package.json that makes Node read them as ES
+    modules (the browser knows from the script tag)."""
+    web = tmp_path / "web"
+    web.mkdir()
+    for name in SCRIPTS:
+        shutil.copy(STATIC / name, web / name)
+    (web / "package.json").write_text('{"type": "module"}')
+    return web
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("name", ["app.js", "games.js", *GAME_SCRIPTS, "clock.js"])
-def test_the_scripts_parse(name: str) -> None:
-    # A syntax error would leave the page blank with no server-side symptom.
-    done = subprocess.run(["node", "--check", str(STATIC / name)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+def test_the_modules_parse_and_link(tmp_path: Path) -> None:
+    # A syntax error, or an import a module does not export, would leave the page blank
+    # with no server-side symptom.
+    web = _as_package(tmp_path)
+    for name in SCRIPTS:
+        done = subprocess.run(["node", "--check", str(web / name)], capture_output=True, text=True)
+        assert done.returncode == 0, (name, done.stderr)
+    (web / "link.js").write_text(
+        "globalThis.window = { addEventListener() {} };\n"
+        'await import("./app.js");\nprocess.stdout.write("linked");\n'
+    )
+    done = subprocess.run(["node", str(web / "link.js")], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "linked"), done.stderr
 
 
 # --- the clients know no game's rules -----------------------------------------------
@@ -131,7 +181,9 @@ def _code(text: str) -> str:
 
 
 def test_only_the_registry_names_a_game() -> None:
-    for name in ("app.js", "clock.js"):
+    for name in SCRIPTS:
+        if name == "games.js" or name in GAME_SCRIPTS:
+            continue
         code = _code((STATIC / name).read_text())
         assert not GAME_NAMES.search(code), (name, GAME_NAMES.findall(code))
     assert sorted(DRAWN) == ["bridge", "crazy_eights", "poker", "rummy", "tractor"]
@@ -149,25 +201,25 @@ def test_only_the_registry_names_a_game() -> None:
 # --- small words checked on the scripts' pure functions ------------------------------
 
 _EVAL = r"""
-const fs = require("fs");
-const vm = require("vm");
-const scripts = process.argv.slice(2, -1);
-const input = process.argv[process.argv.length - 1];
-const ctx = { window: { addEventListener() {} }, localStorage: { getItem() { return null; } } };
-vm.createContext(ctx);
-vm.runInContext(scripts.map((f) => fs.readFileSync(f, "utf8")).join("\n"), ctx);
-const out = JSON.parse(fs.readFileSync(input, "utf8")).map((e) => vm.runInContext(e, ctx));
-process.stdout.write(JSON.stringify(out));
+import fs from "fs";
+const ns = {};
+for (const m of ["cards.js", "games.js", "clock.js", "files.js", "stats.js"]) {
+  Object.assign(ns, await import(`./${m}`));
+}
+const exprs = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const run = (e) => new Function(...Object.keys(ns), `return (${e});`)(...Object.values(ns));
+process.stdout.write(JSON.stringify(exprs.map(run)));
 """
 
 
 def _eval_js(tmp_path: Path, expressions: list[str]) -> list:
-    """The values of JS expressions evaluated with the page's scripts loaded (no DOM)."""
-    (tmp_path / "eval.js").write_text(_EVAL)
+    """The values of JS expressions evaluated with the page's pure modules' exports in
+    scope (cards.js, games.js, clock.js, files.js, stats.js; no DOM)."""
+    web = _as_package(tmp_path)
+    (web / "eval.js").write_text(_EVAL)
     (tmp_path / "exprs.json").write_text(json.dumps(expressions))
-    scripts = [str(STATIC / name) for name in SCRIPTS]
     done = subprocess.run(
-        ["node", str(tmp_path / "eval.js"), *scripts, str(tmp_path / "exprs.json")],
+        ["node", str(web / "eval.js"), str(tmp_path / "exprs.json")],
         capture_output=True,
         text=True,
         timeout=60,
@@ -210,19 +262,15 @@ def test_scores_stored_as_floats_read_as_integers(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_the_turn_clock_runs_the_turn_then_the_bank(tmp_path: Path) -> None:
-    (tmp_path / "clock.js").write_text(
-        (STATIC / "clock.js").read_text()
-        + "\nconst c = {seats: [1], turn_left: 5, banks: [60, 30.5], at: 0};"
-        + "\nglobalThis.out = [[2000, 1], [5000, 1], [20000, 1], [40000, 1], [1000, 0]]"
-        + ".map(([t, s]) => clockLeft(c, s, t));"
-        + "\nglobalThis.out.push([3599.2, 36000, 0.01].map(clockFormat));"
-        + "\nprocess.stdout.write(JSON.stringify(globalThis.out));"
-    )
-    done = subprocess.run(
-        ["node", str(tmp_path / "clock.js")], capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [
+    got = _eval_js(
+        tmp_path,
+        [
+            "[[2000, 1], [5000, 1], [20000, 1], [40000, 1], [1000, 0]].map(([t, s]) =>"
+            " clockLeft({seats: [1], turn_left: 5, banks: [60, 30.5], at: 0}, s, t))"
+            ".concat([[3599.2, 36000, 0.01].map(clockFormat)])",
+        ],
+    )[0]
+    assert got == [
         {"turn": 3, "bank": 30.5},
         {"turn": 0, "bank": 30.5},
         {"turn": 0, "bank": 15.5},
@@ -230,3 +278,33 @@ def test_the_turn_clock_runs_the_turn_then_the_bank(tmp_path: Path) -> None:
         {"turn": 4, "bank": 60},
         ["1:00:00", "10:00:00", "0:01"],
     ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_an_imported_file_goes_in_parts_that_fit_a_frame(tmp_path: Path) -> None:
+    """import_file parts: the whole text, in order, each message within 60 KiB of
+    UTF-8 JSON (the server's frames are 64 KiB), however the text escapes."""
+    base = '{type: "import_file", filename: "x.pbn"}'
+    quote = "String.fromCharCode(34)"
+    cases = [r'"[Deal Q N:AKQ Q]\n".replace(/Q/g, ' + quote + ").repeat(61680)",
+             '"♠".repeat(90000)', f"{quote}.repeat(70000)", '""']
+    got = _eval_js(tmp_path, [
+        f"(() => {{ const t = {text}; const p = importParts(t, {base});"
+        f" return [p.join('') === t, p.length, Math.max(...p.map((x) =>"
+        f" utf8Length(JSON.stringify({{...{base}, text: x, more: true}}))))]; }})()"
+        for text in cases
+    ])
+    for whole, parts, largest in got:
+        assert whole and parts >= 1 and largest <= 60 * 1024
+    assert got[0][1] <= 40  # a PBN-like file of 1 MiB stays within the burst of 40
+
+
+def test_statistics_cells_read_in_each_columns_unit(tmp_path: Path) -> None:
+    # The stats page shows any game's table: counts whole, % to 0.1, others to 0.01
+    # (JSON turns 1700.0 into 1700), and a dash where a player never had the chance.
+    got = _eval_js(
+        tmp_path,
+        ["[statCell(2, 'count'), statCell(33.3333, '%'), statCell(1.5, 'ratio'),"
+         " statCell(null, '%'), statCell(-1700, 'bb/100')]"],
+    )
+    assert got == [["2", "33.3", "1.50", "–", "-1700.00"]]

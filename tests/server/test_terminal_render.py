@@ -375,6 +375,26 @@ def test_bridge_declarer_plays_from_dummy_and_may_claim() -> None:
     assert views.match_input("claim 9", menu, view) == {"type": "claim", "tricks": 9}
 
 
+def test_bridge_defender_claims_or_concedes_and_the_claim_shows_faced_cards() -> None:
+    """A defender on turn may claim or concede (``claim 0``); while the claim is
+    answered every screen shows the claimer's faced cards and who must answer."""
+    state, _ = _bridge(*ONE_NT_BY_NORTH)
+    menu, view = _menu(BRIDGE, state, 1)  # East is on lead
+    assert menu[-1].label == "Claim 13 more tricks"
+    assert views.match_input("claim 0", menu, view) == {"type": "claim", "tricks": 0}
+    assert BRIDGE.presentation.labels(view, [{"type": "claim", "tricks": 0}]) == [
+        "Concede all the remaining tricks"
+    ]
+    state, more = BRIDGE.act(state, 1, {"type": "claim", "tricks": 5})
+    screen = _screen(BRIDGE, state, 3, NAMES)
+    east = views.render.hand_line(BRIDGE.view(state, 1)["hand"])
+    assert "claims 5 of the remaining 13 tricks" in screen
+    assert f"Faced:      {east}" in screen
+    assert "Answering:" in screen and "To act:" in screen
+    lines = _lines("bridge", [e.to_json() for e in more], NAMES, 3)
+    assert any("claims 5 of the remaining 13" in line for line in lines)
+
+
 def test_bridge_events_read_as_table_talk() -> None:
     moves = [*ONE_NT_BY_NORTH, (1, {"type": "play", "card": "AD"})]
     state, events = _bridge(*moves)

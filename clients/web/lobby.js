@@ -1,0 +1,169 @@
+// cardtable browser client: the lobby's tables and the moves between them (open, join, watch,
+// resume, close), and the tabs.
+
+import { clockSummary } from "./clock.js";
+import { send } from "./connection.js";
+import { $, el } from "./dom.js";
+import { openReplay } from "./replay.js";
+import { load, S, save, STORE } from "./state.js";
+import { renderTable } from "./table.js";
+
+export function renderLobby() {
+  const tbody = $("#tables tbody");
+  const open = [...S.tables.values()].sort((a, b) => b.table - a.table);
+  $("#no-tables").classList.toggle("hidden", open.length > 0);
+  $("#table-count").textContent = open.length ? `(${open.length})` : "";
+  const mine = new Set(S.mySeats.map((s) => s.table));
+  const stored = load(STORE.seats, {});
+  tbody.replaceChildren(...open.map((t) => {
+    const free = t.seats.some((s) => s.kind === "empty");
+    const seated = mine.has(t.table) || (S.cur && S.cur.table === t.table && S.cur.seat !== null);
+    const seats = t.seats.map((s) => el("span", { class: `seat-chip ${s.kind}` },
+      `${s.name}: ${s.kind === "empty" ? "empty" : s.kind === "bot" ? `bot ${s.bot}` : s.player}`));
+    const buttons = [];
+    if (S.cur && S.cur.table === t.table) {
+      buttons.push(el("button", { type: "button", onclick: () => showTab("table") }, "Open"));
+    } else if (seated && stored[t.table]) {
+      buttons.push(el("button", { type: "button", onclick: () => resumeTable(t.table) }, "Resume"));
+    } else if (t.status === "waiting" && free) {
+      buttons.push(el("button", { type: "button", onclick: () => joinTable(t.table, null) }, "Join"));
+    }
+    buttons.push(el("button", { type: "button", onclick: () => spectate(t.table) }, "Watch"));
+    if (t.status === "waiting") {
+      buttons.push(el("button", { type: "button", onclick: () => send({ type: "start", table: t.table }) }, "Start with bots"));
+    }
+    const clock = clockSummary(t);
+    return el("tr", {},
+      el("td", {}, t.table), el("td", {}, t.name), el("td", {}, t.game, clock ? el("div", { class: "muted small" }, clock) : null),
+      el("td", {}, el("span", { class: `badge ${t.status}` }, t.status), t.spectators ? ` 👁 ${t.spectators}` : ""),
+      el("td", {}, el("div", { class: "seat-chips" }, seats)),
+      el("td", {}, el("div", { class: "row-buttons" }, buttons)));
+  }));
+  const gone = S.mySeats.filter((s) => !S.tables.has(s.table));
+  $("#my-seats").replaceChildren(...(gone.length ? [el("p", { class: "muted" },
+    `You also hold seats at: ${gone.map((s) => `#${s.table}`).join(", ")}`)] : []));
+}
+
+// `status`: the table's last known status (a reload knows it from the stored table).
+export function openTable(table, seat, seatToken, info, status = "") {
+  S.cur = {
+    table, seat: seat ?? null, seat_token: seatToken ?? null, version: 0,
+    info: info || S.tables.get(table) || null, view: null, legal: null, toAct: [], status, log: [], pending: false,
+    analyses: {}, // board -> analysis message
+  };
+  persistCurrent();
+  showTab("table");
+  renderTable();
+}
+
+export function closeTable() {
+  S.cur = null;
+  save(STORE.current, null);
+  renderTable();
+  // Only the table's own tab gives way: a replay or the lobby on screen stays.
+  if (!$("#table").classList.contains("hidden")) showTab("lobby");
+}
+
+export function persistCurrent() {
+  const c = S.cur;
+  save(STORE.current, c ? { table: c.table, seat: c.seat, seat_token: c.seat_token, version: c.version, status: c.status } : null);
+}
+
+export function joinTable(table, seat) {
+  openTable(table, null, null);
+  send({ type: "join", table, seat: seat ?? undefined });
+}
+
+export function spectate(table) {
+  openTable(table, null, null);
+  send({ type: "spectate", table });
+}
+
+export function resumeTable(table) {
+  const stored = load(STORE.seats, {})[table] || {};
+  openTable(table, stored.seat ?? null, stored.seat_token ?? null);
+  sendResume(table, 0, stored.seat_token);
+}
+
+// A resume is answered by a snapshot, or by an error if the table is gone (onError).
+export function sendResume(table, since, seatToken) {
+  const id = send({ type: "resume", table, since, seat_token: seatToken || undefined });
+  if (id !== null) S.tableRequests.set(id, { kind: "resume", table });
+}
+
+export function showTab(name) {
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const p of document.querySelectorAll(".pane")) p.classList.toggle("hidden", p.id !== name);
+  if (name === "replays" && !S.gamesLoaded && S.connected) {
+    S.gamesLoaded = true;
+    requestGames();
+  }
+}
+
+export function requestGames() {
+  const status = $("#games-status").value;
+  send({ type: "list_games", limit: 100, status: status || undefined });
+}
+
+// Deep links, followed once after the first welcome: #replay=ID, #table=ID.
+export function followDeepLink() {
+  const link = S.deepLink;
+  if (!link) return;
+  S.deepLink = null;
+  if (link.replay) openReplay(Number(link.replay), "all");
+  else if (link.table && (!S.cur || S.cur.table !== Number(link.table))) {
+    const id = Number(link.table);
+    if (load(STORE.seats, {})[id]) resumeTable(id);
+    else spectate(id);
+  }
+}
+
+// The create-table form draws each option the game's schema names (welcome's
+// `options`): a menu for a choice, a box for a switch, a number field with the
+// schema's bounds, a text field otherwise; the default is preselected, and only
+// options changed from their defaults are sent (the JSON box can add more).
+export function renderOptionForm() {
+  const game = $("#create-game").value;
+  const schema = (S.optionSchemas || {})[game] || {};
+  $("#create-form").dataset.game = game;
+  const rows = Object.entries(schema).map(([name, prop]) => {
+    const label = prop.title || name;
+    const tip = (prop.description || "").split("\n")[0];
+    let input;
+    if (Array.isArray(prop.enum)) {
+      input = el("select", { "data-option": name }, ...prop.enum.map((v) =>
+        el("option", { value: v, selected: v === prop.default }, String(v))));
+    } else if (prop.type === "boolean") {
+      input = el("input", { type: "checkbox", "data-option": name });
+      input.checked = !!prop.default;
+    } else if (prop.type === "integer" || prop.type === "number") {
+      input = el("input", { type: "number", "data-option": name, value: prop.default ?? "" });
+      if (prop.minimum !== undefined) input.min = prop.minimum;
+      if (prop.maximum !== undefined) input.max = prop.maximum;
+    } else if (prop.type === "string") {
+      input = el("input", { "data-option": name, value: prop.default ?? "" });
+    } else {
+      return null; // lists and objects: the JSON box
+    }
+    return el("label", { title: tip }, `${label} `, input);
+  }).filter(Boolean);
+  $("#create-form").replaceChildren(...rows);
+  $("#create-rules").classList.toggle("hidden", !rows.length);
+}
+
+// The options the form changed from their defaults.
+export function formOptions() {
+  const game = $("#create-game").value;
+  // The form shows another game's rules (the menu changed without an event): redraw.
+  if ($("#create-form").dataset.game !== game) renderOptionForm();
+  const schema = (S.optionSchemas || {})[game] || {};
+  const out = {};
+  for (const input of $("#create-form").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const prop = schema[name] || {};
+    let value = input.type === "checkbox" ? input.checked : input.value;
+    if (input.type === "number") value = value === "" ? prop.default : Number(value);
+    if (value !== prop.default) out[name] = value;
+  }
+  return out;
+}

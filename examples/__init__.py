@@ -1,0 +1,1 @@
+"""Example bots for bot authors (docs/bots.md)."""

@@ -1,0 +1,149 @@
+"""Played hands to PHH text (rules/poker/phh.py reads it back).
+
+Amounts are written in the hand's own unit with its decimals (``1.50``), so a file
+read and written keeps its unit (docs/poker.md, "Amounts").  Hole cards are written
+only where they are public: fixed by the file they came from, or shown.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Sequence
+from decimal import Decimal
+
+from engine.cards import face_of, format_face
+from engine.events import OMNISCIENT
+from rules.poker.amounts import from_chips
+from rules.poker.hands import PlayedHand
+from rules.poker.options import spell_cards
+from rules.poker.scoring import showing_order
+from rules.poker.state import HandState, Street
+
+_DEALT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+
+
+def toml_value(value: object) -> str:
+    """A TOML value's text (strings, numbers, booleans, dates and times, lists and
+    inline tables: what a PHH field can hold)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Decimal):
+        text = f"{value:f}"
+        return text if "." in text else text + ".0"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        pairs = (f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def _card(c: int) -> str:
+    text = format_face(face_of(c))
+    return text[0] + text[1].lower()
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return "".join(_card(c) for c in cards)
+
+
+def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
+    """The PHH lines (``key = value``) of one hand."""
+    hand, config = played.hand, played.config
+    d = config.decimals
+    order = list(hand.players)
+    n = len(order)
+    label = {s: f"p{i + 1}" for i, s in enumerate(order)}
+    fixed = config.holes or ("",) * config.seats
+
+    def money(chips: int) -> str:
+        return from_chips(chips, d)
+
+    def money_list(values: Sequence[int]) -> str:
+        return "[" + ", ".join(money(v) for v in values) + "]"
+
+    actions: list[str] = []
+    for s in order:
+        known = s in hand.shown or s == viewer or bool(spell_cards(fixed[s]))
+        cards = _cards(hand.holes[s]) if known and hand.holes[s] else "????"
+        actions.append(f"d dh {label[s]} {cards}")
+    board = hand.board
+    boards = {Street.FLOP: board[:3], Street.TURN: board[3:4], Street.RIVER: board[4:5]}
+    street = Street.PREFLOP
+    for st, seat, kind, amount in hand.history:
+        while street < st:
+            street = Street(street + 1)
+            actions.append(f"d db {_cards(boards[street])}")
+        word = {"fold": "f", "check": "cc", "call": "cc"}.get(kind)
+        actions.append(f"{label[seat]} {word}" if word else f"{label[seat]} cbr {money(amount)}")
+    while hand.done and street < Street.RIVER and len(hand.board) > _DEALT[street]:
+        street = Street(street + 1)
+        actions.append(f"d db {_cards(boards[street])}")
+    if hand.done and len(hand.live) > 1:
+        for s in _showing(hand):
+            shown = s in hand.shown
+            actions.append(f"{label[s]} sm {_cards(hand.holes[s])}" if shown else f"{label[s]} sm")
+    antes = config.antes if config.antes is not None else (config.ante,) * n
+    blinds = config.blinds_or_straddles
+    if blinds is None:
+        blinds = (config.small_blind, config.big_blind)
+    lines = [
+        "variant = 'NT'",
+        f"ante_trimming_status = {toml_value(config.ante_trimming)}",
+        f"antes = {money_list(_fit(antes, n))}",
+        f"blinds_or_straddles = {money_list(_fit(blinds, n))}",
+        f"min_bet = {money(config.min_raise)}",
+        f"starting_stacks = {money_list([hand.starting[s] for s in order])}",
+        f"actions = {toml_value(actions)}",
+    ]
+    tags = dict(played.tags)
+    computed: dict[str, str] = {}
+    if played.final_stacks:
+        computed["finishing_stacks"] = money_list([played.final_stacks[s] for s in order])
+    if played.names and any(played.names):
+        computed["players"] = toml_value([played.names[s] for s in order])
+    if config.holes is None:  # a hand played here: where it sat in its session
+        computed["hand"] = str(hand.number)
+        computed["seats"] = toml_value([s + 1 for s in order])
+        computed["seat_count"] = str(config.seats)
+    for key, value in {**computed, **tags}.items():
+        lines.append(f"{_key(key)} = {value}")
+    return lines
+
+
+def write_phh(hands: Sequence[PlayedHand], keys: Sequence[str] = ()) -> str:
+    """One hand as a ``.phh`` text; several as a ``.phhs`` text of ``[N]`` sections
+    (named by ``keys`` when they are distinct and given for every hand: the
+    sections a file was read from)."""
+    if len(hands) == 1:
+        return "\n".join(hand_lines(hands[0])) + "\n"
+    if len(keys) != len(hands) or len(set(keys)) != len(keys) or not all(keys):
+        keys = [str(i) for i in range(1, len(hands) + 1)]
+    return "\n".join(
+        "\n".join([f"[{_key(k)}]", *hand_lines(h)]) + "\n" for k, h in zip(keys, hands, strict=True)
+    )
+
+
+def _key(key: str) -> str:
+    bare = key and all(c.isalnum() or c in "_-" for c in key) and key.isascii()
+    return key if bare else json.dumps(key)
+
+
+def _fit(values: Sequence[int], n: int) -> list[int]:
+    return [*values[:n], *[0] * (n - len(values))]
+
+
+def _showing(hand: HandState) -> list[int]:
+    """Live seats in the order they showed or mucked (as the events were written)."""
+    done = [*hand.shown, *hand.mucked]
+    order = showing_order(list(hand.live), hand.players, hand.aggressor)
+    return [s for s in order if s in done]

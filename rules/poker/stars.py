@@ -1,0 +1,355 @@
+"""PokerStars-style text hand histories (the files trackers read), in.
+
+A file holds hands one after another, each opening with a ``PokerStars Hand
+#N:`` header line (``PokerStars Zoom Hand``, ``PokerStars Game`` too).  What is
+read (docs/poker.md, "PokerStars hand histories"): no-limit hold'em cash and
+tournament hands — the header (stakes, currency, tournament and level), the table
+line (the button's seat), the seats and their stacks, the posts (antes, blinds,
+dead blinds, straddles), every betting action of the four streets, the board, the
+cards dealt to the hero and shown or mucked at the showdown, uncalled bets, the
+``collected`` lines and the summary's rake.  Chatter (joins, timeouts, chat) is
+skipped.  Each hand becomes a one-hand table record, as a PHH hand does
+(rules/poker/phh.py), replayed through the rules; then what the rules pay each
+player is checked against the file's ``collected`` lines (plus the rake the site
+took), so a hand the reader misunderstood is refused, never stored wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from engine.formats import FileFormat, FormatError, GameRecord
+from rules.poker.amounts import AmountError, parse_amount, to_chips, unit_of
+from rules.poker.hands import ReplayError, play_record, replay_moves
+from rules.poker.options import spell_cards
+from rules.poker.phh_write import toml_value
+
+_HEADER = re.compile(r"^PokerStars (?:Home Game )?(?:Zoom )?(?:Hand|Game) #(\d+):\s*(.*)$")
+_TABLE = re.compile(r"^Table '(.*)' (\d+)-max (?:\(.*?\) )?Seat #(\d+) is the button")
+_SEAT = re.compile(r"^Seat (\d+): (.+) \((\S+) in chips(?:[^)]*)\)(.*)$")
+_POST = re.compile(
+    r"^(.+): posts (small blind|big blind|the ante|small & big blinds|straddle) (\S+)"
+    r"(?: and is all-in)?$"
+)
+_ACTION = re.compile(
+    r"^(.+): (folds|checks|calls (\S+)|bets (\S+)|raises (\S+) to (\S+))"
+    r"(?: and is all-in)?(?: \[.*\])?$"
+)
+_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[([^\]]*)\]$")
+_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\]$")
+_SHOWS = re.compile(r"^(.+): shows \[([^\]]+)\]")
+_MUCKS = re.compile(r"^(.+): mucks hand")
+_SUMMARY_CARDS = re.compile(r"^Seat \d+: (.+?)(?: \(.*?\))* (?:showed|mucked) \[([^\]]+)\]")
+_COLLECTED = re.compile(r"^(.+) collected (\S+) from (?:main |side )?pot(?:-\d+)?$")
+_RAKE = re.compile(r"\| Rake (\S+)")
+_STAKES = re.compile(r"\(([^()/]+)/([^()/ ]+)(?: ([A-Z]{3}))?\)")
+_SYMBOLS = "$€£"
+
+
+class StarsError(FormatError):
+    """A PokerStars hand history we cannot read, or that breaks the rules."""
+
+    code = "bad_hand_history"
+
+
+def _money(text: str) -> Decimal:
+    """``$1,234.50`` / ``€2`` / ``1500`` as a Decimal (AmountError otherwise)."""
+    return parse_amount(text.strip().lstrip(_SYMBOLS))
+
+
+@dataclass
+class _Hand:
+    number: str
+    line: int
+    header: str
+    rows: list[tuple[int, str]] = field(default_factory=list)
+
+    def error(self, message: str, line: int | None = None) -> StarsError:
+        return StarsError(message, line=line or self.line, item=f"hand #{self.number}")
+
+
+def read_stars(text: str) -> list[GameRecord]:
+    """Every hand of a PokerStars text file, or :class:`StarsError`."""
+    hands: list[_Hand] = []
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        row = raw.strip()
+        head = _HEADER.match(row)
+        if head:
+            hands.append(_Hand(head.group(1), number, head.group(2)))
+        elif hands:
+            hands[-1].rows.append((number, row))
+        elif row and not row.startswith("*"):  # exports put "*** # 2 ***" banners first
+            raise StarsError("expected a 'PokerStars Hand #' header", line=number)
+    if not hands:
+        raise StarsError("no PokerStars hand in the file")
+    return [_record(h) for h in hands]
+
+
+@dataclass
+class _Seat:
+    number: int
+    name: str
+    stack: Decimal
+
+
+def _record(hand: _Hand) -> GameRecord:
+    if "Hold'em No Limit" not in hand.header:
+        raise hand.error("only no-limit hold'em hands are read")
+    stakes = _STAKES.findall(hand.header)
+    if not stakes:
+        raise hand.error("no stakes (small/big blind) in the header")
+    sb_text, bb_text, currency = stakes[-1]
+    try:
+        big = _money(bb_text)
+        _money(sb_text)
+    except AmountError as exc:
+        raise hand.error(str(exc)) from None
+    button = None
+    table = ""
+    seat_count = 0
+    seats: list[_Seat] = []
+    body: list[tuple[int, str]] = []
+    for number, row in hand.rows:
+        if button is None and (m := _TABLE.match(row)):
+            table, seat_count, button = m.group(1), int(m.group(2)), int(m.group(3))
+        elif not body and (m := _SEAT.match(row)):
+            if "sitting out" in m.group(4) or "out of hand" in m.group(4):
+                continue
+            try:
+                seats.append(_Seat(int(m.group(1)), m.group(2), _money(m.group(3))))
+            except AmountError as exc:
+                raise hand.error(str(exc), number) from None
+        elif seats:
+            body.append((number, row))
+    if button is None:
+        raise hand.error("no table line naming the button's seat")
+    # A seat whose player neither posts nor acts was not dealt in (waiting for the
+    # big blind, say): every player dealt in posts or acts before a hand can end.
+    involved = {m.group(1) for _, row in body if (m := _POST.match(row) or _ACTION.match(row))}
+    seats = [s for s in seats if s.name in involved] if involved else seats
+    if not 2 <= len(seats) <= 10:
+        raise hand.error("2 to 10 players must be dealt in")
+    # Players from the first seat left of the button, the button (or the seat
+    # before an empty button) last: the order of PHH and the table.
+    seats.sort(key=lambda s: (s.number <= button, s.number))
+    names = [s.name for s in seats]
+    if len(set(names)) != len(names):
+        raise hand.error("two seats with the same player")
+    return _build(hand, seats, body, big, currency, table, seat_count)
+
+
+def _build(
+    hand: _Hand,
+    seats: list[_Seat],
+    body: list[tuple[int, str]],
+    big: Decimal,
+    currency: str,
+    table: str,
+    seat_count: int,
+) -> GameRecord:
+    n = len(seats)
+    index = {s.name: i for i, s in enumerate(seats)}
+    antes = [Decimal(0)] * n
+    blinds = [Decimal(0)] * n
+    dead = False
+    # (line, player, f / cc / cbr / db, amount to; for db the number of cards)
+    moves: list[tuple[int, int | None, str, Decimal | int | None]] = []
+    holes = [""] * n
+    mucked: set[int] = set()
+    board = ""
+    collected = [Decimal(0)] * n
+    rake = Decimal(0)
+    amounts: list[Decimal] = [big, *(s.stack for s in seats)]
+
+    def who(name: str, line: int) -> int:
+        if name not in index:
+            raise hand.error(f"{name!r} is not dealt in", line)
+        return index[name]
+
+    owners: dict[int, int | None] = {}  # face -> player holding it (None: the board)
+
+    def cards(text: str, line: int, owner: int | None) -> str:
+        spelled = text.replace(" ", "")
+        try:
+            faces = spell_cards(spelled)
+        except ValueError as exc:
+            raise hand.error(str(exc), line) from None
+        for face in faces:
+            if owners.setdefault(face, owner) != owner:
+                raise hand.error(f"a card is dealt twice: {text}", line)
+        return spelled
+
+    for line, row in body:
+        try:
+            if m := _POST.match(row):
+                p, kind, value = who(m.group(1), line), m.group(2), _money(m.group(3))
+                amounts.append(value)
+                if kind == "the ante":
+                    antes[p] += value
+                elif kind == "small & big blinds":  # the small blind part is dead money
+                    live = min(value, big)
+                    blinds[p] += live
+                    antes[p] += value - live
+                    dead = True
+                else:
+                    blinds[p] += value
+            elif m := _ACTION.match(row):
+                p = who(m.group(1), line)
+                word = m.group(2).split()[0]
+                if word == "folds":
+                    moves.append((line, p, "f", None))
+                elif word in ("checks", "calls"):
+                    moves.append((line, p, "cc", None))
+                else:
+                    value = _money(m.group(4) or m.group(6))
+                    amounts.append(value)
+                    moves.append((line, p, "cbr", value))
+            elif m := _STREET.match(row):
+                new = cards(m.group(2), line, None)
+                board += new
+                moves.append((line, None, "db", len(new) // 2))
+            elif (m := _DEALT.match(row)) or (m := _SHOWS.match(row)):
+                p = who(m.group(1), line)
+                holes[p] = cards(m.group(2), line, p)
+            elif m := _MUCKS.match(row):
+                mucked.add(who(m.group(1), line))
+            elif m := _COLLECTED.match(row):
+                value = _money(m.group(2))
+                amounts.append(value)
+                collected[who(m.group(1), line)] += value
+            elif m := _RAKE.search(row):
+                rake = _money(m.group(1))
+                amounts.append(rake)
+            elif m := _SUMMARY_CARDS.match(row):
+                if m.group(1) in index and "mucked" not in row:
+                    p = index[m.group(1)]
+                    holes[p] = cards(m.group(2), line, p)
+            elif row.startswith("*** FIRST") or row.startswith("*** SECOND"):
+                raise hand.error("boards run twice are not read", line)
+        except AmountError as exc:
+            raise hand.error(str(exc), line) from None
+    for p in mucked:
+        holes[p] = ""  # a hand mucked at the showdown is not kept (the table never shows one)
+    try:
+        decimals = unit_of(amounts)
+        for value in amounts:
+            to_chips(value, decimals)  # every amount is whole in the unit, so c() is safe
+    except AmountError as exc:
+        raise hand.error(str(exc)) from None
+
+    def c(value: Decimal) -> int:
+        return to_chips(value, decimals)
+
+    if n == 2:  # PHH lists heads-up posts small blind (the button) first
+        antes.reverse()
+        blinds.reverse()
+    options: dict[str, Any] = {
+        "seats": n,
+        "hands": 1,
+        "small_blind": min(c(blinds[0]), c(big)),
+        "big_blind": max(c(big), 1),
+        "antes": [c(a) for a in antes],
+        "blinds_or_straddles": [c(b) for b in blinds],
+        "min_bet": max(c(big), 1),
+        # Antes from everyone count toward the pots' levels; a lone (big-blind)
+        # ante or a dead small blind is dead money in the main pot.
+        "ante_trimming": not dead and sum(1 for a in antes if a) != 1,
+        "starting_stack": max(c(s.stack) for s in seats),
+        "stacks": [c(s.stack) for s in seats],
+        "rebuys": False,
+        "button": n - 1,
+        "holes": holes,
+        "board": board,
+        "decimals": decimals,
+        "muck_losers": False,
+        "odd_chip": "first_winner",
+    }
+    tags = _tags(hand, seats, currency, table, seat_count, rake, decimals)
+    draft = GameRecord("poker", options, 0, (), tuple(s.name for s in seats), "", tags)
+    try:
+        betting = [
+            (i, p, w, c(v) if isinstance(v, Decimal) else v)
+            for i, p, w, v in moves
+        ]
+        log = replay_moves(draft, betting)
+    except ReplayError as exc:
+        raise hand.error(exc.message, exc.index) from None
+    record = GameRecord(
+        "poker", options, 0, tuple(log), draft.players, f"Hand #{hand.number}", tags
+    )
+    _check_collected(hand, record, [c(v) for v in collected], c(rake))
+    return record
+
+
+def _tags(
+    hand: _Hand,
+    seats: Sequence[_Seat],
+    currency: str,
+    table: str,
+    seat_count: int,
+    rake: Decimal,
+    decimals: int,
+) -> dict[str, str]:
+    """What the file says that the table has no place for, under PHH's field names
+    where PHH has one (so a PHH export writes them)."""
+    tags = {
+        "hand": toml_value(int(hand.number)),
+        "table": toml_value(table),
+        "seats": toml_value([s.number for s in seats]),
+        "seat_count": toml_value(seat_count),
+        "_site": toml_value("PokerStars"),
+        "_header": toml_value(hand.header),
+    }
+    if currency:
+        tags["currency"] = toml_value(currency)
+    symbol = next((c for c in hand.header if c in _SYMBOLS), "")
+    if symbol:
+        tags["currency_symbol"] = toml_value(symbol)
+    if rake:
+        tags["_rake"] = toml_value(rake.quantize(Decimal(1).scaleb(-decimals)))
+    tournament = re.search(r"Tournament #(\d+)", hand.header)
+    if tournament:
+        tags["event"] = toml_value(f"Tournament #{tournament.group(1)}")
+    return tags
+
+
+def _check_collected(hand: _Hand, record: GameRecord, collected: list[int], rake: int) -> None:
+    """What the rules pay each player must be what the file says they collected;
+    with a rake, the total less the rake, and the same winners."""
+    try:
+        played = play_record(record)
+    except ReplayError as exc:
+        raise hand.error(exc.message) from None
+    won = [0] * len(collected)
+    for award in played.hand.awards:
+        for seat, chips in award.shares:
+            won[seat] += chips
+    if not any(collected):
+        return  # a file cut before the collected lines: the replay is the record
+    fine = won == collected if not rake else (
+        sum(won) == sum(collected) + rake
+        and {i for i, w in enumerate(won) if w} == {i for i, c in enumerate(collected) if c}
+    )
+    if not fine:
+        raise hand.error(
+            f"the rules pay {won} but the file says {collected} collected (rake {rake})"
+        )
+
+
+STARS = FileFormat(
+    name="pokerstars",
+    title="PokerStars hand history (text)",
+    suffixes=(".txt",),
+    read=read_stars,
+    write=lambda records: _write(records),
+)
+
+
+def _write(records: Sequence[GameRecord]) -> str:
+    from rules.poker.stars_write import write_stars  # the writer shares nothing else
+
+    return write_stars(records)

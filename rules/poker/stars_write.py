@@ -1,0 +1,173 @@
+"""Played hands as PokerStars-style text (rules/poker/stars.py reads it back).
+
+Every finished hand of the records is written as a cash hand of the site's layout:
+header, table line, seats, posts, the four streets with their actions, uncalled
+bets, the showdown, ``collected`` lines and the summary (no rake: the table takes
+none).  Hole cards appear where they are public: fixed by an imported file, or
+shown at the showdown.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Sequence
+
+from engine.cards import face_of, format_face
+from engine.formats import GameRecord
+from rules.poker.amounts import from_chips
+from rules.poker.hands import PlayedHand, played_hands
+from rules.poker.options import spell_cards
+from rules.poker.state import STREET_NAMES, HandState, Street
+
+
+def _card(c: int) -> str:
+    text = format_face(face_of(c))
+    return text[0] + text[1].lower()
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return "[" + " ".join(_card(c) for c in cards) + "]"
+
+
+def _tag(played: PlayedHand, key: str, default: object) -> object:
+    text = played.tags.get(key)
+    if text is None:
+        return default
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return default
+
+
+def write_stars(records: Sequence[GameRecord]) -> str:
+    """The hands of ``records`` as one PokerStars-style text file."""
+    blocks = []
+    for record in records:
+        for played in played_hands(record):
+            blocks.append("\n".join(hand_text(played)))
+    return "\n\n\n".join(blocks) + "\n"
+
+
+def hand_text(played: PlayedHand) -> list[str]:
+    """The lines of one hand."""
+    hand, config = played.hand, played.config
+    symbol = str(_tag(played, "currency_symbol", ""))
+    currency = str(_tag(played, "currency", ""))
+
+    def money(chips: int) -> str:
+        return symbol + from_chips(chips, config.decimals)
+
+    def name(seat: int) -> str:
+        return (played.names[seat] if played.names and played.names[seat] else "") or (
+            f"Seat {seat + 1}"
+        )
+
+    order = list(hand.players)
+    numbers = _tag(played, "seats", None)
+    if not (isinstance(numbers, list) and len(numbers) == len(order)):
+        numbers = [s + 1 for s in order]
+    seat_of = dict(zip(order, numbers, strict=True))
+    sb, bb = config.small_blind, config.big_blind
+    stakes = f"{money(sb)}/{money(bb)}" + (f" {currency}" if currency else "")
+    number = _tag(played, "hand", hand.number)
+    header = _tag(played, "_header", f"Hold'em No Limit ({stakes})")
+    size = _tag(played, "seat_count", config.seats)
+    lines = [
+        f"PokerStars Hand #{number}:  {header}",
+        f"Table '{_tag(played, 'table', 'cardtable')}' {size}-max "
+        f"Seat #{seat_of[hand.button]} is the button",
+    ]
+    for s in sorted(order, key=seat_of.__getitem__):
+        lines.append(f"Seat {seat_of[s]}: {name(s)} ({money(hand.starting[s])} in chips)")
+    antes, blinds = config.posts(len(order))
+    for s, ante in zip(order, antes, strict=True):
+        if ante:
+            lines.append(f"{name(s)}: posts the ante {money(min(ante, hand.starting[s]))}")
+    by_position = [order[1], order[0]] if len(order) == 2 else order
+    for k, s in enumerate(by_position):
+        chips = blinds[order.index(s)]
+        if chips:
+            # Past the two blinds: a missed big blind, or a straddle if larger.
+            word = ("small blind", "big blind")[k] if k < 2 else (
+                "straddle" if chips > bb else "big blind"
+            )
+            lines.append(f"{name(s)}: posts {word} {money(chips)}")
+    lines.append("*** HOLE CARDS ***")
+    fixed = config.holes or ("",) * config.seats
+    for s in order:
+        if hand.holes[s] and (s in hand.shown or spell_cards(fixed[s])):
+            lines.append(f"Dealt to {name(s)} {_cards(hand.holes[s])}")
+    posted = [min(b, hand.starting[s] - min(a, hand.starting[s]))
+              for s, a, b in zip(order, antes, blinds, strict=True)]
+    lines += _betting(hand, name, money, max(posted))
+    return lines + _ending(hand, name, money, seat_of)
+
+
+def _betting(
+    hand: HandState, name: Callable[[int], str], money: Callable[[int], str], top: int
+) -> list[str]:
+    """The streets and their actions; ``top`` is the largest blind posted."""
+    lines: list[str] = []
+    street = Street.PREFLOP
+    board = hand.board
+    cuts = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+
+    def deal(to: Street) -> None:
+        label = STREET_NAMES[to].upper()
+        if to is Street.FLOP:
+            lines.append(f"*** {label} *** {_cards(board[:3])}")
+        else:
+            before, card = board[: cuts[to] - 1], board[cuts[to] - 1 : cuts[to]]
+            lines.append(f"*** {label} *** {_cards(before)} {_cards(card)}")
+
+    for st, seat, kind, amount in hand.history:
+        while street < st:
+            street = Street(street + 1)
+            deal(street)
+            top = 0
+        if kind == "fold":
+            lines.append(f"{name(seat)}: folds")
+        elif kind == "check":
+            lines.append(f"{name(seat)}: checks")
+        elif kind == "call":
+            lines.append(f"{name(seat)}: calls {money(amount)}")
+        elif kind == "bet":
+            lines.append(f"{name(seat)}: bets {money(amount)}")
+            top = amount
+        else:
+            lines.append(f"{name(seat)}: raises {money(amount - top)} to {money(amount)}")
+            top = amount
+    while street < Street.RIVER and len(board) > {0: 0, 1: 3, 2: 4}[int(street)]:
+        street = Street(street + 1)
+        deal(street)
+    return lines
+
+
+def _ending(
+    hand: HandState,
+    name: Callable[[int], str],
+    money: Callable[[int], str],
+    seat_of: dict[int, int],
+) -> list[str]:
+    lines = [f"Uncalled bet ({money(chips)}) returned to {name(s)}" for s, chips in hand.refunds]
+    if len(hand.live) > 1:
+        lines.append("*** SHOW DOWN ***")
+        for s in hand.live:
+            if s in hand.shown:
+                lines.append(f"{name(s)}: shows {_cards(hand.holes[s])}")
+            else:
+                lines.append(f"{name(s)}: mucks hand")
+    won: dict[int, int] = {}
+    for award in hand.awards:
+        for s, chips in award.shares:
+            won[s] = won.get(s, 0) + chips
+    for s, chips in won.items():
+        lines.append(f"{name(s)} collected {money(chips)} from pot")
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total pot {money(sum(won.values()))} | Rake {money(0)}")
+    if hand.board:
+        lines.append(f"Board {_cards(hand.board)}")
+    for s in hand.players:
+        took = f" collected ({money(won[s])})" if s in won else ""
+        lines.append(f"Seat {seat_of[s]}: {name(s)}{took}")
+    return lines

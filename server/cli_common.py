@@ -1,0 +1,57 @@
+"""What the CLI's commands share: the ``--db`` option, the settings from the
+command line and the environment, and the store of an existing database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from server.settings import Settings, default_db_path, sqlite_file
+
+
+def add_db(p: argparse.ArgumentParser) -> None:
+    """The ``--db`` option."""
+    p.add_argument(
+        "--db",
+        dest="db_url",
+        help="database URL (env CARDTABLE_DB_URL; default sqlite:///"
+        f"{default_db_path()}, the same wherever the command runs)",
+    )
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings: the command line's, else the environment's, else the defaults."""
+    keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")
+    more = ("bot_delay", "bot_workers")
+    return Settings.from_env(**{k: getattr(args, k, None) for k in keys + more})
+
+
+class NoDatabase(Exception):
+    """A read command was pointed at a SQLite file that does not exist."""
+
+
+def with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
+    """Run ``fn(store)`` on the configured database, for commands that only read it:
+    a missing SQLite file is an error (opening it would create an empty database
+    and report no games), raised as :class:`NoDatabase`."""
+    from server.persistence.store import Store
+
+    url = settings_of(args).db_url
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise NoDatabase(
+            f"error: no database at {path}\n"
+            "Name the server's database with --db URL or CARDTABLE_DB_URL "
+            f"(the default is {default_db_path()})."
+        )
+
+    async def run() -> Any:
+        store = await Store.open(url)
+        try:
+            return await fn(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())

@@ -1,0 +1,99 @@
+"""``cardtable import`` and ``cardtable export``: files of any game's formats in and
+out of the game store (server/files.py; docs/formats.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.formats import FormatError
+from server.cli_common import NoDatabase, add_db, settings_of, with_store
+
+
+def add_files_parsers(sub: Any) -> None:
+    """The ``import`` and ``export`` subcommands."""
+    imp = sub.add_parser(
+        "import",
+        help="store every game of a file (PBN, LIN, …) so it replays; all or nothing",
+    )
+    imp.add_argument("file", type=Path, help="the file to read")
+    imp.add_argument("--format", help="the file's format (default: from its suffix)")
+    add_db(imp)
+    imp.set_defaults(func=cmd_import)
+
+    exp = sub.add_parser("export", help="write a stored game in one of its game's formats")
+    exp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
+    exp.add_argument("--format", required=True, help="pbn, lin, … (the game's formats)")
+    exp.add_argument("-o", "--out", type=Path, help="file to write (default: standard output)")
+    add_db(exp)
+    exp.set_defaults(func=cmd_export)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from server.files import decode, read_file, to_store
+    from server.persistence.store import Store
+
+    try:
+        text = decode(args.file.read_bytes())
+        fmt, checked = read_file(text, args.format, args.file.name)
+    except OSError as exc:
+        print(f"error: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except FormatError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    except IllegalAction as exc:
+        print(f"error: {args.file}: {exc.message}", file=sys.stderr)
+        return 2
+
+    async def store_all() -> list[int]:
+        store = await Store.open(settings_of(args).db_url)
+        try:
+            return await store.import_games([to_store(c) for c in checked])
+        finally:
+            await store.close()
+
+    ids = asyncio.run(store_all())
+    print(f"imported {len(ids)} game{'s' * (len(ids) != 1)} from {args.file} ({fmt.title})")
+    for game_id, c in zip(ids, checked, strict=True):
+        summary = (c.result or {}).get("summary") or "unfinished record"
+        print(f"{game_id:>6}  {c.record.title}: {summary}")
+    print("replay one with `cardtable replay ID`")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from server.files import export_text
+
+    async def fetch(store: Any) -> Any:
+        stored = await store.get_game(args.game_id)
+        if stored is None:
+            return None, {}
+        ids = [s.player_id for s in stored.seats if s.player_id is not None]
+        names = await store.player_names(ids)
+        return stored, {s.seat: names[s.player_id] for s in stored.seats
+                        if s.player_id in names}
+
+    try:
+        stored, names = with_store(args, fetch)
+    except NoDatabase as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if stored is None:
+        print(f"no stored game {args.game_id}", file=sys.stderr)
+        return 2
+    try:
+        text = export_text(stored, args.format, names)
+    except (IllegalAction, FormatError) as exc:
+        print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    if args.out:
+        args.out.write_text(text)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0

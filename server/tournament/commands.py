@@ -1,0 +1,235 @@
+"""``cardtable tournament``, ``tournaments`` and ``standings``: what they do and
+print (the parsers are in server/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import sys
+from typing import Any, TextIO
+
+from bots.base import bot_names, bot_target, load_bot
+from bots.progress import Progress
+from bots.tournament.schedule import Schedule, swiss_rounds
+from engine.errors import IllegalAction
+from rules.registry import get_game
+from server.persistence.results import Results, StoredTournament
+from server.persistence.store import Store
+from server.tournament.page import standings_of
+from server.tournament.runner import (
+    Entrant,
+    TournamentReport,
+    TournamentSetup,
+    local_player,
+    make_executor,
+    run_tournament,
+    starting_ratings,
+    total_games,
+)
+
+
+class SetupError(ValueError):
+    """A tournament that cannot start: bad bots, options or flags."""
+
+
+def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
+    """The tournament the flags describe, every bot loaded once to check it."""
+    try:
+        game = get_game(args.game)
+        options = json.loads(args.options)
+        config = game.parse_config(options)
+        specs = args.bots.split(",") if args.bots else bot_names(args.game)
+        specs = [s.strip() for s in specs if s.strip()]
+        remote = list(args.remote_seat or [])
+        entrants = []
+        for item in specs:
+            # ``name=spec`` names a bot in the standings (default: the spec itself).
+            name, _, spec = item.rpartition("=")
+            target = bot_target(args.game, spec)
+            load_bot(target)
+            entrants.append(Entrant(name or spec, target))
+        entrants += [Entrant(name, name, remote=True) for name in remote]
+    except IllegalAction as exc:
+        raise SetupError(exc.message) from None
+    except json.JSONDecodeError as exc:
+        raise SetupError(f"--options is not JSON: {exc}") from None
+    names = [e.name for e in entrants]
+    if len(set(names)) != len(names):
+        raise SetupError(f"a bot is listed twice in {','.join(names)}")
+    if not entrants:
+        raise SetupError("no bots to play")
+    too_long = [e.name for e in entrants if len(e.name) > (60 if e.remote else 128)]
+    if too_long:
+        # The database keeps bot names in 128 characters and player names in 64
+        # (a remote seat's second session is NAME#2).
+        raise SetupError(f"bot name too long (name it with NAME=spec): {too_long[0][:40]}...")
+    if args.games < 1:
+        raise SetupError("--games must be at least 1")
+    if not args.budget > 0:
+        raise SetupError("--budget must be a positive number of seconds")
+    if args.rounds is not None and args.rounds < 1:
+        raise SetupError("--rounds must be at least 1")
+    if args.workers < 0:
+        raise SetupError("--workers must be 0 (a thread) or more processes")
+    schedule = Schedule(args.schedule)
+    rounds = args.rounds or swiss_rounds(len(entrants))
+    return TournamentSetup(
+        game=game.name,
+        options=game.config_json(config),
+        entrants=tuple(entrants),
+        deals=args.games,
+        seed=args.seed,
+        schedule=schedule,
+        rounds=rounds if schedule is Schedule.SWISS else None,
+        budget=args.budget,
+        duplicate=not args.no_duplicate,
+    )
+
+
+def run_command(args: argparse.Namespace, db_url: str | None) -> int:
+    """Run the tournament the flags describe; store it unless ``db_url`` is None."""
+    # ``module:Class`` bots are found like ``python -m`` finds modules: from here.
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        setup = setup_from_args(args)
+        if args.plot is not None and args.plot.suffix.lower() not in (".png", ".svg"):
+            raise SetupError(f"{args.plot}: the plot file must end in .png or .svg")
+    except SetupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if any(e.remote for e in setup.entrants):
+            from server.tournament.remote import run_remote
+
+            found = run_remote(setup, args, db_url)
+            if found is None:
+                return 2
+            report = found
+        else:
+            report = asyncio.run(_run_local(setup, args.workers, db_url, args.fresh_ratings))
+    except KeyboardInterrupt:
+        kept = " (stored with status interrupted)" if db_url is not None else ""
+        print(f"interrupted: the matches played so far are kept{kept}", file=sys.stderr)
+        return 130
+    print_report(report, sys.stdout)
+    if args.plot is not None:
+        from server.tournament.plot import PlotError, save  # matplotlib: only to draw
+
+        try:
+            save(report_chart(report), args.plot)
+        except (PlotError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+async def _run_local(
+    setup: TournamentSetup, workers: int, db_url: str | None, fresh: bool
+) -> TournamentReport:
+    store = await Store.open(db_url) if db_url is not None else None
+    progress = Progress(total_games(setup))
+    try:
+        results = Results(store) if store is not None else None
+        start = {} if fresh else await starting_ratings(results, setup)
+        with make_executor(workers) as executor:
+            return await run_tournament(
+                setup,
+                local_player(setup, executor),
+                results=results,
+                progress=progress,
+                start=start,
+            )
+    finally:
+        progress.close()
+        if store is not None:
+            await store.close()
+
+
+def print_report(report: TournamentReport, out: TextIO) -> None:
+    setup, tally = report.setup, report.tally
+    game = get_game(setup.game)
+    seating = "every seating" if setup.duplicate else "one seating each"
+    actions = sum(g.played.actions for m in report.matches for g in m.games)
+    out.write(
+        f"{game.title}: {tally.games} games ({len(report.matches)} matches of one deal, "
+        f"{seating}; {setup.schedule.value}), {actions} actions, {report.seconds:.1f}s\n"
+    )
+    points = setup.schedule is Schedule.SWISS and len(setup.entrants) > 2
+    w = max(16, *(len(e.name) for e in setup.entrants))
+    out.write(
+        f"{'bot':<{w}} {'mean score/game':>16}  {'95% CI (t)':<22} {'rating':>13}"
+        f"{'  points' if points else ''}  stand-ins\n"
+    )
+    for s in tally.standings():
+        ci = f"[{_score(s.low, '+')}, {_score(s.high, '+')}]"
+        rating = f"{s.rating.mu:.1f} ± {s.rating.sigma:.1f}"
+        extra = f"  {s.points:6.1f}" if points else ""
+        out.write(
+            f"{s.name:<{w}} {_score(s.mean):>16}  {ci:<22} {rating:>13}{extra}  {s.stand_ins}\n"
+        )
+    if report.tournament_id is not None:
+        out.write(
+            f"stored as tournament {report.tournament_id}: "
+            f"`cardtable standings {report.tournament_id}`\n"
+        )
+
+
+def _score(value: float, sign: str = "") -> str:
+    """A mean score: an integral one as an integer (``-653``), else three decimals."""
+    if math.isfinite(value) and float(value).is_integer():
+        return f"{int(value):{sign}d}"
+    return f"{value:{sign}.3f}"
+
+
+def report_chart(report: TournamentReport) -> Any:
+    from server.tournament.plot import RatingPoint, StandingPoint, chart
+
+    title = f"{get_game(report.setup.game).title} tournament"
+    if report.tournament_id is not None:
+        title += f" {report.tournament_id}"
+    standings = [StandingPoint(s.name, s.mean, s.half_width) for s in report.tally.standings()]
+    ratings = [RatingPoint(k, n, r.mu, r.sigma) for k, n, r in report.tally.history]
+    return chart(title, standings, ratings)
+
+
+def print_tournaments(rows: list[tuple[StoredTournament, int]], out: TextIO) -> None:
+    if not rows:
+        out.write("no stored tournaments\n")
+        return
+    out.write(f"{'id':>5}  {'game':<12} {'status':<11} {'matches':>7}  {'created':<19}  bots\n")
+    for t, n in rows:
+        bots = ",".join(e["name"] for e in t.setup.get("entrants", []))
+        created = t.created_at.strftime("%Y-%m-%d %H:%M:%S")
+        out.write(f"{t.id:>5}  {t.game_type:<12} {t.status:<11} {n:>7}  {created:<19}  {bots}\n")
+
+
+def print_standings(t: StoredTournament, out: TextIO) -> None:
+    setup = t.setup
+    out.write(
+        f"tournament {t.id}: {get_game(t.game_type).title}, {setup.get('schedule')}, "
+        f"{setup.get('deals')} deals per pairing, {t.status}, {len(t.matches)} matches\n"
+    )
+    bots = standings_of(t)
+    w = max(16, *(len(b["name"]) for b in bots)) if bots else 16
+    out.write(
+        f"{'bot':<{w}} {'mean score/game':>16}  {'95% CI (t)':<22} {'rating':>13}  stand-ins\n"
+    )
+    for b in bots:
+        half = b["half_width"] if b["half_width"] is not None else math.inf
+        ci = f"[{_score(b['mean'] - half, '+')}, {_score(b['mean'] + half, '+')}]"
+        rating = f"{b['mu']:.1f} ± {b['sigma']:.1f}"
+        out.write(
+            f"{b['name']:<{w}} {_score(b['mean']):>16}  {ci:<22} {rating:>13}  {b['stand_ins']}\n"
+        )
+    out.write("matches (game ids replay with `cardtable replay ID`):\n")
+    for m in t.matches:
+        ids = " ".join(str(g.game_id) for g in m.games)
+        out.write(
+            f"  #{m.number:<4} round {m.round:<3} {m.bot_a} {_score(m.score_a)} - "
+            f"{_score(m.score_b)} {m.bot_b}   games {ids}\n"
+        )

@@ -1,0 +1,203 @@
+"""Files in and out of the store (server/files.py, server/files_cmd.py): `cardtable
+import` / `export` and the websocket's import_file / export_game.  Any game's formats,
+reached through the registry; a bad file stores nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.cli import main
+from server.persistence.store import Store
+from tests.server.conftest import Harness, load_stored
+
+BRIDGE_DATA = Path(__file__).parents[1] / "rules" / "bridge" / "data"
+PBN_FILE = BRIDGE_DATA / "pbn_standard_example.pbn"
+LIN_FILE = BRIDGE_DATA / "bbo_forum_vugraph.lin"
+
+
+def count_games(url: str) -> int:
+    async def run() -> int:
+        store = await Store.open(url)
+        try:
+            return len(await store.list_games(500, None))
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_import_stores_every_game_and_they_replay(sqlite_url: str, capsys: Any) -> None:
+    assert main(["import", str(PBN_FILE), "--db", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert "imported 4 games" in out and "board 1: 5HX by S, 9 tricks, NS -300" in out
+    stored = load_stored(sqlite_url, 1)
+    assert stored.status == "finished" and stored.game_type == "bridge"
+    assert stored.table_options["imported"]["tags"]["Scoring"] == "IMP"
+    assert all(a.actor == "import" for a in stored.actions)
+    assert load_stored(sqlite_url, 3).status == "abandoned"  # the record stops early
+    assert main(["replay", "1", "--all", "--db", sqlite_url]) == 0
+    assert "5HX by S" in capsys.readouterr().out
+
+
+def test_a_bad_file_stores_nothing_and_says_where(sqlite_url: str, tmp_path: Path,
+                                                  capsys: Any) -> None:
+    good = PBN_FILE.read_text()
+    bad = good.replace("HK H2 HT H3", "HK H2 HT S3")  # board 4: a card North does not hold
+    path = tmp_path / "session.pbn"
+    path.write_text(bad)
+    assert main(["import", str(path), "--db", sqlite_url]) == 2
+    err = capsys.readouterr().err
+    assert "board 4, Play" in err and "line" in err
+    assert count_games(sqlite_url) == 0  # the three good boards were not stored either
+    assert main(["import", str(tmp_path / "missing.pbn"), "--db", sqlite_url]) == 2
+    (tmp_path / "notes.dat").write_text(good)  # a suffix no format claims
+    assert main(["import", str(tmp_path / "notes.dat"), "--db", sqlite_url]) == 2
+    assert "--format" in capsys.readouterr().err
+    assert main(["import", str(tmp_path / "notes.dat"), "--format", "pbn",
+                 "--db", sqlite_url]) == 0
+
+
+def test_export_in_each_format_and_back(sqlite_url: str, tmp_path: Path, capsys: Any) -> None:
+    assert main(["import", str(LIN_FILE), "--db", sqlite_url]) == 0
+    out = tmp_path / "board.pbn"
+    assert main(["export", "1", "--format", "pbn", "-o", str(out), "--db", sqlite_url]) == 0
+    assert "[ParContract " in out.read_text() and '[North "kontiki_"]' in out.read_text()
+    capsys.readouterr()
+    assert main(["export", "1", "--format", "lin", "--db", sqlite_url]) == 0
+    lin_text = capsys.readouterr().out
+    assert lin_text.startswith("pn|wlodawa,Marion89,kontiki_,scoob|") and "mc|11|" in lin_text
+    assert main(["import", str(out), "--db", sqlite_url]) == 0
+    first, again = load_stored(sqlite_url, 1), load_stored(sqlite_url, 3)
+    assert [a.action for a in again.actions] == [a.action for a in first.actions]
+    assert main(["export", "1", "--format", "phh", "--db", sqlite_url]) == 2
+    assert "written as: pbn, lin" in capsys.readouterr().err
+    assert main(["export", "99", "--format", "pbn", "--db", sqlite_url]) == 2
+
+
+async def test_import_and_export_over_the_websocket(harness: Harness) -> None:
+    alice = await harness.client("alice")
+    text = LIN_FILE.read_text()
+    half = len(text) // 2
+    part = await alice.request({"type": "import_file", "text": text[:half], "more": True})
+    assert part == {"type": "import_part", "id": part["id"], "received": half}
+    done = await alice.request({"type": "import_file", "text": text[half:],
+                                "filename": "vugraph.lin"})
+    assert done["type"] == "imported" and done["format"] == "lin"
+    ids = [g["game_id"] for g in done["games"]]
+    assert [g["status"] for g in done["games"]] == ["finished", "finished"]
+    replay = await alice.request({"type": "replay", "game_id": ids[0], "viewer": "all"})
+    assert replay["type"] == "replay" and replay["result"]["summary"].startswith("board 1")
+    exported = await alice.request({"type": "export_game", "game_id": ids[1], "format": "pbn"})
+    assert exported["type"] == "exported" and '[Contract "4H"]' in exported["text"]
+
+    bad = await alice.request({"type": "import_file", "text": "md|3S2|", "format": "lin"})
+    assert bad["type"] == "error" and bad["code"] == "bad_file" and "board 1, md" in bad[
+        "message"]
+    unknown = await alice.request({"type": "import_file", "text": "x", "format": "xyz"})
+    assert unknown["code"] == "unknown_format"
+    unknown = await alice.request({"type": "export_game", "game_id": ids[0], "format": "xyz"})
+    assert unknown["code"] == "unknown_format"
+    missing = await alice.request({"type": "export_game", "game_id": 999, "format": "pbn"})
+    assert missing["code"] == "unknown_game_id"
+
+
+async def test_an_import_over_the_size_limit_is_refused(harness: Harness) -> None:
+    alice = await harness.client("alice")
+    chunk = "%" * (48 * 1024)
+    reply: dict[str, Any] = {}
+    for _ in range(22):
+        reply = await alice.request({"type": "import_file", "text": chunk, "more": True})
+        if reply["type"] == "error":
+            break
+    assert reply["type"] == "error" and reply["code"] == "bad_file" and "1024 KiB" in reply[
+        "message"]
+    # The parts are dropped: a new file starts afresh.
+    ok = await alice.request({"type": "import_file", "text": LIN_FILE.read_text(),
+                              "format": "lin"})
+    assert ok["type"] == "imported"
+
+
+async def test_a_live_game_is_not_exported(harness: Harness) -> None:
+    alice = await harness.client("alice")
+    created = await alice.request({"type": "create_table", "game": "bridge", "seat": 0})
+    game_id = created["table"]["table"]
+    reply = await alice.request({"type": "export_game", "game_id": game_id, "format": "pbn"})
+    assert reply["code"] == "replay_hidden"
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "lin"])
+def test_every_format_is_reached_through_the_registry(fmt: str) -> None:
+    from rules.registry import file_formats, find_format
+
+    assert (find_format(fmt)[1].name, find_format(filename=f"x.{fmt.upper()}")[1].name) == (
+        fmt, fmt)
+    assert fmt in {f.name for _, f in file_formats()}
+
+
+async def test_an_import_is_one_transaction_on_each_backend(db_url: str) -> None:
+    """Every game of a file is stored, or none: a game that fails to store takes the
+    ones before it in the same file with it."""
+    from sqlalchemy.exc import StatementError
+
+    from engine.formats import FormatError
+    from rules.registry import find_format
+    from server.files import check_records, to_store
+    from server.persistence.store import ImportedGame
+    from server.persistence.writer import StorageError
+
+    _, fmt = find_format("lin")
+    good = [to_store(c) for c in check_records(fmt.read(LIN_FILE.read_text()))]
+    store = await Store.open(db_url)
+    try:
+        ids = await store.import_games(good)
+        assert len(ids) == 2
+        stored = await store.get_game(ids[1])
+        assert stored is not None and stored.status == "finished"
+        assert [a.seq for a in stored.actions] == list(range(1, len(good[1].actions) + 1))
+        assert stored.table_options["imported"]["players"][0] == "kontiki_"
+        broken = ImportedGame(**{**good[0].__dict__, "actions": [(0, {"bad": {1, 2}})]})
+        with pytest.raises((StorageError, StatementError)):
+            await store.import_games([good[0], broken])
+        assert len(await store.list_games(50, None)) == 2  # neither of the two
+    finally:
+        await store.close()
+    with pytest.raises(FormatError):
+        fmt.read("md|3S2|")
+
+
+def test_a_played_session_exports_every_board_with_its_seats_names() -> None:
+    """A game played at a table (not imported): two boards, a human and three bots;
+    the export writes both boards with those names, and reads back to the same."""
+    from datetime import UTC, datetime
+
+    from rules.registry import find_format, get_game
+    from server.files import export_text
+    from server.persistence.store import SeatRecord, StoredAction, StoredGame
+    from tests.conformance import play_random
+
+    game = get_game("bridge")
+    config = game.parse_config({"boards": 2, "claims": "defenders"})
+    played = play_random(game, config, 5, scan=False)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    stored = StoredGame(
+        id=7, game_type="bridge", config=game.config_json(config), seed=5, name="t",
+        status="finished", created_at=at, finished_at=at, result=None,
+        seats=[SeatRecord(0, "human", player_id=3), *(SeatRecord(i, "bot", bot="gib")
+                                                      for i in (1, 2, 3))],
+        actions=[StoredAction(a.seq, a.seat, dict(a.action), at, "x") for a in played.log],
+    )
+    text = export_text(stored, "pbn", {0: "ann"})
+    assert text.count('[Board "') == 2 and '[North "ann"]' in text and '[East "gib"]' in text
+    again = find_format("pbn")[1].read(text)
+    assert [r.players for r in again] == [("ann", "gib", "gib", "gib")] * 2
+    scores = []
+    for r in again:
+        state = game.new(game.parse_config(r.options), r.seed)
+        for seat, action in r.actions:
+            state, _ = game.act(state, seat, action)
+        scores.append(state.results[0].score_ns)
+    assert scores == [b.score_ns for b in played.state.results]

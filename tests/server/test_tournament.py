@@ -1,0 +1,374 @@
+"""`cardtable tournament` end to end: outside bots, stored results that replay,
+ratings that round-trip, standings from the CLI, plots that are real images."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from matplotlib.image import imread
+
+from bots.arena import derive_seeds
+from bots.progress import Progress
+from bots.tournament.schedule import Schedule
+from engine.replay import LoggedAction, replay
+from rules.registry import get_game
+from server.app import Server
+from server.cli import main
+from server.persistence.results import Results
+from server.persistence.store import Store
+from server.settings import Settings
+from server.tournament.page import standings_of, stored_chart
+from server.tournament.plot import svg
+from server.tournament.runner import (
+    Entrant,
+    TournamentSetup,
+    local_player,
+    make_executor,
+    match_seatings,
+    run_tournament,
+    total_games,
+)
+from tests.server.test_static_client import _get
+
+
+def _load(url: str, tid: int) -> Any:
+    async def run() -> Any:
+        store = await Store.open(url)
+        try:
+            t = await Results(store).get_tournament(tid)
+            games = [await store.get_game(g.game_id) for m in t.matches for g in m.games]
+            return t, games
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_an_outside_bot_plays_a_stored_tournament_that_replays(
+    sqlite_url: str, tmp_path: Path, capsys: Any
+) -> None:
+    png = tmp_path / "chart.png"
+    args = [
+        "tournament",
+        "--game",
+        "whist",
+        "--games",
+        "3",
+        "--db",
+        sqlite_url,
+        "--bots",
+        "trick=examples.trick_bot:TrickBot,heuristic",
+        "--plot",
+        str(png),
+    ]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "stored as tournament 1" in out and f"plot written to {png}" in out
+    t, games = _load(sqlite_url, 1)
+    assert t.status == "finished" and t.game_type == "whist"
+    assert [e["name"] for e in t.setup["entrants"]] == ["trick", "heuristic"]
+    assert t.setup["entrants"][0]["target"] == "examples.trick_bot:TrickBot"
+    assert len(t.matches) == 3 and all(len(m.games) == 2 for m in t.matches)
+    # Every game is a stored game: its log replays to the stored result.
+    game = get_game("whist")
+    for stored in games:
+        assert stored is not None and stored.status == "finished"
+        config = game.parse_config(stored.config)
+        end = replay(
+            game,
+            config,
+            stored.seed,
+            [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions],
+        )
+        result = game.result(end)
+        assert result is not None and list(result.scores) == stored.result["scores"]
+        assert {s.kind for s in stored.seats} == {"bot"}
+        assert {s.bot for s in stored.seats} == {"trick", "heuristic"}
+    # The seats of each match's two games are swapped: the same deal both ways.
+    m = t.matches[0]
+    assert m.games[0].bots == ["trick", "heuristic"] * 2
+    assert m.games[1].bots == ["heuristic", "trick"] * 2
+    # Ratings: a start row per bot, then one per bot per match, the last the standings'.
+    assert [(r.match_number, r.bot) for r in t.ratings[:2]] == [(0, "trick"), (0, "heuristic")]
+    assert len(t.ratings) == 2 + 2 * 3
+    last = {r.bot: (r.mu, r.sigma) for r in t.ratings}
+    for b in t.standings["bots"]:
+        assert last[b["name"]] == (b["mu"], b["sigma"])
+    # The PNG is a real image of the size matplotlib drew.
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert imread(str(png)).shape[:2] == (420, 1100)
+
+    assert main(["tournaments", "--db", sqlite_url]) == 0
+    listing = capsys.readouterr().out
+    assert "whist" in listing and "trick,heuristic" in listing
+    svg_file = tmp_path / "again.svg"
+    assert main(["standings", "1", "--db", sqlite_url, "--plot", str(svg_file)]) == 0
+    text = capsys.readouterr().out
+    assert "tournament 1: Whist, round-robin, 3 deals per pairing, finished" in text
+    assert f"games {games[0].id} {games[1].id}" in text
+    root = ET.fromstring(svg_file.read_text())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert main(["standings", "7", "--db", sqlite_url]) == 2
+    assert "no stored tournament 7" in capsys.readouterr().err
+
+
+def test_ratings_carry_over_to_the_next_tournament(sqlite_url: str, capsys: Any) -> None:
+    base = ["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]
+    assert main(base) == 0
+    first, _ = _load(sqlite_url, 1)
+    assert main([*base, "--seed", "2"]) == 0
+    second, _ = _load(sqlite_url, 2)
+    end_of_first = {r.bot: (r.mu, r.sigma) for r in first.ratings}
+    start_of_second = {r.bot: (r.mu, r.sigma) for r in second.ratings if r.match_number == 0}
+    assert start_of_second == end_of_first
+    assert main([*base, "--fresh-ratings"]) == 0
+    third, _ = _load(sqlite_url, 3)
+    assert {(r.mu, round(r.sigma, 6)) for r in third.ratings if r.match_number == 0} == {
+        (25.0, round(25 / 3, 6))
+    }
+
+
+def test_swiss_for_five_bots_gives_byes_and_points() -> None:
+    names = ["heuristic", "random", "b3", "b4", "b5"]
+    setup = TournamentSetup(
+        game="whist",
+        options={},
+        entrants=tuple(
+            Entrant(
+                n,
+                "bots.whist.heuristic:WhistHeuristicBot"
+                if n == "heuristic"
+                else "bots.base:RandomBot",
+            )
+            for n in names
+        ),
+        deals=2,
+        schedule=Schedule.SWISS,
+        rounds=3,
+    )
+
+    async def run() -> Any:
+        with make_executor(0) as ex:
+            return await run_tournament(setup, local_player(setup, ex))
+
+    report = asyncio.run(run())
+    assert report.tally.matches == 3 * 2 * 2  # rounds x pairs x deals
+    assert {m.round for m in report.matches} == {1, 2, 3}
+    # 5 entrants: one bye a round, each to a different bot, worth a win per deal.
+    points = sum(report.tally.points.values())
+    assert points == pytest.approx(3 * 2 * 2 + 3 * 2)  # a point per match, plus byes
+    for rnd in (1, 2, 3):
+        playing = [x for m in report.matches if m.round == rnd for x in (m.a, m.b)]
+        assert len(set(playing)) == 4
+
+
+def test_plain_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
+    class Stream:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def write(self, text: str) -> None:
+            self.lines.append(text)
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return False
+
+    s = Stream()
+    bar = Progress(4, s, every=3600.0)  # type: ignore[arg-type]
+    bar.advance(1, "heuristic 27.1±7.9")
+    bar.advance(2)
+    bar.advance(1, "heuristic 29.0±7.1")
+    bar.close()
+    assert s.lines[0] == "progress: started: 4 games to play\n"
+    # Only the last update is printed within the interval: the end is always shown.
+    assert len(s.lines) == 2
+    assert s.lines[1].startswith("progress: 4/4 games (100%)")
+    assert s.lines[1].rstrip().endswith("leader heuristic 29.0±7.1")
+
+
+def test_the_stored_chart_is_an_svg_with_both_panels(sqlite_url: str) -> None:
+    assert main(["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]) == 0
+    t, _ = _load(sqlite_url, 1)
+    root = ET.fromstring(svg(stored_chart(t)))
+    text = "".join(root.itertext())
+    assert "Standings" in text and "Rating over matches" in text
+
+
+async def test_results_round_trip_on_both_databases(db_url: str) -> None:
+    setup = TournamentSetup(
+        game="poker",
+        options={"seats": 2, "hands": 2},
+        entrants=(
+            Entrant("rule", "bots.poker.rule:PokerRuleBot"),
+            Entrant("mod:Random", "bots.base:RandomBot"),
+        ),
+        deals=3,
+    )
+    store = await Store.open(db_url)
+    try:
+        results = Results(store)
+        with make_executor(0) as ex:
+            report = await run_tournament(setup, local_player(setup, ex), results=results)
+        assert report.tournament_id is not None
+        t = await results.get_tournament(report.tournament_id)
+        assert t is not None and t.status == "finished" and t.setup == setup.to_json()
+        assert [(m.number, m.score_a, m.score_b) for m in t.matches] == [
+            (m.number, m.score_a, m.score_b) for m in report.matches
+        ]
+        for stored, played in zip(t.matches, report.matches, strict=True):
+            assert [g.scores for g in stored.games] == [list(g.played.scores) for g in played.games]
+            assert [g.bots for g in stored.games] == [list(g.seating) for g in played.games]
+        assert [(r.match_number, r.bot, r.mu, r.sigma) for r in t.ratings] == [
+            (k, n, r.mu, r.sigma) for k, n, r in report.tally.history
+        ]
+        latest = await results.latest_ratings("poker", ["rule", "mod:Random", "nobody"])
+        final = report.tally.ratings
+        assert latest == {n: (final.get(n).mu, final.get(n).sigma) for n in ("rule", "mod:Random")}
+        # A running tournament's page works its standings out from the matches:
+        # the same figures as the ones stored at the end.
+        running = dataclasses.replace(t, standings=None)
+        for live, final in zip(standings_of(running), t.standings["bots"], strict=True):
+            assert live == pytest.approx(final)
+        listed = await results.list_tournaments()
+        assert [(x.id, n) for x, n in listed] == [(report.tournament_id, 3)]
+    finally:
+        await store.close()
+
+
+def test_the_server_shows_the_standings_page_with_charts_and_replay_links(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    args = ["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]
+    assert main([*args, "--bots", "heuristic,b<i>=bots.base:RandomBot"]) == 0
+    t, games = _load(sqlite_url, 1)
+
+    async def fetch() -> dict[str, tuple[int, dict[str, str], bytes]]:
+        server = Server(Settings(host="127.0.0.1", port=0, db_url=sqlite_url, bot_workers=0))
+        await server.start()
+        try:
+            paths = [
+                "/tournaments",
+                "/tournaments/",
+                "/tournaments/1",
+                "/tournaments/9",
+                "/tournaments/x",
+            ]
+            return {p: await _get(server.port, p) for p in paths}
+        finally:
+            await server.stop()
+
+    pages = asyncio.run(fetch())
+    for p in ("/tournaments", "/tournaments/", "/tournaments/1"):
+        status, headers, _ = pages[p]
+        assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert pages["/tournaments/9"][0] == 404 and pages["/tournaments/x"][0] == 404
+    listing = pages["/tournaments"][2].decode()
+    assert 'href="/tournaments/1"' in listing and "b&lt;i&gt;" in listing
+    page = pages["/tournaments/1"][2].decode()
+    assert "<b<i>" not in page and "b&lt;i&gt;" in page  # names are escaped
+    links = re.findall(r'href="/#replay=(\d+)"', page)
+    assert sorted(int(x) for x in links) == sorted(g.id for g in games)
+    svg_text = page[page.index("<svg") : page.index("</svg>") + len("</svg>")]
+    root = ET.fromstring(svg_text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "Rating over matches" in "".join(root.itertext())
+    for b in t.standings["bots"]:
+        assert f"{b['mu']:.1f} ± {b['sigma']:.1f}" in page
+
+
+def test_a_progress_bar_on_a_terminal_shows_rate_eta_and_leader() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    term = Terminal()
+    bar = Progress(4, term)  # type: ignore[arg-type]
+    bar.advance(2, "heuristic 27.1±7.9")
+    bar.update(4, "heuristic 29.0±7.1")
+    bar.close()
+    text = term.getvalue()
+    assert "4/4" in text and "game/s" in text and "leader heuristic 29.0±7.1" in text
+    assert "<00:00" in text  # the estimated time left
+    assert "progress:" not in text  # the bar, not the plain lines
+
+
+async def test_a_run_that_stops_keeps_what_was_played_marked_interrupted(sqlite_url: str) -> None:
+    setup = TournamentSetup(
+        game="whist",
+        options={},
+        entrants=(
+            Entrant("h", "bots.whist.heuristic:WhistHeuristicBot"),
+            Entrant("r", "bots.base:RandomBot"),
+        ),
+        deals=3,
+    )
+    store = await Store.open(sqlite_url)
+    try:
+        results = Results(store)
+        with make_executor(0) as ex:
+            local = local_player(setup, ex)
+            second_deal = derive_seeds(setup.seed, setup.deals)[1]
+
+            async def failing(match: Any) -> Any:
+                if match.seed == second_deal:
+                    raise RuntimeError("worker lost")
+                return await local(match)
+
+            with pytest.raises(RuntimeError, match="worker lost"):
+                await run_tournament(setup, failing, results=results)
+        ((t, n),) = await results.list_tournaments()
+        assert t.status == "interrupted" and n == 1
+        stored = await results.get_tournament(t.id)
+        assert stored is not None and stored.standings is not None
+        assert stored.standings["matches"] == 1
+    finally:
+        await store.close()
+
+
+def test_seatings_per_deal_and_game_counts() -> None:
+    def setup(game: str, options: dict[str, Any], n: int, **kw: Any) -> TournamentSetup:
+        entrants = tuple(Entrant(f"b{i}", "bots.base:RandomBot") for i in range(n))
+        return TournamentSetup(game=game, options=options, entrants=entrants, deals=5, **kw)
+
+    bridge = setup("bridge", {}, 2)
+    assert match_seatings(bridge, "x", "y") == (("x", "y", "x", "y"), ("y", "x", "y", "x"))
+    assert total_games(bridge) == 5 * 2  # the same boards at two tables
+    one = setup("bridge", {}, 2, duplicate=False)
+    assert len({match_seatings(one, "x", "y", seed)[0] for seed in range(4)}) == 2
+    assert total_games(one) == 5
+    three = setup("crazy_eights", {"seats": 3}, 4)
+    assert total_games(three) == 6 * 5 * 6  # 6 pairs, 5 deals, 6 seatings
+    swiss = setup("crazy_eights", {"seats": 2}, 5, schedule=Schedule.SWISS, rounds=3)
+    assert total_games(swiss) == 3 * 2 * 5 * 2
+    assert match_seatings(setup("whist", {}, 1), "s", "s") == (("s",) * 4,)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--bots", "heuristic,heuristic"], "listed twice"),
+        (["--bots", "nowhere.mod:Bot"], "cannot load bot 'nowhere.mod:Bot'"),
+        (["--bots", "json:JSONDecoder"], "has no decide"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--budget", "0"], "--budget must be a positive"),
+        (["--schedule", "swiss", "--rounds", "0"], "--rounds must be at least 1"),
+        (["--workers", "-1"], "--workers must be 0"),
+        (["--options", "{nope"], "--options is not JSON"),
+        (["--options", '{"deals": -3}'], "deals"),
+        (["--plot", "chart.gif"], "must end in .png or .svg"),
+        (["--remote-seat", "r" * 61], "bot name too long"),
+    ],
+)
+def test_bad_tournament_flags_are_clear_errors(flags: list[str], message: str, capsys: Any) -> None:
+    assert main(["tournament", "--game", "whist", "--no-store", *flags]) == 2
+    assert message in capsys.readouterr().err
