@@ -9,7 +9,12 @@ Adversarial long throws (mixed tractors, pairs and singles, up to 25 cards):
   out of the suit;
 * conform: a natural-suit throw of 16..24 cards against a same-size trump play
   with as many pairs but broken runs -- the case where Algorithm 3 must try
-  every ordering of the lead's blocks before saying no.
+  every ordering of the lead's blocks before saying no;
+* tuples (three and four decks, bench/tractor_tuples.py): trump throws of
+  triples, quadruples, tractors of tuples, pairs and singles against hands
+  with more trumps, under every draw policy -- the production tuple check vs
+  the same chain walked with a permutation search (every ordering of a
+  requirement's blocks, first fit, as Algorithm 3 does for pairs).
 
 Every measurement is cold: production's tractor-packing memo and the
 reference's memo are cleared before each call.  Prints median / p99 / worst in
@@ -33,15 +38,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.tractor_bots import GAME, self_play_speed
+from bench.tractor_tuples import tuple_bench
 from engine.cards import FACES_PER_DECK
 from engine.rng import Rng
-from rules.tractor import structure
 from rules.tractor.order import TRUMP, Trump, tables
-from rules.tractor.phases import play as play_phase
+from rules.tractor.play_rules import PlayRules
 from rules.tractor.state import Phase
 from rules.tractor.structure import _pack, conforms, get_structure, is_legal_follow
 from tests.rules.tractor.paper_reference import (
@@ -155,13 +161,14 @@ def accepted_plays(games: int, seed: int) -> None:
     the median microseconds of each half for leads and follows, and how many follow
     checks ran per accepted follow."""
     calls = 0
+    real = PlayRules.check_follow
 
-    def counted(*args: object) -> None:
+    def counted(self: PlayRules, *args: Any) -> None:
         nonlocal calls
         calls += 1
-        structure.check_follow(*args)  # type: ignore[arg-type]
+        real(self, *args)
 
-    play_phase.check_follow = counted  # type: ignore[assignment]
+    PlayRules.check_follow = counted  # type: ignore[method-assign]
     times: dict[str, tuple[list[float], list[float]]] = {"lead": ([], []), "follow": ([], [])}
     config = GAME.parse_config({"rounds": 1})
     for g in range(games):
@@ -181,7 +188,7 @@ def accepted_plays(games: int, seed: int) -> None:
             if kind is not None:
                 times[kind][0].append((t1 - t0) / 1000.0)
                 times[kind][1].append((t2 - t1) / 1000.0)
-    play_phase.check_follow = structure.check_follow
+    PlayRules.check_follow = real  # type: ignore[method-assign]
     follows = len(times["follow"][0])
     print(f"accepted plays ({games} random rounds), validate then apply, median us:")
     for kind, (validate, apply) in times.items():
@@ -242,6 +249,8 @@ def main() -> None:
     print(f"lead blocks n: median {statistics.median(blocks_seen)}, max {max(blocks_seen)}")
     report("conform (24-card throws vs trump plays)", prod, paper)
     print(f"  answers differ on {differ} cases")
+
+    tuple_bench(rnd, max(40, args.cases // 20), timed)
 
     accepted_plays(args.games, args.seed)
 

@@ -140,6 +140,24 @@ class Game(ABC, Generic[S, C]):
     def config_json(self, config: C) -> JSON:
         return config.model_dump(mode="json")
 
+    def options_schema(self) -> JSON:
+        """The table options as clients render them: each option's JSON Schema
+        (``type``, ``default``, ``enum``, bounds, ``description``) with references
+        resolved, ``version`` left out (docs/protocol.md, "Session")."""
+        schema = self.config_model.model_json_schema()
+        defs = schema.get("$defs", {})
+        out: dict[str, Any] = {}
+        for name, prop in schema.get("properties", {}).items():
+            if name == "version":
+                continue
+            ref = prop.get("$ref") or next(
+                (a["$ref"] for a in prop.get("allOf", []) if "$ref" in a), None)
+            resolved = {**defs[ref.rsplit("/", 1)[-1]], **prop} if ref else dict(prop)
+            resolved.pop("$ref", None)
+            resolved.pop("allOf", None)
+            out[name] = resolved
+        return out
+
     @abstractmethod
     def seat_count(self, config: C) -> int:
         """How many seats a table of this configuration has."""

@@ -132,6 +132,11 @@ class Welcome(Message):
     resumed: bool
     games: list[str]
     seats: list[SeatClaim]
+    options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="each game's table options: option name -> its JSON Schema "
+        "(type, default, enum, minimum, maximum, description)",
+    )
 
 
 class Tables(Message):
@@ -434,9 +439,11 @@ server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
 def welcome(
-    token: str, player: int, name: str, resumed: bool, games: list[str], seats: list[JSON]
+    token: str, player: int, name: str, resumed: bool, games: list[str], seats: list[JSON],
+    options: JSON | None = None,
 ) -> JSON:
-    """The answer to ``hello``; ``seats``: the session's seats at open tables."""
+    """The answer to ``hello``; ``seats``: the session's seats at open tables;
+    ``options``: each game's table options as a schema, for create-table forms."""
     return {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
@@ -446,6 +453,7 @@ def welcome(
         "resumed": resumed,
         "games": games,
         "seats": seats,
+        "options": options or {},
     }
 
 

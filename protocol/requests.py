@@ -117,6 +117,16 @@ class Act(Message):
     action: dict[str, Any]
 
 
+class Autoplay(Message):
+    """Let the game's default bot play for the seat ``seat_token`` holds (``on``),
+    or take the seat back (``on`` false; acting again also takes it back)."""
+
+    type: Literal["autoplay"]
+    table: Id
+    seat_token: str
+    on: bool = True
+
+
 class Resume(Message):
     """Re-attach to a table after a reconnect: the events after ``since`` (or a
     snapshot if they are no longer kept); with ``seat_token``, as that seat."""
@@ -194,6 +204,7 @@ ClientMessage = Annotated[
     | RemoveBot
     | Start
     | Act
+    | Autoplay
     | Resume
     | Replay
     | ListGames
@@ -216,6 +227,7 @@ CLIENT_TYPES = {
         RemoveBot,
         Start,
         Act,
+        Autoplay,
         Resume,
         Replay,
         ListGames,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import http
 import json
 import logging
@@ -61,7 +62,14 @@ TABLE_REQUESTS: dict[type[Any], bool] = {
     rq.RemoveBot: False,
     rq.Start: False,
     rq.Act: False,
+    rq.Autoplay: False,
 }
+
+
+@functools.cache
+def _option_schemas() -> dict[str, Any]:
+    """Every game's table options (``Game.options_schema``), built once."""
+    return {g: get_game(g).options_schema() for g in available()}
 
 
 class Server:
@@ -399,6 +407,9 @@ class Server:
             case rq.Act(table=tid, seat_token=seat_token, version=version, action=action):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.act(reply, seat_token, version, action))
+            case rq.Autoplay(table=tid, seat_token=seat_token, on=on):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.autoplay(reply, seat_token, on))
             case rq.Resume(table=tid, since=since, seat_token=token):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.resume(reply, since, token))
@@ -450,7 +461,7 @@ class Server:
         seats = self.lobby.seats_of(pid)
         if self.cluster is not None:
             seats += self.cluster.seats_of(pid)
-        reply.send(p.welcome(token, pid, name, resumed, available(), seats))
+        reply.send(p.welcome(token, pid, name, resumed, available(), seats, _option_schemas()))
 
     async def _create_table(self, reply: Reply, msg: rq.CreateTable) -> None:
         conn = reply.conn

@@ -428,6 +428,19 @@ class Table(TableMoves, TableAbsence):
         reply.send(p.ack(self.id, accepted))
         return accepted
 
+    async def autoplay(self, reply: Reply, seat_token: str, on: bool) -> None:
+        """Switch the seat's autoplay (docs/protocol.md, "Autoplay")."""
+        conn = reply.conn
+        conn.require_session()
+        seat = self.seat_of_token(seat_token)
+        if seat is None or seat.player_id != conn.player_id:
+            raise TableError(ErrorCode.BAD_SEAT_TOKEN, "that seat token is not yours here")
+        if self.status != "live":
+            raise TableError(ErrorCode.NOT_STARTED if self.status == "waiting"
+                             else ErrorCode.GAME_OVER, "autoplay needs a live game")
+        await self.set_autoplay(seat, on)
+        reply.send(p.table_status(self.info()))
+
     async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int:
         try:
             move = self.game.validate(self.state, seat, action)

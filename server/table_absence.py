@@ -121,6 +121,19 @@ class TableAbsence:
         else:
             await self.ctx.store.log_table_event(self.id, "waiting_for_player", detail)
 
+    async def set_autoplay(self, seat: Seat, on: bool) -> None:
+        """A player's own switch: the game's default bot plays for the seat until
+        the player switches it off or acts again (the same stand-in an absent
+        player gets, so nothing in the game or the log depends on it)."""
+        detail = {"seat": seat.index, "player": seat.player_id}
+        if on and seat.stand_in is None:
+            await self.ctx.store.log_table_event(self.id, "autoplay_on", detail)
+            seat.stand_in = default_bot(self.game.name)
+            self._broadcast_info()
+            self.schedule_moves()
+        elif not on and seat.stand_in is not None:
+            await self._human_returned(seat)
+
     async def _human_returned(self, seat: Seat) -> None:
         detail = {"seat": seat.index, "player": seat.player_id}
         await self.ctx.store.log_table_event(self.id, "human_returned", detail)

@@ -18,7 +18,9 @@
 * Takebacks: never takes a play back (it keeps every play).
 
 Legal follows are built with ``a_legal_follow`` under different preference
-orders and checked with ``check_follow``; ``legal`` is the fallback.
+orders and checked with ``check_follow``, both of the table's trick rules
+(``PlayRules``, named in the view: tuples and the draw policy); ``legal`` is
+the fallback.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from typing import Any
 
 from engine.cards import (
     FACES_PER_DECK,
-    RANKS,
     SMALL_JOKER,
     SUITS,
     card_ids,
@@ -39,18 +40,12 @@ from engine.cards import (
 from engine.errors import IllegalAction
 from engine.events import JSON
 from engine.game import Action
-from rules.tractor.order import TRUMP, Trump, tables
+from rules.tractor.friends import callable_faces
+from rules.tractor.options import FriendSelection
+from rules.tractor.order import NT_LEVEL, TRUMP, Trump, rank_index, tables
+from rules.tractor.play_rules import PlayRules
 from rules.tractor.scoring import card_points
-from rules.tractor.structure import (
-    Structure,
-    Unit,
-    a_legal_follow,
-    check_follow,
-    check_lead,
-    get_structure,
-)
-from rules.tractor.throws import can_beat
-from rules.tractor.tricks import trick_winner
+from rules.tractor.structure import Structure, Unit
 
 
 def to_ids(spellings: Iterable[str]) -> list[int]:
@@ -63,12 +58,14 @@ def _spell(cards: Iterable[int]) -> list[str]:
 
 
 def _trump(view: JSON) -> Trump:
-    rank = RANKS.index(view["rank"])
+    rank = rank_index(view["rank"])
     suit = view.get("trump_suit")
-    return Trump(rank, None if suit in (None, "NT") else SUITS.index(suit))
+    return Trump(rank, None if suit in (None, "NT") or rank == NT_LEVEL else SUITS.index(suit))
 
 
 class TractorHeuristicBot:
+    rules: PlayRules = PlayRules()
+
     def decide(
         self, view: JSON, legal: Sequence[Action], seat: int, seed: int, budget: float
     ) -> Action | None:
@@ -106,7 +103,7 @@ class TractorHeuristicBot:
         if declarer == seat:
             return declares[0]  # only a reinforcement can be offered to the declarer
         hand = to_ids(view["hand"])
-        rank = RANKS.index(view["rank"])
+        rank = rank_index(view["rank"])
         n = len(hand)
         late = view.get("stock_left", 0) <= 12
 
@@ -154,11 +151,15 @@ class TractorHeuristicBot:
         call by playing one.  Only if too few are missing, a held face, calling
         the copy after the ones held."""
         count = len(next(a["calls"] for a in legal if a.get("type") == "call"))
-        decks = int(view.get("decks", 2))
+        decks = _decks(view)
         trump = _trump(view)
         t = tables(trump)
         held = Counter(c % FACES_PER_DECK for c in to_ids(view["hand"]))
-        faces = [f for f in range(SMALL_JOKER) if t.suit[f] != TRUMP and held[f] < decks]
+        policy = FriendSelection((view.get("rules") or {}).get("friend_selection",
+                                                               FriendSelection.UNRESTRICTED))
+        allowed = set(callable_faces(trump, policy))
+        faces = [f for f in range(SMALL_JOKER) if t.suit[f] != TRUMP and held[f] < decks
+                 and f in allowed]
         faces.sort(key=lambda f: (held[f] > 0, -t.phi[f], f))
         calls = [{"card": format_card(f), "nth": held[f] + 1} for f in faces[:count]]
         return {"type": "call", "calls": calls}
@@ -167,13 +168,14 @@ class TractorHeuristicBot:
 
     def _play(self, view: JSON, legal: Sequence[Action], seat: int) -> Action:
         trump = _trump(view)
+        self.rules = PlayRules.from_json(view.get("rules"))
         hand = to_ids(view["hand"])
         seen = Counter(parse_face(c) for c in view.get("played", []))
         for p in view.get("trick", []):
             seen.update(parse_face(c) for c in p["cards"])
         seen.update(c % FACES_PER_DECK for c in hand)
         seen.update(parse_face(c) for c in view.get("kitty", []))
-        decks = int(view.get("decks", 2))
+        decks = _decks(view)
         unseen = [f + FACES_PER_DECK * i for f in range(FACES_PER_DECK)
                   for i in range(decks - min(seen[f], decks))]
         if not view["trick"]:
@@ -184,7 +186,7 @@ class TractorHeuristicBot:
         self, hand: list[int], unseen: list[int], trump: Trump, legal: Sequence[Action]
     ) -> Action:
         action = self._choose_lead(hand, unseen, trump)
-        check_lead(to_ids(action["cards"]), trump)
+        self.rules.check_lead(to_ids(action["cards"]), trump)
         return action
 
     def _choose_lead(self, hand: list[int], unseen: list[int], trump: Trump) -> Action:
@@ -194,14 +196,14 @@ class TractorHeuristicBot:
             by_suit.setdefault(t.suit[c % FACES_PER_DECK], []).append(c)
 
         def sure(u: Unit, suit: int) -> bool:
-            return not can_beat(u, unseen, trump, suit)
+            return not self.rules.can_beat(u, unseen, trump, suit)
 
         # A throw of every sure unit of a side suit, when there are several.
         best: tuple[int, ...] | None = None
         for suit, cards in by_suit.items():
             if suit == TRUMP:
                 continue
-            units = [u for u in get_structure(cards, trump).units if sure(u, suit)]
+            units = [u for u in self.rules.structure(cards, trump).units if sure(u, suit)]
             if len(units) >= 2:
                 throw = tuple(c for u in units for c in u.cards)
                 if best is None or len(throw) > len(best):
@@ -212,15 +214,15 @@ class TractorHeuristicBot:
         for want in ("tractor", "pair", "single"):
             options = []
             for suit, cards in by_suit.items():
-                for u in get_structure(cards, trump).units:
-                    kind = "tractor" if u.pairs >= 2 else "pair" if u.pairs == 1 else "single"
+                for u in self.rules.structure(cards, trump).units:
+                    kind = _kind(u)
                     if kind == want and sure(u, suit):
                         options.append((suit == TRUMP, -u.size, u.cards))
             if options:
                 return _action(min(options)[2], trump)
         # Any side-suit tractor (it draws the others' pairs), highest first.
         tractors = [u.cards for suit, cards in by_suit.items() if suit != TRUMP
-                    for u in get_structure(cards, trump).units if u.pairs >= 2]
+                    for u in self.rules.structure(cards, trump).units if _kind(u) == "tractor"]
         if tractors:
             return _action(max(tractors, key=lambda u: (len(u), t.phi[u[-1] % FACES_PER_DECK])),
                            trump)
@@ -238,7 +240,7 @@ class TractorHeuristicBot:
         t = tables(trump)
         plays = [to_ids(p["cards"]) for p in view["trick"]]
         seats = [p["seat"] for p in view["trick"]]
-        lead = get_structure(plays[0], trump)
+        lead = self.rules.structure(plays[0], trump)
         allies = _allies(view, seat, hand)
         winner = view.get("trick_winner")
         last = len(plays) == len(view["hand_sizes"]) - 1
@@ -263,12 +265,12 @@ class TractorHeuristicBot:
         ]
         candidates: list[tuple[int, ...]] = []
         for k in keys:
-            candidates.append(a_legal_follow(lead, hand, trump, key=k))
+            candidates.append(self.rules.a_legal_follow(lead, hand, trump, key=k))
         candidates += [tuple(to_ids(a["cards"])) for a in legal if a.get("type") == "play"]
         valid = []
         for c in dict.fromkeys(tuple(sorted(p)) for p in candidates):
             try:
-                check_follow(lead, hand, c, trump)
+                self.rules.check_follow(lead, hand, c, trump)
             except IllegalAction:
                 continue
             valid.append(c)
@@ -309,7 +311,7 @@ class TractorHeuristicBot:
     def _wins(self, lead: Structure, plays: list[list[int]], mine: Sequence[int],
               trump: Trump) -> bool:
         all_plays = [*plays, list(mine)]
-        return trick_winner(lead, all_plays, trump) == len(plays)
+        return self.rules.winner(lead, all_plays, trump) == len(plays)
 
     def _holds(self, partner_play: list[int], lead: Structure, trump: Trump,
                hand: list[int], view: JSON) -> bool:
@@ -323,10 +325,21 @@ class TractorHeuristicBot:
         for p in view.get("trick", []):
             seen.update(parse_face(c) for c in p["cards"])
         seen.update(c % FACES_PER_DECK for c in hand)
-        decks = int(view.get("decks", 2))
+        decks = _decks(view)
         higher = [f for f in range(FACES_PER_DECK)
                   if t.suit[f] == lead.suit and t.phi[f] > top and seen[f] < decks]
         return not higher
+
+
+def _decks(view: JSON) -> int:
+    """Decks in play (Finding Friends views and the trick rules name them)."""
+    return int(view.get("decks") or (view.get("rules") or {}).get("decks", 2))
+
+
+def _kind(u: Unit) -> str:
+    """``tractor`` (several adjacent faces), ``pair`` (a tuple of 2 or more) or ``single``."""
+    faces = {c % FACES_PER_DECK for c in u.cards}
+    return "tractor" if len(faces) >= 2 else "pair" if len(u.cards) >= 2 else "single"
 
 
 def _allies(view: JSON, seat: int, hand: Sequence[int]) -> set[int]:

@@ -20,7 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from clients.terminal.seat import Quit, Reader, SeatClient, SetupFailed, Writer
-from clients.terminal.session import DEFAULT_STATE
+from clients.terminal.session import DEFAULT_STATE, options_text
 from protocol.messages import PROTOCOL_VERSION, CloseCode
 
 __all__ = ["PlayClient", "Reader", "Writer"]
@@ -138,6 +138,11 @@ class PlayClient(SeatClient):
                     f"it offers: {', '.join(msg.get('games', []))}"
                 )
                 return 2
+            if self.opts.list_options:
+                schema = (msg.get("options") or {}).get(self.opts.game, {})
+                for line in options_text(self.opts.game, schema):
+                    self.write(line)
+                return 0
         self.save()
         if reattach:
             self.write(f"Resuming table {self.session.table} from version {self.session.version}.")

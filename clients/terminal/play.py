@@ -36,7 +36,9 @@ def add_play_parser(sub: Any) -> None:
         help=f"server websocket URL (env CARDTABLE_URL; default {DEFAULT_URL})",
     )
     p.add_argument("--game", default="whist", help="game to create a table for (default whist)")
-    p.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"deals\": 2}'")
+    p.add_argument("--options", default="{}",
+                   help="table options as JSON, e.g. '{\"deals\": 2}'; 'help' lists the "
+                   "game's options as the server describes them")
     p.add_argument("--name", help="your player name")
     p.add_argument(
         "--seat", type=int, help="seat to take (default 0 at a new table, else the first free)"
@@ -123,8 +125,9 @@ async def run_play(
     """Run ``cardtable play`` with parsed ``args``; returns the exit code.  Without
     ``read``/``write`` it talks to the terminal through :data:`CONSOLE`."""
     out: Writer = write or CONSOLE.write
+    list_options = args.options.strip().lower() == "help"
     try:
-        options = json.loads(args.options)
+        options = {} if list_options else json.loads(args.options)
     except ValueError as exc:
         out(f"error: --options is not valid JSON: {exc}")
         return 2
@@ -157,6 +160,7 @@ async def run_play(
         url=url or DEFAULT_URL,
         game=args.game,
         options=options,
+        list_options=list_options,
         name=args.name,
         seat=args.seat,
         table=args.table,

@@ -181,10 +181,18 @@ class SeatClient:
             self.write(
                 "Type a menu number, a card (AS, 10h, T♥), a call (1nt, 2♥, pass, x), "
                 "an amount (raise 37, bet 50, all in, claim 9), "
-                "'draw all' (while cards are drawn), or a JSON action; "
+                "'draw all' (while cards are drawn), "
+                "'auto' (a bot plays for you until you choose a move again), "
+                "or a JSON action; "
                 "'q' leaves (resume later with --resume)."
             )
             self._redraw()
+            return
+        if word == "auto":
+            await self._send(ws, {"type": "autoplay", "id": "autoplay",
+                                  "table": self.session.table,
+                                  "seat_token": self.session.seat_token, "on": True})
+            self.write("(a bot plays for you; choose a move at any prompt to take over)")
             return
         if views.wants_auto_draw(text):
             offer = views.auto_draw_offer(self.legal, self.view)

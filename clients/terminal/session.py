@@ -28,6 +28,7 @@ class PlayOptions:
     analysis_wait: float = ANALYSIS_WAIT
     turn_seconds: float | None = None
     time_bank: float | None = None
+    list_options: bool = False  # --options help: print the game's options and exit
 
 
 @dataclass
@@ -62,3 +63,20 @@ class Session:
         # The file holds bearer tokens: readable by its owner only.
         tmp.chmod(0o600)
         tmp.replace(path)
+
+
+def options_text(game: str, schema: dict[str, Any]) -> list[str]:
+    """The lines ``--options help`` prints: each option of the server's schema for
+    ``game`` (welcome's ``options``) with its default, choices or bounds."""
+    lines = [f"Options of {game} (pass as --options JSON; unset ones keep their default):"]
+    for name, prop in schema.items():
+        bits = [f"default {json.dumps(prop.get('default'))}"]
+        if isinstance(prop.get("enum"), list):
+            bits.append("one of " + " | ".join(str(v) for v in prop["enum"]))
+        elif "minimum" in prop or "maximum" in prop:
+            bits.append(f"{prop.get('minimum', '')}..{prop.get('maximum', '')}")
+        lines.append(f"  {name} ({'; '.join(bits)})")
+        first = str(prop.get("description") or "").strip().splitlines()
+        if first:
+            lines.append(f"      {first[0]}")
+    return lines

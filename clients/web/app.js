@@ -8,7 +8,7 @@ import { tickClocks } from "./clock.js";
 import { connect, send, showError } from "./connection.js";
 import { $ } from "./dom.js";
 import { importFile } from "./files.js";
-import { closeTable, requestGames, showTab } from "./lobby.js";
+import { closeTable, formOptions, renderOptionForm, requestGames, showTab } from "./lobby.js";
 import { openReplay, stepReplay } from "./replay.js";
 import { load, S, save, STORE } from "./state.js";
 import { requestStats } from "./stats.js";
@@ -26,6 +26,7 @@ export function setup() {
     }
   });
   setInterval(tickClocks, 250);
+  $("#create-game").addEventListener("change", renderOptionForm);
   $("#create-spectate").addEventListener("change", () => {
     $("#create-seat").disabled = $("#create-spectate").checked;
   });
@@ -35,6 +36,7 @@ export function setup() {
     try {
       options = JSON.parse($("#create-options").value || "{}");
       if (typeof options !== "object" || options === null || Array.isArray(options)) throw new Error("options must be a JSON object");
+      options = { ...formOptions(), ...options };
     } catch (e) {
       showError("bad options", e.message);
       return;
@@ -61,6 +63,11 @@ export function setup() {
   });
   $("#btn-start").addEventListener("click", () => S.cur && send({ type: "start", table: S.cur.table }));
   $("#btn-addbot").addEventListener("click", () => S.cur && send({ type: "add_bot", table: S.cur.table }));
+  $("#btn-autoplay").addEventListener("click", () => {
+    if (!S.cur || !S.cur.seat_token) return;
+    const on = !$("#btn-autoplay").dataset.on;
+    send({ type: "autoplay", table: S.cur.table, seat_token: S.cur.seat_token, on });
+  });
   $("#btn-leave").addEventListener("click", () => {
     if (!S.cur) return;
     const live = S.cur.status === "live" && S.cur.seat !== null;

@@ -5,7 +5,7 @@ import { ranOutOfTime } from "./clock.js";
 import { $, el } from "./dom.js";
 import { onExported, onFileError, onImported } from "./files.js";
 import { drawingOf } from "./games.js";
-import { closeTable, followDeepLink, openTable, persistCurrent, renderLobby, sendResume } from "./lobby.js";
+import { closeTable, followDeepLink, openTable, persistCurrent, renderLobby, renderOptionForm, sendResume } from "./lobby.js";
 import { onReplay, renderGames } from "./replay.js";
 import { offerStatsGames, renderStats } from "./stats.js";
 import { isOver, load, NO_RETRY, PROTOCOL, S, save, STORE } from "./state.js";
@@ -126,6 +126,7 @@ export function onWelcome(msg) {
   S.player = msg.player;
   S.name = msg.name;
   S.games = msg.games;
+  S.optionSchemas = msg.options || {};
   S.mySeats = msg.seats || [];
   save(STORE.token, msg.token);
   setConn(`connected as ${msg.name}`, true);
@@ -133,6 +134,7 @@ export function onWelcome(msg) {
   const sel = $("#create-game");
   const chosen = sel.value;
   sel.replaceChildren(...msg.games.map((g) => el("option", { value: g, selected: g === chosen }, g)));
+  renderOptionForm();
   offerStatsGames(msg.games);
   send({ type: "list_tables" });
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.

@@ -117,3 +117,53 @@ export function followDeepLink() {
     else spectate(id);
   }
 }
+
+// The create-table form draws each option the game's schema names (welcome's
+// `options`): a menu for a choice, a box for a switch, a number field with the
+// schema's bounds, a text field otherwise; the default is preselected, and only
+// options changed from their defaults are sent (the JSON box can add more).
+export function renderOptionForm() {
+  const game = $("#create-game").value;
+  const schema = (S.optionSchemas || {})[game] || {};
+  $("#create-form").dataset.game = game;
+  const rows = Object.entries(schema).map(([name, prop]) => {
+    const label = prop.title || name;
+    const tip = (prop.description || "").split("\n")[0];
+    let input;
+    if (Array.isArray(prop.enum)) {
+      input = el("select", { "data-option": name }, ...prop.enum.map((v) =>
+        el("option", { value: v, selected: v === prop.default }, String(v))));
+    } else if (prop.type === "boolean") {
+      input = el("input", { type: "checkbox", "data-option": name });
+      input.checked = !!prop.default;
+    } else if (prop.type === "integer" || prop.type === "number") {
+      input = el("input", { type: "number", "data-option": name, value: prop.default ?? "" });
+      if (prop.minimum !== undefined) input.min = prop.minimum;
+      if (prop.maximum !== undefined) input.max = prop.maximum;
+    } else if (prop.type === "string") {
+      input = el("input", { "data-option": name, value: prop.default ?? "" });
+    } else {
+      return null; // lists and objects: the JSON box
+    }
+    return el("label", { title: tip }, `${label} `, input);
+  }).filter(Boolean);
+  $("#create-form").replaceChildren(...rows);
+  $("#create-rules").classList.toggle("hidden", !rows.length);
+}
+
+// The options the form changed from their defaults.
+export function formOptions() {
+  const game = $("#create-game").value;
+  // The form shows another game's rules (the menu changed without an event): redraw.
+  if ($("#create-form").dataset.game !== game) renderOptionForm();
+  const schema = (S.optionSchemas || {})[game] || {};
+  const out = {};
+  for (const input of $("#create-form").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const prop = schema[name] || {};
+    let value = input.type === "checkbox" ? input.checked : input.value;
+    if (input.type === "number") value = value === "" ? prop.default : Number(value);
+    if (value !== prop.default) out[name] = value;
+  }
+  return out;
+}

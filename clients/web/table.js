@@ -35,6 +35,12 @@ export function renderTable() {
   const waiting = status === "waiting";
   $("#btn-start").classList.toggle("hidden", !waiting);
   $("#btn-addbot").classList.toggle("hidden", !(waiting && info && info.seats.some((s) => s.kind === "empty")));
+  // Autoplay: a bot plays for your seat until you switch it off (or act yourself).
+  const mine = info && me !== null ? info.seats.find((s) => s.seat === me) : null;
+  const auto = !!(mine && mine.kind === "human" && mine.bot);
+  $("#btn-autoplay").classList.toggle("hidden", !(status === "live" && mine && mine.kind === "human"));
+  $("#btn-autoplay").textContent = auto ? "Take back my seat" : "Autoplay";
+  $("#btn-autoplay").dataset.on = auto ? "1" : "";
 
   // seats
   $("#seats").replaceChildren(...(info ? info.seats : []).map((s) => {

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import BIG_JOKER, FACES_PER_DECK, SMALL_JOKER
-from rules.tractor.state import Phase, TractorState
+from rules.tractor.options import BidPolicy, BidReinforcement, JokerBidPolicy, TractorConfig
+from rules.tractor.order import NT_LEVEL
+from rules.tractor.state import Declaration, Phase, TractorState
 
 
 def strength(face: int, count: int) -> int:
-    """Declaration order: single rank card < pair < small-joker pair < big-joker pair."""
+    """Two-deck declaration order: single rank card < pair < small-joker pair < big-joker pair."""
     if face == BIG_JOKER:
         return 4
     if face == SMALL_JOKER:
@@ -23,17 +25,41 @@ def strength(face: int, count: int) -> int:
     return count
 
 
+def _overrides(face: int, count: int, cur: Declaration, policy: BidPolicy) -> bool:
+    """Whether declaring ``count`` × ``face`` overrides the standing declaration
+    (rbtying/shengji's bid policies): more cards always do; as many cards do
+    with a stronger joker, or (``joker_or_higher_suit``) a higher suit of two
+    or more cards."""
+    if count != cur.count:
+        return count > cur.count
+    if policy is BidPolicy.GREATER_LENGTH:
+        return False
+    if face >= SMALL_JOKER or cur.face >= SMALL_JOKER:
+        return face > cur.face and face >= SMALL_JOKER  # big > small > any suit
+    return (policy is BidPolicy.JOKER_OR_HIGHER_SUIT and count > 1
+            and face // 13 > cur.face // 13)
+
+
+def _joker_count_ok(face: int, count: int, config: TractorConfig) -> bool:
+    policy, decks = config.joker_bid_policy, config.decks
+    if policy is JokerBidPolicy.BOTH_TWO_OR_MORE:
+        return count >= 2
+    if policy is JokerBidPolicy.BOTH_NUM_DECKS or face == SMALL_JOKER:
+        return count >= decks
+    return count >= decks - 1
+
+
 def declaration_options(state: TractorState, seat: int) -> list[tuple[int, int]]:
     """(face, count) declarations ``seat`` may make now.
 
-    Rule (docs/tractor.md, "Dealing and declaring"): a rank card of a
-    suit declares it; a pair of identical rank cards overrides a single; a
-    joker pair (small < big) declares no trump and overrides suit pairs.  The
-    current declarer may only reinforce its single into a pair of the same
-    card (option ``allow_reinforce``); nobody may override with an equal one.
+    Rule (docs/tractor.md, "Dealing and declaring"): rank cards of a suit
+    declare it, jokers declare no trump; a declaration must override the
+    standing one (``bid_policy``: more cards, or as many of a stronger joker,
+    or of a higher suit); the seat whose declaration stands may only add
+    copies of its card (``bid_reinforcement``, ``allow_reinforce``).
     """
-    if state.phase is not Phase.DRAW:
-        return []
+    if state.phase is not Phase.DRAW or state.rank == NT_LEVEL:
+        return []  # at the NT level only the jokers are trump: nothing to declare
     counts: dict[int, int] = {}
     rank = state.rank
     for c in state.hands[seat]:
@@ -42,21 +68,30 @@ def declaration_options(state: TractorState, seat: int) -> list[tuple[int, int]]
             counts[f] = counts.get(f, 0) + 1
     if not counts:
         return []
+    config = state.config
+    # Version-1 tables declared singles and pairs only.
+    most = 2 if config.version == 1 else config.decks
     cur = state.current
+    mine = next((d for d in reversed(state.declarations) if d.seat == seat), None)
+    reinforcing = config.bid_reinforcement
+    if (cur is not None and cur.seat == seat
+            and reinforcing is not BidReinforcement.OVERTURN_OR_REINFORCE_WHILE_WINNING):
+        # Standing: only more copies of the same card.
+        if not config.allow_reinforce:
+            return []
+        return [(cur.face, n) for n in range(cur.count + 1, min(counts.get(cur.face, 0), most) + 1)]
     out: list[tuple[int, int]] = []
     for f in sorted(counts):
-        for n in (1, 2):
-            if n > counts[f] or (f >= SMALL_JOKER and n == 1):
+        for n in range(1, min(counts[f], most) + 1):
+            if f >= SMALL_JOKER and not _joker_count_ok(f, n, config):
                 continue
-            if cur is None:
-                ok = True
-            elif cur.seat == seat:
-                ok = (state.config.allow_reinforce and cur.count == 1 and cur.face == f
-                      and n == 2)
-            else:
-                ok = strength(f, n) > strength(cur.face, cur.count)
-            if ok:
+            if cur is None or _overrides(f, n, cur, config.bid_policy):
                 out.append((f, n))
+    if (reinforcing is BidReinforcement.REINFORCE_WHILE_EQUIVALENT and mine is not None
+            and cur is not None and cur.seat != seat and cur.face < SMALL_JOKER
+            and counts.get(mine.face, 0) >= cur.count and cur.count <= most
+            and (mine.face, cur.count) not in out):
+        out.append((mine.face, cur.count))
     return out
 
 

@@ -24,18 +24,34 @@ from typing import Any
 from engine.cards import FACES_PER_DECK, SMALL_JOKER, CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
 from engine.rng import Rng
+from rules.tractor.options import FriendSelection
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.state import FriendCall
 
+_ACE, _KING, _POINT_RANKS = 12, 11, (3, 8, 11)  # rank indexes: A, K; 5, 10, K
 
-def callable_faces(trump: Trump) -> list[int]:
-    """Faces that may be called: every non-trump suited face."""
+
+def callable_faces(trump: Trump,
+                   policy: FriendSelection = FriendSelection.UNRESTRICTED) -> list[int]:
+    """Faces that may be called under ``policy`` (rbtying/shengji's friend
+    selection policies; by default every non-trump suited face)."""
+    if policy is FriendSelection.TRUMPS_INCLUDED:
+        return list(range(FACES_PER_DECK))
     suit = tables(trump).suit
-    return [f for f in range(SMALL_JOKER) if suit[f] != TRUMP]
+    faces = [f for f in range(SMALL_JOKER) if suit[f] != TRUMP]
+    if policy is FriendSelection.HIGHEST_CARD_NOT_ALLOWED:
+        highest = _KING if trump.rank == _ACE else _ACE
+        faces = [f for f in faces if f % 13 != highest]
+    elif policy is FriendSelection.POINT_CARD_NOT_ALLOWED:
+        # With aces trump the king is the top plain card, not a point card to hunt.
+        faces = [f for f in faces if f % 13 not in _POINT_RANKS
+                 or (trump.rank == _ACE and f % 13 == _KING)]
+    return faces
 
 
 def parse_calls(action: Mapping[str, Any], trump: Trump, count: int,
-                decks: int) -> tuple[FriendCall, ...]:
+                decks: int, policy: FriendSelection = FriendSelection.UNRESTRICTED
+                ) -> tuple[FriendCall, ...]:
     """The calls of a ``{"type": "call", "calls": [{"card": "AS", "nth": 1}, ...]}``.
 
     Error messages never name a card: a rejected call must not hint at who
@@ -47,7 +63,7 @@ def parse_calls(action: Mapping[str, Any], trump: Trump, count: int,
     if len(raw) != count:
         raise IllegalAction("wrong_count", f"call exactly {count} friend card"
                             + ("s" if count != 1 else ""))
-    allowed = set(callable_faces(trump))
+    allowed = set(callable_faces(trump, policy))
     calls: list[FriendCall] = []
     for item in raw:
         card, nth = item.get("card"), item.get("nth", 1)
@@ -60,7 +76,8 @@ def parse_calls(action: Mapping[str, Any], trump: Trump, count: int,
         if isinstance(nth, bool) or not isinstance(nth, int) or not 1 <= nth <= decks:
             raise IllegalAction("bad_call", f'"nth" must be 1..{decks} (which copy played)')
         if face not in allowed:
-            raise IllegalAction("bad_call", "a friend card must not be a trump")
+            raise IllegalAction("bad_call", "that card may not be called "
+                                "(a trump, or excluded by the friend_selection option)")
         call = FriendCall(face, nth)
         if call in calls:
             raise IllegalAction("bad_call", "the same copy was called twice")
@@ -73,13 +90,14 @@ def calls_json(calls: Sequence[FriendCall]) -> list[dict[str, Any]]:
 
 
 def call_choices(hand: Sequence[int], trump: Trump, count: int, decks: int,
-                 rng: Rng) -> list[tuple[FriendCall, ...]]:
+                 rng: Rng, policy: FriendSelection = FriendSelection.UNRESTRICTED
+                 ) -> list[tuple[FriendCall, ...]]:
     """A representative set of calls for ``legal``: the first copy of the
     highest side-suit cards the landlord does not hold (the usual call), and
     a few random ones (any copy, held or not)."""
     t = tables(trump)
     held = {c % FACES_PER_DECK for c in hand}
-    faces = sorted(callable_faces(trump), key=lambda f: (f in held, -t.phi[f], f))
+    faces = sorted(callable_faces(trump, policy), key=lambda f: (f in held, -t.phi[f], f))
     out = [tuple(FriendCall(f, 1) for f in faces[:count])]
     for _ in range(3):
         picks = rng.shuffled([FriendCall(f, n) for f in faces for n in range(1, decks + 1)])
@@ -94,15 +112,24 @@ def call_choices(hand: Sequence[int], trump: Trump, count: int, decks: int,
 
 
 def reveal(calls: Sequence[FriendCall], called_by: Sequence[int | None],
-           before: Sequence[int], seat: int, cards: Sequence[int]) -> tuple[int | None, ...]:
+           before: Sequence[int], seat: int, cards: Sequence[int],
+           side: frozenset[int] | None = None) -> tuple[int | None, ...]:
     """``called_by`` after ``seat`` plays ``cards``; ``before`` is every card
-    played this round before them, in play order."""
+    played this round before them, in play order.
+
+    ``side`` (option ``multiple_join`` = ``no_double_join``): the landlord's
+    side as it stands; a called copy played by one of its seats leaves the
+    call open for the next copy played by a seat not on it."""
     out = list(called_by)
     for i, call in enumerate(calls):
         if out[i] is not None:
             continue
         seen = sum(1 for c in before if c % FACES_PER_DECK == call.face)
         mine = sum(1 for c in cards if c % FACES_PER_DECK == call.face)
-        if seen < call.nth <= seen + mine:
+        if side is None:
+            if seen < call.nth <= seen + mine:
+                out[i] = seat
+        elif mine and call.nth <= seen + mine and seat not in side:
             out[i] = seat
+            side = side | {seat}
     return tuple(out)

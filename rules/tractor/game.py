@@ -117,5 +117,8 @@ class TractorGame(Game[TractorState, TractorConfig]):
     def result(self, state: TractorState) -> Result | None:
         return match_result(state)
 
+    def config_json(self, config: TractorConfig) -> JSON:
+        return config.to_json()
+
     def encode(self, state: TractorState) -> JSON:
         return encode(state, self.config_json(state.config))

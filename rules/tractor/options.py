@@ -35,6 +35,10 @@ class ThrowFailureUnit(StrEnum):
     SMALLEST = "smallest"
     #: The first beatable unit in the throw's template order (tractors, pairs, singles).
     FIRST_FOUND = "first_found"
+    #: rbtying/shengji's: the first player after the thrower (in play order) who
+    #: can beat a unit decides; of the units it can beat, the smallest (fewest
+    #: cards, then lowest).
+    FIRST_BEATER = "first_beater"
 
 
 class TrickComparison(StrEnum):
@@ -52,6 +56,99 @@ class TrickComparison(StrEnum):
     LARGEST_UNIT_FIRST = "largest_unit_first"
 
 
+class TrickDrawPolicy(StrEnum):
+    """What a follower must play when it cannot match the lead's format
+    (docs/tractor.md, "Tuples and draw policies"; shengji's names)."""
+
+    #: A longer tuple or a tractor is broken to supply pairs when asked.
+    NO_PROTECTIONS = "no_protections"
+    #: A tuple need not be broken to follow a narrower one (a triple for a pair).
+    LONGER_TUPLES_PROTECTED = "longer_tuples_protected"
+    #: Only a tractor lead draws tractors (a quadruple lead does not).
+    ONLY_DRAW_TRACTOR_ON_TRACTOR = "only_draw_tractor_on_tractor"
+    #: Both of the above.
+    LONGER_TUPLES_PROTECTED_AND_ONLY_TRACTOR_ON_TRACTOR = (
+        "longer_tuples_protected_and_only_draw_tractor_on_tractor")
+    #: Follow suit only: the format draws nothing.
+    NO_FORMAT_BASED_DRAW = "no_format_based_draw"
+
+
+class BidPolicy(StrEnum):
+    """Which declaration overrides another of as many cards (a longer one always does)."""
+
+    #: Jokers beat suits (big over small); otherwise a longer declaration only.
+    JOKER_OR_GREATER_LENGTH = "joker_or_greater_length"
+    #: Also a higher suit (clubs < diamonds < hearts < spades) of two or more cards.
+    JOKER_OR_HIGHER_SUIT = "joker_or_higher_suit"
+    #: Only a longer declaration overrides.
+    GREATER_LENGTH = "greater_length"
+
+
+class JokerBidPolicy(StrEnum):
+    """How many jokers declare no trump."""
+
+    #: Two or more of one joker.
+    BOTH_TWO_OR_MORE = "both_two_or_more"
+    #: As many as there are decks, of either joker.
+    BOTH_NUM_DECKS = "both_num_decks"
+    #: Small jokers: as many as decks; big jokers: one fewer.
+    SMALL_NUM_DECKS_BIG_ONE_LESS = "small_num_decks_big_one_less"
+
+
+class BidReinforcement(StrEnum):
+    """What a seat whose declaration stands (or stood) may add."""
+
+    #: While its declaration is the standing one, only more copies of the same card.
+    REINFORCE_WHILE_WINNING = "reinforce_while_winning"
+    #: While standing, more copies of the same card or any stronger declaration.
+    OVERTURN_OR_REINFORCE_WHILE_WINNING = "overturn_or_reinforce_while_winning"
+    #: Once overridden, it may also bring its card up to as many copies as the
+    #: standing declaration (unless that one is of jokers), which then stands.
+    REINFORCE_WHILE_EQUIVALENT = "reinforce_while_equivalent"
+
+
+class BombPolicy(StrEnum):
+    """Bombs: four or more copies of one card, played to a trick of as many cards
+    (docs/tractor.md, "Bombs")."""
+
+    NO_BOMBS = "no_bombs"
+    #: A bomb beats any play that is not a bomb and may be played whatever was led.
+    ALLOW_BOMBS = "allow_bombs"
+    #: As above, but a bomb of another plain suit only when void in the led suit.
+    ALLOW_BOMBS_SUIT_FOLLOWING = "allow_bombs_suit_following"
+
+
+class FriendSelection(StrEnum):
+    """Which cards the landlord may call as friends (Finding Friends)."""
+
+    #: Any card that is not a trump.
+    UNRESTRICTED = "unrestricted"
+    #: Any card, trumps and jokers too.
+    TRUMPS_INCLUDED = "trumps_included"
+    #: Not a trump, nor the highest plain card (the ace; the king when aces are trump).
+    HIGHEST_CARD_NOT_ALLOWED = "highest_card_not_allowed"
+    #: Not a trump, nor a point card (5, 10, K; a king is allowed when aces are trump).
+    POINT_CARD_NOT_ALLOWED = "point_card_not_allowed"
+
+
+class MultipleJoin(StrEnum):
+    """A called copy played by a seat already on the landlord's side (Finding Friends)."""
+
+    #: The call is answered anyway (wasted): the side stays smaller.
+    UNRESTRICTED = "unrestricted"
+    #: The call stays open for the next copy played by a seat not yet on the side.
+    NO_DOUBLE_JOIN = "no_double_join"
+
+
+class FirstLandlord(StrEnum):
+    """Who is the landlord of the first round (shengji's first-landlord policy)."""
+
+    #: The seat whose declaration fixes trump.
+    BY_WINNING_BID = "by_winning_bid"
+    #: The first seat to declare, whatever overrode it (its declaration may not stand).
+    BY_FIRST_BID = "by_first_bid"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -67,6 +164,30 @@ class NoDeclarationPolicy(StrEnum):
     REVEAL_KITTY = "reveal_kitty"
     #: Shuffle and deal the round again.
     REDEAL = "redeal"
+
+
+class BonusLevelPolicy(StrEnum):
+    """Whether a Finding Friends landlord side that ended smaller than planned
+    (a wasted or unanswered call) gets one more level when it holds."""
+
+    NONE = "none"
+    SMALLER_LANDLORD_TEAM = "smaller_landlord_team"
+
+
+class AdvancementPolicy(StrEnum):
+    """Which levels a seat must defend (win as landlord) to go up past.
+
+    A seat whose level must be defended goes up past it only as the landlord
+    side and only with the first level of that round's gain; otherwise its
+    advance stops there (docs/tractor.md, "Level advancement").
+    """
+
+    #: Only the maximum rank must be defended.
+    DEFEND_MAX = "defend_max"
+    #: Nothing must be defended: passing the maximum on attack also wins.
+    UNRESTRICTED = "unrestricted"
+    #: The maximum rank and the point ranks (5, 10, K) must be defended.
+    DEFEND_POINTS = "defend_points"
 
 
 class TractorConfig(GameConfig):
@@ -88,6 +209,9 @@ class TractorConfig(GameConfig):
     draw) -- for short casual tables and for tests.
     """
 
+    #: 2: the rules of docs/tractor.md.  1: tables stored before the house-rule
+    #: options existed replay as they were played (see :data:`LEGACY_FIELDS`).
+    version: int = Field(default=2, ge=1, le=2)
     seats: int = Field(default=4, ge=4, le=8)
     finding_friends: bool = False
     kitty_multiplier: KittyMultiplier = KittyMultiplier.DOUBLE_UNIT
@@ -100,15 +224,65 @@ class TractorConfig(GameConfig):
     allow_reinforce: bool = True
     max_rank: str = "A"
     rounds: int = Field(default=0, ge=0, le=200)
+    deck_count: int = Field(default=0, ge=0, le=4)
+    kitty_cards: int = Field(default=0, ge=0, le=40)
+    trick_draw_policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS
+    bomb_policy: BombPolicy = BombPolicy.NO_BOMBS
+    friend_selection: FriendSelection = FriendSelection.UNRESTRICTED
+    multiple_join: MultipleJoin = MultipleJoin.UNRESTRICTED
+    friend_count: int = Field(default=0, ge=0, le=4)
+    first_landlord: FirstLandlord = FirstLandlord.BY_WINNING_BID
+    early_end: bool = True
+    bid_policy: BidPolicy = BidPolicy.JOKER_OR_GREATER_LENGTH
+    joker_bid_policy: JokerBidPolicy = JokerBidPolicy.BOTH_TWO_OR_MORE
+    bid_reinforcement: BidReinforcement = BidReinforcement.REINFORCE_WHILE_WINNING
+    bid_takeback: bool = False
+    score_step_per_deck: int = Field(default=20, ge=5, le=50, multiple_of=5)
+    turnover_steps: int = Field(default=2, ge=1, le=8)
+    deadzone_steps: int = Field(default=1, ge=0, le=8)
+    truncate_zero_crossing: bool = True
+    bonus_level: BonusLevelPolicy = BonusLevelPolicy.SMALLER_LANDLORD_TEAM
+    advancement: AdvancementPolicy = AdvancementPolicy.DEFEND_MAX
+    defend_ranks: tuple[str, ...] = ()
 
     @field_validator("max_rank")
     @classmethod
     def _known_rank(cls, value: str) -> str:
         rank = value.strip().upper()
         rank = "T" if rank == "10" else rank
+        if rank == "NT":
+            return rank  # play past A: a level where only the jokers are trump
         if len(rank) != 1 or rank not in RANKS or rank == "2":
-            raise ValueError("must be one of 3..9, T, J, Q, K, A")
+            raise ValueError("must be one of 3..9, T, J, Q, K, A, NT")
         return rank
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: object) -> object:
+        # A version-1 table was stored before these options existed: it keeps
+        # the rules it was played under (no bonus level, no rank to defend,
+        # Finding Friends capped at three decks of pairs) and may not set them.
+        if not isinstance(data, dict) or data.get("version") != 1:
+            return data
+        named = sorted(set(data) & set(LEGACY_FIELDS))
+        if named:
+            raise ValueError(f"{named[0]}: not an option of version 1 (use version 2)")
+        return {**data, "bonus_level": BonusLevelPolicy.NONE,
+                "advancement": AdvancementPolicy.UNRESTRICTED}
+
+    @field_validator("defend_ranks", mode="before")
+    @classmethod
+    def _known_ranks(cls, value: object) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise ValueError("must be a list of ranks (2..9, T, J, Q, K, A)")
+        out: list[str] = []
+        for v in value:
+            rank = str(v).strip().upper()
+            rank = "T" if rank == "10" else rank
+            if len(rank) != 1 or rank not in RANKS:
+                raise ValueError("must be a list of ranks (2..9, T, J, Q, K, A)")
+            out.append(rank)
+        return tuple(sorted(set(out), key=RANKS.index))
 
     @model_validator(mode="after")
     def _seats_match_mode(self) -> Self:
@@ -119,17 +293,48 @@ class TractorConfig(GameConfig):
         if not self.finding_friends and self.seats != 4:
             raise ValueError("seats: fixed partnerships need exactly 4 seats "
                              "(set finding_friends for larger tables)")
+        if self.friend_count and (not self.finding_friends or self.friend_count >= self.seats - 1):
+            raise ValueError("friend_count: Finding Friends only, fewer than seats - 1")
+        if self.deck_count == 1:
+            raise ValueError("deck_count: 2 to 4 decks (0 = by the seat count)")
+        if self.kitty_cards and (self.decks * 54 - self.kitty_cards) % self.seats:
+            raise ValueError(f"kitty_cards: {self.decks * 54 - self.kitty_cards} cards "
+                             f"do not deal evenly to {self.seats} seats")
         return self
 
     @property
     def decks(self) -> int:
         """Decks shuffled together (see :func:`deal_sizes`)."""
-        return deal_sizes(self.seats, self.finding_friends)[0]
+        if self.version == 1:
+            return min(3, deal_sizes(self.seats, self.finding_friends)[0])
+        return deal_sizes(self.seats, self.finding_friends, self.deck_count, self.kitty_cards)[0]
 
     @property
     def kitty_size(self) -> int:
         """Cards in the kitty (see :func:`deal_sizes`)."""
-        return deal_sizes(self.seats, self.finding_friends)[1]
+        if self.version == 1:
+            return deal_sizes(self.seats, self.finding_friends, self.decks)[1]
+        return deal_sizes(self.seats, self.finding_friends, self.deck_count, self.kitty_cards)[1]
+
+    @property
+    def tuple_rules(self) -> bool:
+        """Whether plays are cut into tuples of any width (rules/tractor/tuples.py):
+        with three or more decks, or a draw policy other than the default.  Two
+        decks under the default policy keep the classic pair engine, whose
+        checks are polynomial (docs/tractor.md, "Following: the legality rule")."""
+        if self.version == 1:
+            return False
+        return (self.decks >= 3 or self.trick_draw_policy is not TrickDrawPolicy.NO_PROTECTIONS
+                or self.bomb_policy is not BombPolicy.NO_BOMBS)
+
+    def to_json(self) -> dict[str, object]:
+        """The options as stored and shown (a version-1 table without the options
+        it did not have, so its stored form and state hash are unchanged)."""
+        data = self.model_dump(mode="json")
+        if self.version == 1:
+            for name in LEGACY_FIELDS:
+                data.pop(name, None)
+        return data
 
     @property
     def friend_calls(self) -> int:
@@ -139,31 +344,57 @@ class TractorConfig(GameConfig):
         the landlord calls one friend fewer than that: 1 at 5 seats, 2 at 6-7,
         3 at 8.
         """
-        return self.seats // 2 - 1 if self.finding_friends else 0
+        if not self.finding_friends:
+            return 0
+        return self.friend_count or self.seats // 2 - 1
+
+    @property
+    def defended_ranks(self) -> frozenset[int]:
+        """Rank indexes a side must defend to go up past (``advancement`` and
+        ``defend_ranks`` together)."""
+        ranks = {RANKS.index(r) for r in self.defend_ranks}
+        if self.advancement is not AdvancementPolicy.UNRESTRICTED:
+            ranks.add(self.max_rank_index)
+            if self.max_rank == "NT":
+                ranks.add(RANKS.index("A"))  # shengji: A is defended on the way to NT
+        if self.advancement is AdvancementPolicy.DEFEND_POINTS:
+            ranks |= {RANKS.index(r) for r in ("5", "T", "K")}
+        return frozenset(ranks)
 
     @property
     def max_rank_index(self) -> int:
-        """``max_rank`` as a rank index (0 = deuce .. 12 = ace)."""
-        return RANKS.index(self.max_rank)
+        """``max_rank`` as a rank index (0 = deuce .. 12 = ace, 13 = NT)."""
+        return 13 if self.max_rank == "NT" else RANKS.index(self.max_rank)
 
 
-def deal_sizes(seats: int, finding_friends: bool) -> tuple[int, int]:
+LEGACY_FIELDS = (
+    "deck_count", "kitty_cards", "trick_draw_policy", "bomb_policy", "bid_policy",
+    "joker_bid_policy", "first_landlord", "early_end", "friend_selection", "multiple_join",
+    "friend_count",
+    "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
+    "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
+)
+"""Options a version-1 table does not have (added with version 2)."""
+
+
+def deal_sizes(seats: int, finding_friends: bool, deck_count: int = 0,
+               kitty_cards: int = 0) -> tuple[int, int]:
     """(decks, kitty size) for a table.
 
-    The classic game: two decks, an 8-card kitty (docs/tractor.md, "Players and cards").
-    Finding Friends: the usual convention of half a deck per seat
-    (``seats // 2`` decks) capped at three, because our units are singles,
-    pairs and tractors of pairs (a pair is the two copies of one face,
-    docs/tractor.md, "Units, leads and throws"): with three decks a third
-    copy is a single beside a pair, but four copies of a face would be two
-    pairs at one face, which the structure rules do not express.  The kitty
-    is the smallest one of at least 5 cards that leaves equal hands: 5 seats
-    2 decks kitty 8 (20 each), 6 seats 3 decks kitty 6 (26 each), 7 seats
-    kitty 8 (22 each), 8 seats kitty 10 (19 each).
+    The classic game: two decks, an 8-card kitty (docs/tractor.md, "Players and
+    cards").  Finding Friends: half a deck per seat (``seats // 2`` decks, as on
+    rbtying/shengji: 4 decks at 8 seats, with triples and quadruples as units).
+    ``deck_count`` (2..4) replaces that number.  The kitty is ``kitty_cards``
+    when given (it must leave equal hands), else the smallest one of at least 5
+    cards that leaves equal hands (8 in the classic game): 5 seats 2 decks kitty
+    8 (20 each), 6 seats 3 decks kitty 6 (26 each), 7 seats kitty 8 (22 each),
+    8 seats 4 decks kitty 8 (26 each).
     """
-    if not finding_friends:
+    decks = deck_count or (seats // 2 if finding_friends else 2)
+    if kitty_cards:
+        return decks, kitty_cards
+    if not finding_friends and decks == 2:
         return 2, 8
-    decks = min(3, seats // 2)
     kitty = (decks * 54) % seats
     while kitty < 5:
         kitty += seats

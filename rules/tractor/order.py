@@ -34,6 +34,20 @@ from engine.cards import BIG_JOKER, FACES_PER_DECK, RANKS, SMALL_JOKER, SUITS
 TRUMP = 4
 """The effective suit of every trump card (natural suits are 0..3)."""
 
+NT_LEVEL = 13
+"""The level after A when ``max_rank`` is NT: no rank card is trump, only the
+jokers (docs/tractor.md, "Level advancement")."""
+
+
+def rank_name(rank: int) -> str:
+    """A level's name: ``2``..``A``, or ``NT`` past A."""
+    return "NT" if rank == NT_LEVEL else RANKS[rank]
+
+
+def rank_index(name: str) -> int:
+    """The level a name spells (``NT`` past A); ValueError for anything else."""
+    return NT_LEVEL if name == "NT" else RANKS.index(name)
+
 OFF_SUIT_RANK_PHI = 25
 TRUMP_RANK_PHI = 26
 
@@ -46,12 +60,16 @@ class Trump:
     suit: int | None
 
     def __post_init__(self) -> None:
-        if not 0 <= self.rank <= 12:
-            raise ValueError(f"rank must be 0..12, got {self.rank}")
+        if not 0 <= self.rank <= NT_LEVEL:
+            raise ValueError(f"rank must be 0..{NT_LEVEL}, got {self.rank}")
+        if self.rank == NT_LEVEL and self.suit is not None:
+            raise ValueError("the NT level has no trump suit")
         if self.suit is not None and not 0 <= self.suit <= 3:
             raise ValueError(f"suit must be 0..3 or None, got {self.suit}")
 
     def __str__(self) -> str:
+        if self.rank == NT_LEVEL:
+            return "NT"
         return RANKS[self.rank] + (SUITS[self.suit] if self.suit is not None else "NT")
 
 

@@ -26,9 +26,12 @@ from engine.presentation import (
     verb,
     who,
 )
-from rules.tractor.order import TRUMP, Trump, tables
+from rules.tractor.friends import callable_faces
+from rules.tractor.options import FriendSelection
+from rules.tractor.order import TRUMP, Trump, rank_index, tables
 from rules.tractor.scoring import card_points
 from rules.tractor.structure import get_structure, suit_of_play
+from rules.tractor.tuples import decompose, describe
 
 COMPASS = ("North", "East", "South", "West")
 # Natural suits in hand order: spades, hearts, clubs, diamonds (colours alternate).
@@ -70,10 +73,10 @@ def declaration_text(cards: Any) -> str:
 
 def trump_of(rank: Any, suit: Any) -> Trump | None:
     """The rules' Trump for a view's rank letter and trump suit (None: unreadable)."""
-    if not isinstance(rank, str) or rank not in RANKS:
+    if not isinstance(rank, str) or (rank not in RANKS and rank != "NT"):
         return None
     s = SUITS.index(suit) if isinstance(suit, str) and len(suit) == 1 and suit in SUITS else None
-    return Trump(RANKS.index(rank), s)
+    return Trump(rank_index(rank), None if rank == "NT" else s)
 
 
 def pending_suit(view: Mapping[str, Any]) -> str | None:
@@ -94,13 +97,16 @@ def _ids(cards: Sequence[Any]) -> list[int] | None:
         return None
 
 
-def shape(cards: Sequence[Any], trump: Trump | None) -> str:
+def shape(cards: Sequence[Any], trump: Trump | None, tuples: bool = False) -> str:
     """What a play of several cards is: ``pair``, ``tractor of 3 pairs``,
-    ``2 pairs + 1 single``; empty for a single card, a mixed follow, or no trump known."""
+    ``2 pairs + 1 single``; empty for a single card, a mixed follow, or no trump known.
+    ``tuples``: the table cuts plays into tuples (``triple``, ``tractor of 2 triples``)."""
     ids = _ids(cards)
     if trump is None or ids is None or len(ids) < 2 or suit_of_play(ids, trump) is None:
         return ""
-    template = get_structure(ids, trump).template
+    if tuples:
+        return describe(decompose(ids, trump).shapes)
+    template = get_structure(ids, trump, pairs_only=True).template
     if template.blocks == 1 and template.pairs == 1:
         return "pair"
     if template.blocks == 1 and template.tractors:
@@ -110,7 +116,11 @@ def shape(cards: Sequence[Any], trump: Trump | None) -> str:
 
 def is_throw(what: str) -> bool:
     """Whether a :func:`shape` names several units (led at once, that is a throw)."""
-    return bool(what) and what != "pair" and not what.startswith("tractor")
+    return bool(what) and ("+" in what or "×" in what or what[0].isdigit())
+
+
+def _tuples(view: JSON) -> bool:
+    return bool((view.get("rules") or {}).get("tuples"))
 
 
 def hand_groups(cards: Sequence[Any], trump: Trump | None) -> list[JSON]:
@@ -194,7 +204,7 @@ class TractorPresentation(Presentation):
         if kind == "pass":
             return "Pass (do not declare)"
         if kind == "play":
-            what = shape(cards, trump_of(view.get("rank"), view.get("trump_suit")))
+            what = shape(cards, trump_of(view.get("rank"), view.get("trump_suit")), _tuples(view))
             if is_throw(what) and not view.get("trick"):
                 what = "throw: " + what
             return f"Play {cards_text(cards)}" + (f" ({what})" if what else "")
@@ -207,6 +217,10 @@ class TractorPresentation(Presentation):
             return "Call " + ", ".join(call_text(c) for c in calls)
         if kind == "takeback":
             return "Take back your play"
+        if kind == "takeback_bid":
+            return "Withdraw your declaration"
+        if kind == "end_round":
+            return "End the round now (its result is decided)"
         if kind == "confirm":
             return "Let the play stand"
         return capital(str(kind).replace("_", " "))
@@ -264,7 +278,7 @@ class TractorPresentation(Presentation):
             )
         if kind == "play":
             cards = [str(c) for c in event.get("cards") or []]
-            what = shape(cards, trump_of(view.get("rank"), view.get("trump_suit")))
+            what = shape(cards, trump_of(view.get("rank"), view.get("trump_suit")), _tuples(view))
             leading = not view.get("trick")
             word = "throw" if leading and is_throw(what) else "lead" if leading else "play"
             return f"{actor} {verb(word, you)} {cards_text(cards)}" + (f" ({what})" if what else "")
@@ -281,6 +295,11 @@ class TractorPresentation(Presentation):
             return f"{found}, playing {call_text(event)}{wasted}"
         if kind == "takeback":
             return f"{actor} {verb('take', you)} back {cards_text(event.get('cards'))}"
+        if kind == "round_ended_early":
+            return "The round ends early: its result can no longer change"
+        if kind == "takeback_bid":
+            return (f"{actor} {verb('withdraw', you)} the declaration "
+                    f"{declaration_text(event.get('cards'))}")
         if kind == "game_over":
             return f"Game over: {self.summary(event, names)}"
         return None
@@ -371,12 +390,14 @@ class TractorPresentation(Presentation):
         if isinstance(view.get("hands"), list):
             out["hands"] = [hand_groups(h, trump) for h in view["hands"]]
         if view.get("phase") == "call" and trump is not None:
-            t = tables(trump)
+            policy = FriendSelection((view.get("rules") or {}).get(
+                "friend_selection", FriendSelection.UNRESTRICTED))
+            allowed = set(callable_faces(trump, policy))
             out["callable"] = [
                 format_face(s * 13 + r)
                 for s in _SUIT_LINE
                 for r in range(12, -1, -1)
-                if t.suit[s * 13 + r] != TRUMP
+                if s * 13 + r in allowed
             ]
         results = view.get("results") or []
         if view.get("phase") in ("round_over", "over") and results:

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar, Protocol
 
-from engine.cards import RANKS, format_card
+from engine.cards import format_card
 from engine.events import JSON, Event
 from engine.game import Result
 from rules.tractor.friends import calls_json, reveal
-from rules.tractor.options import TractorConfig
+from rules.tractor.options import MultipleJoin, TractorConfig
+from rules.tractor.order import rank_name
 from rules.tractor.scoring import next_landlord, next_landlord_friends
 from rules.tractor.state import Phase, TractorState, team
 
@@ -147,7 +148,7 @@ class FixedTeams:
             side = (1 - team(r.landlord)) if r.attackers_win else team(r.landlord)
             gained[side] += r.levels
         scores = tuple(float(gained[team(s)]) for s in range(state.seats))
-        levels = ", ".join(f"{TEAM_NAMES[t]} at {RANKS[state.levels[t]]}" for t in (0, 1))
+        levels = ", ".join(f"{TEAM_NAMES[t]} at {rank_name(state.levels[t])}" for t in (0, 1))
         after = _after(state.rounds_played)
         if state.winner is None:
             summary = f"drawn {after}: {levels}"
@@ -179,7 +180,9 @@ class FindingFriends:
                cards: Sequence[int]) -> tuple[TractorState, list[Event]]:
         events: list[Event] = []
         seen = (*before.played, *(c for p in before.trick for c in p.cards))
-        called_by = reveal(before.calls, before.called_by, seen, seat, cards)
+        side = (before.landlord_side
+                if before.config.multiple_join is MultipleJoin.NO_DOUBLE_JOIN else None)
+        called_by = reveal(before.calls, before.called_by, seen, seat, cards, side)
         for i, (was, now) in enumerate(zip(before.called_by, called_by, strict=True)):
             if was is None and now is not None:
                 events.append(Event("friend", {
@@ -238,7 +241,7 @@ class FindingFriends:
             for s in r.winners:
                 gained[s] += r.levels
         # Seats numbered from 1, as the table screens name them.
-        levels = ", ".join(f"seat {s + 1} at {RANKS[v]}" for s, v in enumerate(state.levels))
+        levels = ", ".join(f"seat {s + 1} at {rank_name(v)}" for s, v in enumerate(state.levels))
         after = _after(state.rounds_played)
         if not state.champions:
             summary = f"drawn {after}: {levels}"

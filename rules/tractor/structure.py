@@ -29,68 +29,7 @@ from engine.cards import FACES_PER_DECK
 from engine.errors import IllegalAction
 from engine.rng import Rng
 from rules.tractor.order import TRUMP, Trump, tables
-
-# ----------------------------------------------------------------------------
-# Templates and units
-
-
-@dataclass(frozen=True)
-class Template:
-    """A requirement template: tractor lengths (in pairs, longest first), pairs, singles."""
-
-    tractors: tuple[int, ...]
-    pairs: int
-    singles: int
-
-    @property
-    def pair_total(self) -> int:
-        """Pairs the template needs, counting those inside tractors."""
-        return sum(self.tractors) + self.pairs
-
-    @property
-    def cards(self) -> int:
-        """Cards the template covers."""
-        return 2 * self.pair_total + self.singles
-
-    @property
-    def blocks(self) -> int:
-        """n, the number of blocks the paper's search permutes."""
-        return len(self.tractors) + self.pairs + self.singles
-
-    def describe(self) -> str:
-        """A short human description (``tractor of 3 pairs + 2 pairs + 1 single``)."""
-        parts = [f"tractor of {n} pairs" for n in self.tractors]
-        if self.pairs:
-            parts.append(f"{self.pairs} pair" + ("s" if self.pairs > 1 else ""))
-        if self.singles:
-            parts.append(f"{self.singles} single" + ("s" if self.singles > 1 else ""))
-        return " + ".join(parts) or "nothing"
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One block of a decomposed play: card ids, lowest Φ first."""
-
-    cards: tuple[int, ...]
-
-    @property
-    def pairs(self) -> int:
-        """Pairs in the unit: 0 for a single, 1 for a pair, n for a tractor."""
-        return len(self.cards) // 2
-
-    @property
-    def size(self) -> int:
-        return len(self.cards)
-
-
-@dataclass(frozen=True)
-class Structure:
-    """A play of one effective suit decomposed into units (template order)."""
-
-    suit: int
-    units: tuple[Unit, ...]
-    template: Template
-
+from rules.tractor.units import Structure, Template, Unit, suit_of_play
 
 # ----------------------------------------------------------------------------
 # Grouping cards by face and by Φ
@@ -104,14 +43,19 @@ def _pair_faces(cards: Iterable[int]) -> tuple[dict[int, list[int]], list[int]]:
     return by_face, [f for f, ids in by_face.items() if len(ids) >= 2]
 
 
-def suit_of_play(cards: Sequence[int], trump: Trump) -> int | None:
-    """The one effective suit of ``cards``, or None if they span several."""
-    suit = tables(trump).suit
-    suits = {suit[c % FACES_PER_DECK] for c in cards}
-    return suits.pop() if len(suits) == 1 else None
+def _tuples_present(*card_sets: Sequence[int]) -> bool:
+    """Whether some face appears three or more times (three or more decks)."""
+    for cards in card_sets:
+        seen: dict[int, int] = {}
+        for c in cards:
+            f = c % FACES_PER_DECK
+            seen[f] = seen.get(f, 0) + 1
+            if seen[f] >= 3:
+                return True
+    return False
 
 
-def get_structure(cards: Sequence[int], trump: Trump) -> Structure:
+def get_structure(cards: Sequence[int], trump: Trump, *, pairs_only: bool = False) -> Structure:
     """Greedy decomposition of a play of one effective suit (paper §4.1).
 
     Repeatedly take the longest run of consecutive Φ among the remaining pair
@@ -119,7 +63,15 @@ def get_structure(cards: Sequence[int], trump: Trump) -> Structure:
     other), down to length 2; leftover pairs are pairs, the rest singles.
     Among equally long runs the highest is taken, so the result is
     deterministic.  Raises ValueError for cards of several effective suits.
+
+    Three or more copies of a face are cut into tuples by rules/tractor/tuples.py
+    (docs/tractor.md, "Tuples and draw policies") unless ``pairs_only`` (the
+    version-1 rules).
     """
+    if not pairs_only and _tuples_present(cards):
+        from rules.tractor.tuples import decompose  # tuples builds on this module
+
+        return decompose(cards, trump)
     s = suit_of_play(cards, trump)
     if s is None:
         raise ValueError("a play to decompose must lie in one effective suit")
@@ -294,7 +246,7 @@ def required_template(lead: Template, hand_in_suit: Profile) -> Template:
 # Validation
 
 
-def check_lead(cards: Sequence[int], trump: Trump) -> Structure:
+def check_lead(cards: Sequence[int], trump: Trump, *, pairs_only: bool = False) -> Structure:
     """Validate the shape of a lead (one effective suit) and decompose it."""
     if not cards:
         raise IllegalAction("empty_play", "play at least one card")
@@ -302,11 +254,12 @@ def check_lead(cards: Sequence[int], trump: Trump) -> Structure:
         raise IllegalAction("duplicate_card", "the same card was named twice")
     if suit_of_play(cards, trump) is None:
         raise IllegalAction("mixed_suits", "a lead must lie in one suit, or be all trump")
-    return get_structure(cards, trump)
+    return get_structure(cards, trump, pairs_only=pairs_only)
 
 
 def check_follow(
-    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump
+    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump,
+    *, pairs_only: bool = False,
 ) -> None:
     """Raise :class:`IllegalAction` unless ``play`` is a legal follow.
 
@@ -315,9 +268,17 @@ def check_follow(
     the lead; as many cards of the led effective suit as the hand allows; and
     when the hand has more cards of that suit than the lead, the play must
     satisfy the strongest element of the lead's degradation chain that the
-    hand's cards of that suit could satisfy.
+    hand's cards of that suit could satisfy.  With three or more copies of a
+    face the tuple rules decide (default draw policy) unless ``pairs_only``.
     """
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    if not pairs_only and (_tuples_present(hand) or (isinstance(lead, Structure) and lead.shapes)
+                           or (not isinstance(lead, Structure) and _tuples_present(lead))):
+        from rules.tractor.tuples import check_follow_tuples, decompose
+
+        cut = decompose(list(lead.cards_all if isinstance(lead, Structure) else lead), trump)
+        check_follow_tuples(cut, hand, play, trump)
+        return
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump, pairs_only=True)
     n = led.template.cards
     if len(play) != n:
         raise IllegalAction("wrong_count", f"play exactly {n} cards")
@@ -343,23 +304,32 @@ def check_follow(
 
 
 def is_legal_follow(
-    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump
+    lead: Sequence[int] | Structure, hand: Sequence[int], play: Sequence[int], trump: Trump,
+    *, pairs_only: bool = False,
 ) -> bool:
     """Boolean form of :func:`check_follow`."""
     try:
-        check_follow(lead, hand, play, trump)
+        check_follow(lead, hand, play, trump, pairs_only=pairs_only)
     except IllegalAction:
         return False
     return True
 
 
-def conforms(lead: Sequence[int] | Structure, play: Sequence[int], trump: Trump) -> bool:
+def conforms(lead: Sequence[int] | Structure, play: Sequence[int], trump: Trump,
+             *, pairs_only: bool = False) -> bool:
     """Whether a play can compete for the trick (rule: "Winning a trick").
 
     It must be wholly in the led suit or wholly trump, and its own cards must
     satisfy the lead's full template (no degradation below the template).
     """
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump,
+                                                                 pairs_only=pairs_only)
+    if led.shapes and not pairs_only:
+        from rules.tractor.tuples import matchings
+
+        s = suit_of_play(play, trump)
+        return (s is not None and s in (led.suit, TRUMP) and len(play) == led.size
+                and next(matchings(play, led, trump), None) is not None)
     s = suit_of_play(play, trump)
     if s is None or s not in (led.suit, TRUMP) or len(play) != led.template.cards:
         return False
@@ -405,6 +375,8 @@ def a_legal_follow(
     trump: Trump,
     rng: Rng | None = None,
     key: Callable[[int], Any] | None = None,
+    *,
+    pairs_only: bool = False,
 ) -> tuple[int, ...]:
     """One legal follow: the lowest cards that meet the duty, or a random one with ``rng``.
 
@@ -414,7 +386,16 @@ def a_legal_follow(
     preference order, so bots can prefer points or trumps.  ``check_follow``
     accepts every result.
     """
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump)
+    if not pairs_only and (_tuples_present(hand) or (isinstance(lead, Structure) and lead.shapes)
+                           or (not isinstance(lead, Structure) and _tuples_present(lead))):
+        from rules.tractor.tuples import a_legal_follow_tuples, decompose
+
+        t = tables(trump)
+        cut = decompose(list(lead.cards_all if isinstance(lead, Structure) else lead), trump)
+        prefer = (rng.shuffled(list(hand)) if rng is not None else
+                  sorted(hand, key=key or (lambda c: (t.phi[c % FACES_PER_DECK], c))))
+        return a_legal_follow_tuples(cut, hand, trump, order=prefer)
+    led = lead if isinstance(lead, Structure) else get_structure(lead, trump, pairs_only=True)
     n = led.template.cards
     t = tables(trump)
     suit, phi = t.suit, t.phi

@@ -11,7 +11,7 @@ the hand, and the penalty option is charged by the scoring.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import FACES_PER_DECK
@@ -66,17 +66,31 @@ def resolve_throw(
     others: Sequence[Sequence[int]],
     trump: Trump,
     choice: ThrowFailureUnit = ThrowFailureUnit.SMALLEST,
+    beats: Callable[[Unit, Sequence[int], Trump, int], bool] | None = None,
 ) -> ThrowOutcome:
-    """Decide a lead against the other players' hands (each a sequence of card ids)."""
+    """Decide a lead against the other players' hands (card ids each, in play
+    order after the thrower).
+
+    ``beats`` decides whether a hand beats a unit (default :func:`can_beat`;
+    the tuple rules pass their own)."""
     if len(lead.units) <= 1:
         return ThrowOutcome(True, None, (), ())
+    beat = beats or can_beat
     beatable = tuple(u for u in lead.units
-                     if any(can_beat(u, hand, trump, lead.suit) for hand in others))
+                     if any(beat(u, hand, trump, lead.suit) for hand in others))
     if not beatable:
         return ThrowOutcome(True, None, (), ())
     phi = tables(trump).phi
+
+    def smallest(units: Sequence[Unit]) -> Unit:
+        return min(units, key=lambda u: (u.size, phi[u.cards[-1] % FACES_PER_DECK]))
+
     if choice is ThrowFailureUnit.SMALLEST:
-        forced = min(beatable, key=lambda u: (u.size, phi[u.cards[-1] % FACES_PER_DECK]))
+        forced = smallest(beatable)
+    elif choice is ThrowFailureUnit.FIRST_BEATER:
+        # ``others`` are in play order: the first hand that beats anything decides.
+        hand = next(h for h in others if any(beat(u, h, trump, lead.suit) for u in beatable))
+        forced = smallest([u for u in beatable if beat(u, hand, trump, lead.suit)])
     else:
         forced = beatable[0]
     returned = tuple(c for u in lead.units if u is not forced for c in u.cards)

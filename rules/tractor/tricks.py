@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from engine.cards import FACES_PER_DECK
+from rules.tractor import tuples
 from rules.tractor.options import TrickComparison
 from rules.tractor.order import TRUMP, Trump, tables
-from rules.tractor.structure import Structure, Template, Unit, conforms
+from rules.tractor.structure import Structure, Template, Unit, conforms, suit_of_play
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,42 @@ def matchings(play: Sequence[int], template: Template, trump: Trump) -> Iterator
             yield Matching(suit, (*t_units, *p_units, *s_units))
 
 
-def strongest(play: Sequence[int], template: Template, trump: Trump) -> Matching:
+def lead_matchings(play: Sequence[int], lead: Structure, trump: Trump) -> Iterator[Matching]:
+    """Every way to cut ``play`` into the lead's units: the classic template, or
+    the lead's tuple shapes (rules/tractor/tuples.py), units of one shape
+    listed highest first."""
+    if not lead.shapes:
+        yield from matchings(play, lead.template, trump)
+        return
+    phi = tables(trump).phi
+    suit = tables(trump).suit[play[0] % FACES_PER_DECK]
+
+    def top(u: Unit) -> int:
+        return max(phi[c % FACES_PER_DECK] for c in u.cards)
+
+    for units in tuples.matchings(play, lead, trump):
+        groups: dict[tuple[int, ...], list[Unit]] = {}
+        for shape, u in zip(lead.shapes, units, strict=True):
+            groups.setdefault(shape, []).append(u)
+        ordered = [sorted(groups[shape], key=top, reverse=True)
+                   for shape in dict.fromkeys(lead.shapes)]
+        yield Matching(suit, tuple(u for g in ordered for u in g))
+
+
+def _conforms(lead: Structure, play: Sequence[int], trump: Trump) -> bool:
+    if not lead.shapes:
+        return conforms(lead, play, trump, pairs_only=True)
+    s = suit_of_play(play, trump)
+    if s is None or s not in (lead.suit, TRUMP) or len(play) != lead.size:
+        return False
+    return next(tuples.matchings(play, lead, trump), None) is not None
+
+
+def strongest(play: Sequence[int], template: Template | Structure, trump: Trump) -> Matching:
     """The matching whose unit strengths are greatest in template order."""
-    return max(matchings(play, template, trump), key=lambda m: m.strengths(trump))
+    found = (lead_matchings(play, template, trump) if isinstance(template, Structure)
+             else matchings(play, template, trump))
+    return max(found, key=lambda m: m.strengths(trump))
 
 
 def beats_winner(
@@ -113,25 +147,32 @@ def beats_winner(
     lead: Structure,
     trump: Trump,
     comparison: TrickComparison = TrickComparison.ALL_UNITS,
+    throw_singles: bool = False,
 ) -> bool:
-    """Whether a play beats the current winner's matching (rule: "Winning a trick")."""
-    if not conforms(lead, challenger, trump):
+    """Whether a play beats the current winner's matching (rule: "Winning a trick").
+
+    ``throw_singles``: under ``largest_unit_first`` the singles of a throw count
+    too (version-1 tables; shengji leaves them out)."""
+    if not _conforms(lead, challenger, trump):
         return False
     suit = tables(trump).suit[challenger[0] % FACES_PER_DECK]
     if suit != winner.suit:
         return suit == TRUMP  # trump over the led suit; never the other way
-    mine = strongest(challenger, lead.template, trump)
+    mine = strongest(challenger, lead, trump)
     theirs = winner.strengths(trump)
     if comparison is TrickComparison.HIGHEST_CARD:
         return max(mine.strengths(trump)) > max(theirs)
     if comparison is TrickComparison.LARGEST_UNIT_FIRST:
-        for a, b in zip(mine.strengths(trump), theirs, strict=True):
-            if a != b:
+        # Singles do not count in a throw (shengji's "trick unit length").
+        sizes = [len(u.cards) for u in mine.units]
+        throw = len(sizes) > 1 and max(sizes) > 1
+        for a, b, n in zip(mine.strengths(trump), theirs, sizes, strict=True):
+            if a != b and not (throw and n == 1 and not throw_singles):
                 return a > b
         return False
     return any(
         all(a > b for a, b in zip(m.strengths(trump), theirs, strict=True))
-        for m in matchings(challenger, lead.template, trump)
+        for m in lead_matchings(challenger, lead, trump)
     )
 
 
@@ -140,11 +181,12 @@ def trick_winner(
     plays: Sequence[Sequence[int]],
     trump: Trump,
     comparison: TrickComparison = TrickComparison.ALL_UNITS,
+    throw_singles: bool = False,
 ) -> int:
     """Index into ``plays`` (``plays[0]`` is the lead's cards) of the trick's winner."""
     best = 0
-    winner = strongest(plays[0], lead.template, trump)
+    winner = strongest(plays[0], lead, trump)
     for i, play in enumerate(plays[1:], start=1):
-        if beats_winner(play, winner, lead, trump, comparison):
-            best, winner = i, strongest(play, lead.template, trump)
+        if beats_winner(play, winner, lead, trump, comparison, throw_singles):
+            best, winner = i, strongest(play, lead, trump)
     return best

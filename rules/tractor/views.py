@@ -8,10 +8,12 @@ so it is built once per state.
 
 from __future__ import annotations
 
-from engine.cards import FACES_PER_DECK, RANKS, SUITS, format_card
+from engine.cards import FACES_PER_DECK, SUITS, format_card
 from engine.events import JSON, OMNISCIENT, SPECTATOR
 from rules.tractor.memo import Memo
+from rules.tractor.order import rank_name
 from rules.tractor.phases.common import drawing, spell
+from rules.tractor.play_rules import play_rules
 from rules.tractor.sides import match_result, sides_for
 from rules.tractor.state import Phase, TractorState
 
@@ -47,9 +49,9 @@ def _public_view(state: TractorState, name: str) -> JSON:
         "round": state.rounds_played + (0 if state.phase in (Phase.ROUND_OVER, Phase.OVER)
                                         else 1),
         "phase": state.phase.value,
-        "levels": [RANKS[v] for v in state.levels],
+        "levels": [rank_name(v) for v in state.levels],
         "max_rank": state.config.max_rank,
-        "rank": RANKS[state.rank],
+        "rank": rank_name(state.rank),
         "landlord": landlord,
         "trump_suit": None if trump is None else (
             "NT" if trump.suit is None else SUITS[trump.suit]),
@@ -58,7 +60,7 @@ def _public_view(state: TractorState, name: str) -> JSON:
         "declarer": cur.seat if cur else None,
         "hand_sizes": [len(h) for h in state.hands],
         "results": [
-            {"landlord": r.landlord, "rank": RANKS[r.rank],
+            {"landlord": r.landlord, "rank": rank_name(r.rank),
              "trump_suit": "NT" if r.trump_suit is None else SUITS[r.trump_suit],
              "attacker_points": r.attacker_points, "kitty_bonus": r.kitty_bonus,
              "attackers_win": r.attackers_win, "levels_up": r.levels,
@@ -86,6 +88,10 @@ def _public_view(state: TractorState, name: str) -> JSON:
             "failed_throws": list(state.failed_throws),
         })
         out.update(sides_for(state.config).public_view(state))
+    if state.config.version > 1:
+        # The trick rules, so that a bot or client checks plays as the table does.
+        out["rules"] = {**play_rules(state.config).to_json(), "decks": state.config.decks,
+                        "friend_selection": state.config.friend_selection.value}
     if state.config.takeback_allowed:
         out["takeback"] = state.takeback.seat if state.takeback is not None else None
     res = match_result(state)

@@ -159,6 +159,18 @@ async def test_unknown_game_and_bad_options_are_refused(server: Server, tmp_path
     assert "--options is not valid JSON" in screen.text
 
 
+async def test_options_help_lists_the_games_options(server: Server, tmp_path: Path) -> None:
+    """``--options help`` prints the game's options as the server's welcome
+    describes them (its options schema), with defaults and choices, and exits."""
+    url = f"ws://127.0.0.1:{server.port}/"
+    screen = Screen()
+    args = _args("--url", url, "--game", "tractor", "--options", "help",
+                 "--state", str(tmp_path / "s.json"))
+    assert await run_play(args, Keyboard([]), screen) == 0
+    assert "trick_draw_policy (default \"no_protections\"; one of no_protections |" in screen.text
+    assert "deck_count (default 0; 0..4)" in screen.text
+
+
 async def _restart(server: Server, tmp_path: Path, grace: float = 0.5) -> Server:
     port = server.port
     await server.stop()

@@ -23,7 +23,7 @@ def sort_hand(cards: Sequence[int], trump: Trump) -> tuple[int, ...]:
     return tuple(sorted(cards, key=_order_key(trump)))
 
 
-_SPELLING = tuple(format_card(c) for c in range(3 * FACES_PER_DECK))  # up to 3 decks
+_SPELLING = tuple(format_card(c) for c in range(4 * FACES_PER_DECK))  # up to 4 decks
 
 
 def spell(cards: Sequence[int]) -> list[str]:

@@ -14,15 +14,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine.cards import FACES_PER_DECK, RANKS, SMALL_JOKER, SUITS, deck, format_card
+from engine.cards import FACES_PER_DECK, SMALL_JOKER, SUITS, deck, format_card
 from engine.errors import IllegalAction
 from engine.events import Event, only
 from engine.game import Action
 from engine.rng import Rng
 from rules.tractor.declarations import declaration_options, kitty_trump_suit, undeclined
 from rules.tractor.memo import Memo
-from rules.tractor.options import NoDeclarationPolicy, TractorConfig
-from rules.tractor.order import Trump
+from rules.tractor.options import FirstLandlord, NoDeclarationPolicy, TractorConfig
+from rules.tractor.order import NT_LEVEL, Trump, rank_name
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
     display_trump,
@@ -80,8 +80,8 @@ def round_events(state: TractorState) -> list[Event]:
                 "round": state.rounds_played + 1,
                 "landlord": state.landlord,
                 "starter": state.starter,
-                "rank": RANKS[state.rank],
-                "levels": [RANKS[v] for v in state.levels],
+                "rank": rank_name(state.rank),
+                "levels": [rank_name(v) for v in state.levels],
             },
         )
     ]
@@ -90,10 +90,18 @@ def round_events(state: TractorState) -> list[Event]:
 _TO_ACT = Memo(8)
 
 
+def _can_take_back_bid(state: TractorState, seat: int) -> bool:
+    """Option ``bid_takeback``: the seat whose declaration stands may withdraw it."""
+    cur = state.current
+    return state.config.bid_takeback and cur is not None and cur.seat == seat
+
+
 def _drawing_seats(state: TractorState) -> tuple[int, ...]:
     active = {s for s in range(state.seats) if undeclined(state, s)}
     if drawing(state):
         active.add(state.drawer)
+    if state.current is not None and _can_take_back_bid(state, state.current.seat):
+        active.add(state.current.seat)
     return tuple(sorted(active))
 
 
@@ -118,8 +126,12 @@ class Draw(PhaseRules):
             {"type": "declare", "cards": [format_card(f)] * n}
             for f, n in declaration_options(state, seat)
         ]
+        if _can_take_back_bid(state, seat):
+            decls.append({"type": "takeback_bid"})
         if drawing(state) and seat == state.drawer:
             return [{"type": "draw"}, *decls]
+        if not undeclined(state, seat):
+            return decls  # only the takeback: nothing to pass on
         return [*decls, {"type": "pass"}]
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
@@ -128,6 +140,12 @@ class Draw(PhaseRules):
             if not drawing(state) or seat != state.drawer:
                 raise IllegalAction("not_your_turn", "it is not your turn to draw")
             return TractorMove({"type": "draw"}, seat, state)
+        if kind == "takeback_bid":
+            if not _can_take_back_bid(state, seat):
+                raise IllegalAction("nothing_to_take_back",
+                                    "only the standing declaration's owner may withdraw it "
+                                    "(option bid_takeback)")
+            return TractorMove({"type": "takeback_bid"}, seat, state)
         if kind == "pass":
             if not undeclined(state, seat):
                 raise IllegalAction("nothing_to_pass", "you have no declaration to pass on")
@@ -135,8 +153,9 @@ class Draw(PhaseRules):
         if kind != "declare":
             raise IllegalAction("bad_action", "during the draw: draw, declare or pass")
         faces = parse_cards(action)
-        if not faces or len(faces) > 2 or len(set(faces)) != 1:
-            raise IllegalAction("bad_declaration", "declare one rank card or a pair of one card")
+        if not faces or len(faces) > state.config.decks or len(set(faces)) != 1:
+            raise IllegalAction("bad_declaration",
+                                "declare copies of one rank card (or jokers)")
         f, n = faces[0], len(faces)
         if (f, n) not in declaration_options(state, seat):
             if take(state.hands[seat], faces) is None:
@@ -144,7 +163,7 @@ class Draw(PhaseRules):
             raise IllegalAction(
                 "weak_declaration",
                 "a declaration must be a rank card and override the current one "
-                "(single < pair < small-joker pair < big-joker pair)",
+                "(more copies, or as many of a stronger joker; see the bid options)",
             )
         cards = take(state.hands[seat], faces)
         assert cards is not None
@@ -157,6 +176,8 @@ class Draw(PhaseRules):
             return _draw(state)
         if kind == "declare":
             return _declare(state, seat, move.cards)
+        if kind == "takeback_bid":
+            return _take_back_bid(state, seat)
         declined = list(state.declined)
         declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
         after = replace(state, declined=tuple(declined))
@@ -186,6 +207,17 @@ def _declare(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
     return _maybe_close(after, events)
 
 
+def _take_back_bid(state: TractorState, seat: int) -> Step:
+    """Withdraw the standing declaration: the one before it stands again.  The
+    shown cards stay public (``retracted``): everyone saw them."""
+    cur = state.current
+    assert cur is not None
+    after = replace(state, declarations=state.declarations[:-1],
+                    retracted=(*state.retracted, *([cur.face] * cur.count)))
+    events = [Event("takeback_bid", {"seat": seat, "cards": [format_card(cur.face)] * cur.count})]
+    return _maybe_close(after, events)
+
+
 def _maybe_close(state: TractorState, events: list[Event]) -> Step:
     """End the draw once the stock is down to the kitty and nobody can still declare."""
     if drawing(state) or any(undeclined(state, s) for s in range(state.seats)):
@@ -197,9 +229,15 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
     kitty = state.stock
     cur = state.current
     revealed: tuple[int, ...] = ()
-    if cur is not None:
+    if state.rank == NT_LEVEL:
+        # The NT level: no declaration, no trump suit (docs/tractor.md, "Level advancement").
+        suit = None
+        landlord = state.landlord if state.landlord is not None else state.starter
+    elif cur is not None:
         suit = None if cur.face >= SMALL_JOKER else cur.face // 13
-        landlord = state.landlord if state.landlord is not None else cur.seat
+        first = (state.declarations[0].seat
+                 if state.config.first_landlord is FirstLandlord.BY_FIRST_BID else cur.seat)
+        landlord = state.landlord if state.landlord is not None else first
     elif state.config.no_declaration is NoDeclarationPolicy.REDEAL:
         # The hands are thrown in unseen: the card just drawn (it could not
         # declare, or the draw would still be open) is not shown either.
@@ -221,7 +259,7 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
     hands = [sort_hand(h, trump) for h in hands]
     events.append(Event("trump", {
         "landlord": landlord,
-        "rank": RANKS[trump.rank],
+        "rank": rank_name(trump.rank),
         "suit": SUITS[suit] if suit is not None else "NT",
     }))
     events.append(Event("kitty", {"seat": landlord, "cards": spell(kitty)}, only(landlord)))

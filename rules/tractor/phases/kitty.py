@@ -86,7 +86,8 @@ class Call(PhaseRules):
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         assert state.trump is not None
         choices = call_choices(state.hands[seat], state.trump, state.config.friend_calls,
-                               state.config.decks, sample_rng(state))
+                               state.config.decks, sample_rng(state),
+                               state.config.friend_selection)
         return [{"type": "call", "calls": calls_json(c)} for c in choices]
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
@@ -94,7 +95,7 @@ class Call(PhaseRules):
         if action.get("type") != "call":
             raise IllegalAction("bad_action", 'expected {"type": "call", "calls": [...]}')
         calls = parse_calls(action, state.trump, state.config.friend_calls,
-                            state.config.decks)
+                            state.config.decks, state.config.friend_selection)
         return TractorMove({"type": "call", "calls": calls_json(calls)}, seat, state,
                            calls=calls)
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.cards import FACES_PER_DECK
+from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import Action
 from rules.tractor.order import Trump, tables
@@ -25,20 +26,14 @@ from rules.tractor.phases.common import (
     sort_hand,
     spell,
 )
-from rules.tractor.phases.round_end import end_round
+from rules.tractor.phases.round_end import decided, end_early, end_round
+from rules.tractor.play_rules import PlayRules, play_rules
 from rules.tractor.scoring import points
 from rules.tractor.sides import sides_for
 from rules.tractor.state import Play as PlayedCards
 from rules.tractor.state import Takeback, TractorState
-from rules.tractor.structure import (
-    Structure,
-    a_legal_follow,
-    check_follow,
-    check_lead,
-    get_structure,
-)
+from rules.tractor.structure import Structure, get_structure
 from rules.tractor.throws import resolve_throw
-from rules.tractor.tricks import trick_winner
 
 
 def _distinct(cards: Sequence[int]) -> list[int]:
@@ -52,10 +47,12 @@ def _distinct(cards: Sequence[int]) -> list[int]:
     return out
 
 
-def lead_choices(hand: Sequence[int], trump: Trump) -> list[tuple[int, ...]]:
+def lead_choices(hand: Sequence[int], trump: Trump,
+                 rules: PlayRules | None = None) -> list[tuple[int, ...]]:
     """A representative set of leads: every single and pair, every tractor the
     hand's pairs form (each run and its length-2 head), and one throw per suit
-    (all its cards), so that random play meets throws that stand and fail."""
+    (all its cards), so that random play meets throws that stand and fail.
+    Under the tuple rules also every face's copies and the units its suit cuts into."""
     t = tables(trump)
     by_suit: dict[int, list[int]] = {}
     for c in hand:
@@ -75,14 +72,17 @@ def lead_choices(hand: Sequence[int], trump: Trump) -> list[tuple[int, ...]]:
                     out.append(u.cards)
                     if u.pairs > 2:
                         out.append(u.cards[:4])
+        if rules is not None and rules.tuples:
+            out += [tuple(ids) for ids in by_face.values() if len(ids) >= 3]
+            out += [u.cards for u in rules.structure(cards, trump).units if len(u.cards) >= 3]
         if len(by_face) > 1:
             out.append(tuple(cards))
-    return out
+    return list(dict.fromkeys(out)) if rules is not None and rules.tuples else out
 
 
 def _lead(state: TractorState) -> Structure:
     assert state.trump is not None
-    return get_structure(state.trick[0].cards, state.trump)
+    return play_rules(state.config).structure(state.trick[0].cards, state.trump)
 
 
 def play_choices(state: TractorState, seat: int) -> list[tuple[int, ...]]:
@@ -92,15 +92,16 @@ def play_choices(state: TractorState, seat: int) -> list[tuple[int, ...]]:
     hand = state.hands[seat]
     trump = state.trump
     t = tables(trump)
+    rules = play_rules(state.config)
     if not state.trick:
-        return lead_choices(hand, trump)
+        return lead_choices(hand, trump, rules)
     lead = _lead(state)
-    if lead.template.cards == 1:
+    if lead.size == 1:
         in_suit = [c for c in hand if t.suit[c % FACES_PER_DECK] == lead.suit] or list(hand)
         return list(dict.fromkeys((c,) for c in _distinct(in_suit)))
     rng = sample_rng(state)
-    out = [a_legal_follow(lead, hand, trump)]
-    out += [a_legal_follow(lead, hand, trump, rng) for _ in range(3)]
+    out = [rules.a_legal_follow(lead, hand, trump)]
+    out += [rules.a_legal_follow(lead, hand, trump, rng) for _ in range(3)]
     return list(dict.fromkeys(tuple(sorted(p)) for p in out))
 
 
@@ -117,7 +118,11 @@ class Play(PhaseRules):
         if state.takeback is not None and seat == state.takeback.seat:
             # confirm first: a client or bot falling back on legal[0] keeps its play.
             return [{"type": "confirm"}, {"type": "takeback"}]
-        return [{"type": "play", "cards": spell(c)} for c in play_choices(state, seat)]
+        plays: list[Action] = [{"type": "play", "cards": spell(c)}
+                               for c in play_choices(state, seat)]
+        if state.config.early_end and state.config.version > 1 and decided(state):
+            plays.append({"type": "end_round"})
+        return plays
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         assert state.trump is not None
@@ -125,14 +130,23 @@ class Play(PhaseRules):
         reject_takeback(state, seat, kind)
         if kind in ("takeback", "confirm"):
             return TractorMove({"type": kind}, seat, state)
+        if kind == "end_round":
+            if not (state.config.early_end and state.config.version > 1):
+                raise IllegalAction("bad_action",
+                                    "ending a round early is off (option early_end)")
+            if not decided(state):
+                raise IllegalAction("not_decided", "the round can end early only between "
+                                    "tricks, once its result cannot change")
+            return TractorMove({"type": "end_round"}, seat, state)
         cards = cards_in_hand(state, seat, action, "play")
         hand = state.hands[seat]
         canonical = in_hand_order(hand, cards)
         lead = None
+        rules = play_rules(state.config)
         if not state.trick:
-            lead = check_lead(canonical, state.trump)
+            lead = rules.check_lead(canonical, state.trump)
         else:
-            check_follow(_lead(state), hand, cards, state.trump)
+            rules.check_follow(_lead(state), hand, cards, state.trump)
         return TractorMove({"type": "play", "cards": spell(canonical)}, seat, state,
                            cards=canonical, lead=lead)
 
@@ -140,6 +154,8 @@ class Play(PhaseRules):
         kind = move.action["type"]
         if kind == "takeback":
             return _take_back(state)
+        if kind == "end_round":
+            return end_early(state)
         if state.takeback is not None:
             # Any other action closes the window: the next play, or a confirm.
             state = replace(state, takeback=None)
@@ -172,9 +188,11 @@ def _play(state: TractorState, seat: int, cards: tuple[int, ...],
     failed = state.failed_throws
     seats = state.seats
     throw_failed = False
+    rules = play_rules(state.config)
     if lead is not None:
-        others = [state.hands[s] for s in range(seats) if s != seat]
-        outcome = resolve_throw(lead, others, trump, state.config.throw_failure_unit)
+        others = [state.hands[(seat + k) % seats] for k in range(1, seats)]  # play order
+        outcome = resolve_throw(lead, others, trump, state.config.throw_failure_unit,
+                                rules.can_beat)
         if not outcome.stands:
             assert outcome.forced is not None
             forced = outcome.forced.cards
@@ -194,9 +212,8 @@ def _play(state: TractorState, seat: int, cards: tuple[int, ...],
     hands[seat] = tuple(c for c in hands[seat] if c not in gone)
     trick = (*state.trick, PlayedCards(seat, cards))
     events.append(Event("play", {"seat": seat, "cards": spell(cards)}))
-    lead_s = get_structure(trick[0].cards, trump)
-    idx = trick_winner(lead_s, [p.cards for p in trick], trump,
-                       state.config.trick_comparison)
+    lead_s = rules.structure(trick[0].cards, trump)
+    idx = rules.winner(lead_s, [p.cards for p in trick], trump)
     winner = trick[idx].seat
     after = replace(state, hands=tuple(hands), trick=trick, failed_throws=failed,
                     winning=winner)

@@ -10,27 +10,29 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.cards import RANKS
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import Action
+from rules.tractor.options import BonusLevelPolicy, KittyMultiplier
+from rules.tractor.order import rank_name
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import spell
 from rules.tractor.phases.draw import new_round, round_events
 from rules.tractor.scoring import (
+    LevelChange,
     advance,
-    kitty_bonus,
     kitty_multiplier,
     level_change,
+    level_table,
     penalised,
     points,
 )
 from rules.tractor.sides import match_result, sides_for
 from rules.tractor.state import Phase, RoundResult, TractorState
-from rules.tractor.structure import Structure
+from rules.tractor.structure import Structure, get_structure
 
 
-def end_round(state: TractorState, last_winner: int, last_lead: Structure,
+def end_round(state: TractorState, last_winner: int, last_lead: Structure | None,
               events: list[Event]) -> Step:
     """Score the round whose last trick ``last_winner`` won on ``last_lead``."""
     assert state.landlord is not None and state.trump is not None
@@ -42,18 +44,26 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
     attackers = frozenset(range(state.seats)) - landlords
     bonus = 0
     multiplier = 0
-    if last_winner in attackers:
-        multiplier = kitty_multiplier(last_lead.template, config.kitty_multiplier)
-        bonus = kitty_bonus(state.kitty, last_lead.template, config.kitty_multiplier)
+    if last_winner in attackers and last_lead is not None:
+        multiplier = kitty_multiplier(last_lead, config.kitty_multiplier)
+        bonus = points(state.kitty) * multiplier
     failed_attack, failed_land = sides.failed_throws(state, attackers, landlords)
     p = penalised(state.points + bonus, failed_attack, failed_land,
                   config.throw_failure_penalty)
-    change = level_change(p, config.decks)
+    # Version-1 tables scored every total at or below zero as 0.
+    change = level_change(max(p, 0) if config.version == 1 else p, config.decks,
+                          level_table(config))
+    if (not change.attackers_win and config.bonus_level is BonusLevelPolicy.SMALLER_LANDLORD_TEAM
+            and config.finding_friends and len(landlords) < config.friend_calls + 1):
+        # A wasted or unanswered call left the landlords short-handed.
+        change = LevelChange(False, change.levels + 1, bonus=True)
     winners = tuple(sorted(attackers if change.attackers_win else landlords))
     levels = list(state.levels)
     passed: list[int] = []
     for s in winners:
-        levels[s], over = advance(levels[s], change.levels, config.max_rank_index)
+        levels[s], over = advance(levels[s], change.levels, config.max_rank_index,
+                                  config.defended_ranks, defending=not change.attackers_win,
+                                  round_rank=state.trump.rank)
         if over:
             passed.append(s)
     nxt = sides.next_landlord(state, landlords, change.attackers_win)
@@ -80,8 +90,10 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
         "attacker_points": p,
         "attackers_win": change.attackers_win,
         "levels_up": change.levels,
+        # Version-1 events had no bonus level (their stored form stays as it was).
+        **({"bonus_level": change.bonus} if config.version > 1 else {}),
         **sides.went_up(state, winners, change.attackers_win),
-        "levels": [RANKS[v] for v in levels],
+        "levels": [rank_name(v) for v in levels],
         "next_landlord": nxt,
     }))
     limit = config.rounds and rounds_played >= config.rounds
@@ -94,6 +106,39 @@ def end_round(state: TractorState, last_winner: int, last_lead: Structure,
     assert res is not None
     events.append(Event("game_over", res.to_json()))
     return final, events
+
+
+def decided(state: TractorState) -> bool:
+    """Whether the round's result can no longer change (option ``early_end``,
+    rbtying/shengji's "end game early"): between tricks, every call answered,
+    and the level change the same whether the attackers take every point still
+    in the hands and the kitty at its largest multiplier, or nothing more,
+    whatever failed-throw penalties the tricks left could bring."""
+    config = state.config
+    if (state.phase is not Phase.PLAY or state.trick or state.takeback is not None
+            or None in state.called_by or state.landlord is None):
+        return False
+    landlords = state.landlord_side
+    attackers = frozenset(range(state.seats)) - landlords
+    failed_attack, failed_land = sides_for(config).failed_throws(state, attackers, landlords)
+    p = penalised(state.points, failed_attack, failed_land, config.throw_failure_penalty)
+    left = max(len(h) for h in state.hands)
+    # Each failed throw still plays a card, and a last card is never a throw.
+    swing = config.throw_failure_penalty * max(left - 1, 0)
+    kitty = points(state.kitty) * max(2 * left, 2**left if config.kitty_multiplier
+                                      is KittyMultiplier.POWER_UNIT else 0)
+    low = p - swing
+    high = p + points(c for h in state.hands for c in h) + kitty + swing
+    table = level_table(config)
+    return level_change(low, config.decks, table) == level_change(high, config.decks, table)
+
+
+def end_early(state: TractorState) -> Step:
+    """End the round now (its result is decided): scored as it stands, no kitty bonus."""
+    assert state.landlord is not None and state.trump is not None
+    events = [Event("round_ended_early", {"attacker_points": state.points})]
+    lead = get_structure(state.last_trick[0].cards, state.trump) if state.last_trick else None
+    return end_round(state, state.landlord, lead, events)
 
 
 class RoundOver(PhaseRules):

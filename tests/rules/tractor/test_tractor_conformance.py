@@ -81,3 +81,23 @@ def test_finding_friends_short_match_conforms() -> None:
 def test_takeback_rounds_conform(options: dict[str, Any], seeds: range) -> None:
     config = GAME.parse_config({"takeback_allowed": True, **options, "rounds": 1})
     assert check_game(GAME, config, seeds) > 150 * len(seeds)
+
+
+MULTI_DECK: list[tuple[dict[str, Any], range]] = [
+    ({"deck_count": 3, "trick_draw_policy": "longer_tuples_protected",
+      "bid_takeback": True}, range(900, 904)),
+    ({"deck_count": 4, "bomb_policy": "allow_bombs_suit_following",
+      "trick_draw_policy": "only_draw_tractor_on_tractor"}, range(910, 913)),
+    ({"finding_friends": True, "seats": 8, "multiple_join": "no_double_join",
+      "friend_selection": "point_card_not_allowed"}, range(920, 922)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(MULTI_DECK)))
+def test_multi_deck_rounds_conform(case: int) -> None:
+    """Three and four decks: tuples, draw policies, bombs, bid takebacks -- every
+    step scanned for leaks, every log replayed (docs/tractor.md, "Tuples and
+    draw policies")."""
+    options, seeds = MULTI_DECK[case]
+    config = GAME.parse_config({**options, "rounds": 1})
+    assert check_game(GAME, config, seeds) > 150 * len(seeds)

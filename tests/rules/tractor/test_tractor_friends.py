@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from bots.tractor.heuristic import TractorHeuristicBot
-from engine.cards import FACES_PER_DECK, format_card, parse_face, parse_faces
+from engine.cards import FACES_PER_DECK, RANKS, format_card, parse_face, parse_faces
 from engine.errors import IllegalAction
 from engine.events import SPECTATOR, Event
 from engine.rng import Rng
-from rules.tractor.friends import reveal
+from rules.tractor.friends import callable_faces, reveal
 from rules.tractor.game import TractorGame, sort_hand
-from rules.tractor.options import TractorConfig, deal_sizes
+from rules.tractor.options import FriendSelection, TractorConfig, deal_sizes
 from rules.tractor.order import Trump
 from rules.tractor.scoring import level_change, next_landlord, next_landlord_friends
 from rules.tractor.state import FriendCall, Phase, TractorState
@@ -73,9 +73,10 @@ def data(events: list[Event], kind: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("seats", "decks", "kitty", "hand", "calls"),
-    # decks = seats // 2 capped at 3; the smallest kitty >= 5 leaving equal
-    # hands; seats // 2 - 1 calls so the landlord's side is half the table.
-    [(5, 2, 8, 20, 1), (6, 3, 6, 26, 2), (7, 3, 8, 22, 2), (8, 3, 10, 19, 3)],
+    # decks = seats // 2 (shengji's default; quadruples are units at 8 seats);
+    # the smallest kitty >= 5 leaving equal hands; seats // 2 - 1 calls so the
+    # landlord's side is half the table.
+    [(5, 2, 8, 20, 1), (6, 3, 6, 26, 2), (7, 3, 8, 22, 2), (8, 4, 8, 26, 3)],
 )
 def test_deal_sizes_by_seat_count(seats: int, decks: int, kitty: int, hand: int,
                                   calls: int) -> None:
@@ -316,8 +317,9 @@ def test_next_landlord_agrees_with_the_classic_rule_on_fixed_partnerships() -> N
 @pytest.mark.parametrize(
     ("kitty", "points", "attackers_win", "seats_up", "levels", "next_landlord"),
     [
-        # 25 in the trick + (15 kitty points x 2): 55, the lone landlord holds +1.
-        ("KD 5S", 55, False, [0], (1, 1, 2, 3, 4), 0),
+        # 25 in the trick + (15 kitty points x 2): 55, the lone landlord holds +1,
+        # and +1 more: its side is smaller than planned (bonus_level, default on).
+        ("KD 5S", 55, False, [0], (2, 1, 2, 3, 4), 0),
         # 25 + 45 x 2 = 115 >= 80: the four attackers take over (+0), and the
         # next landlord is "the next attacker after the landlord".
         ("KD KD TD TD 5S", 115, True, [1, 2, 3, 4], (0, 1, 2, 3, 4), 1),
@@ -345,7 +347,8 @@ def test_the_match_ends_when_a_seat_passes_the_maximum_rank() -> None:
         s, _ev = act(s, seat, card)
     assert s.phase is Phase.OVER and s.champions == (0,)
     result = GAME.result(s)
-    assert result is not None and result.scores == (2.0, 0.0, 0.0, 0.0, 0.0)
+    # +2 and the bonus level: the landlord played alone.
+    assert result is not None and result.scores == (3.0, 0.0, 0.0, 0.0, 0.0)
     assert result.summary.startswith("seat 1 wins after 1 round: seat 1 at 3, seat 2 at 3")
 
 
@@ -384,3 +387,49 @@ def test_bots_play_a_round_legally(seats: int) -> None:
         action = bot.decide(GAME.view(s, seat), legal, seat, 1, 1.0)
         s, _ = GAME.act(s, seat, action)  # raises if the bot's action is illegal
     assert s.phase is Phase.OVER and len(s.calls) == seats // 2 - 1
+
+
+# ----------------------------------------------------------------------------
+# Friend selection and multiple joins (docs/tractor.md, "Finding Friends")
+
+
+@pytest.mark.parametrize(
+    ("policy", "rank", "verdicts"),
+    [
+        # rbtying/shengji's table: trump spades, landlord at 7 (or A).
+        ("unrestricted", "7", {"KC": True, "3S": False, "3C": True, "AC": True}),
+        ("point_card_not_allowed", "7", {"KC": False, "3S": False, "3C": True, "AC": True}),
+        ("point_card_not_allowed", "A", {"KC": True, "3S": False, "3C": True, "AC": False}),
+        ("highest_card_not_allowed", "7", {"KC": True, "3S": False, "3C": True, "AC": False}),
+        ("highest_card_not_allowed", "A", {"KC": False, "3S": False, "3C": True}),
+        ("trumps_included", "7", {"KC": True, "3S": True, "3C": True, "AC": True}),
+    ],
+)
+def test_friend_selection_policies(policy: str, rank: str, verdicts: dict[str, bool]) -> None:
+    """Option ``friend_selection``: which cards may be called."""
+    trump = Trump(RANKS.index(rank), 3)
+    faces = set(callable_faces(trump, FriendSelection(policy)))
+    for card, ok in verdicts.items():
+        assert (parse_face(card) in faces) is ok, (policy, rank, card)
+
+
+def test_no_double_join_keeps_the_call_open() -> None:
+    """Option ``multiple_join`` = ``no_double_join``: a called copy played by a seat
+    already on the landlord's side (the landlord here) leaves the call open, and
+    the next copy played by another seat answers it."""
+    calls = (FriendCall(parse_face("AC"), 1),)
+    ac = [parse_face("AC"), parse_face("AC") + 54]
+    # Unrestricted: the landlord's own first copy answers (wastes) the call.
+    assert reveal(calls, (None,), [], 0, ac[:1]) == (0,)
+    # No double join: it stays open, and seat 3's copy answers it.
+    side = frozenset({0})
+    assert reveal(calls, (None,), [], 0, ac[:1], side) == (None,)
+    assert reveal(calls, (None,), ac[:1], 3, ac[1:], side) == (3,)
+
+
+def test_friend_count_option() -> None:
+    """Option ``friend_count``: how many friends the landlord calls (default seats // 2 - 1)."""
+    assert config(6).friend_calls == 2
+    assert config(6, friend_count=1).friend_calls == 1
+    with pytest.raises(IllegalAction):
+        GAME.parse_config({"friend_count": 1})

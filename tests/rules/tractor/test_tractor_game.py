@@ -566,3 +566,23 @@ def test_who_could_declare_is_not_shown_to_others_during_the_draw():
                 assert set(game.view(state, viewer)["to_act"]) == shown
             seat = acting[0]
             state, _ = game.act(state, seat, game.legal(state, seat)[0])
+
+
+def test_a_decided_round_may_end_early() -> None:
+    """Option ``early_end`` (default on; shengji's "end game early"): between tricks,
+    once no remaining card, kitty or penalty can change the level result, the
+    seat to lead may end the round; it is scored as it stands."""
+    s = playing(["3C", "4C", "6C", "7C"], kitty="3D 4D 6D 7D 8D 9D JD QD")
+    assert {"type": "end_round"} in GAME.legal(s, 0)
+    s, ev = act(s, 0, "end_round")
+    assert kinds(ev)[:2] == ["round_ended_early", "round_end"]
+    assert event(ev, "round_end")["levels_up"] == 3 and s.phase is Phase.ROUND_OVER
+    # Points still in play (a king) keep the round open.
+    open_round = playing(["3C", "KC", "6C", "7C"], kitty="3D 4D 6D 7D 8D 9D JD QD")
+    assert {"type": "end_round"} not in GAME.legal(open_round, 0)
+    with pytest.raises(IllegalAction) as err:
+        act(open_round, 0, "end_round")
+    assert err.value.code == "not_decided"
+    off = playing(["3C", "4C", "6C", "7C"], cfg=config(early_end=False))
+    with pytest.raises(IllegalAction):
+        act(off, 0, "end_round")

@@ -11,9 +11,8 @@ from bots.arena import play_game
 from bots.base import RandomBot
 from engine.replay import LoggedAction, replay, state_hash
 from engine.rng import Rng
-from rules.tractor import structure
 from rules.tractor.game import TractorMove
-from rules.tractor.phases import play
+from rules.tractor.play_rules import PlayRules
 from rules.tractor.state import Phase
 from tests.rules.tractor.test_tractor_game import GAME, config, playing
 
@@ -30,8 +29,8 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
         return check
 
-    monkeypatch.setattr(play, "check_follow", counted("follow", structure.check_follow))
-    monkeypatch.setattr(play, "check_lead", counted("lead", structure.check_lead))
+    monkeypatch.setattr(PlayRules, "check_follow", counted("follow", PlayRules.check_follow))
+    monkeypatch.setattr(PlayRules, "check_lead", counted("lead", PlayRules.check_lead))
     return counts
 
 
@@ -83,10 +82,12 @@ class _CountingBot(RandomBot):
         self.leads = self.follows = 0
 
     def decide(self, view: Any, legal: Any, seat: int, seed: int, budget: float) -> Any:
-        if view["phase"] == "play":
+        action = super().decide(view, legal, seat, seed, budget)
+        # Only plays are checked as leads or follows (not an early end_round).
+        if view["phase"] == "play" and action is not None and action["type"] == "play":
             self.leads += not view["trick"]
             self.follows += bool(view["trick"])
-        return super().decide(view, legal, seat, seed, budget)
+        return action
 
 
 def test_the_arena_checks_each_action_once(checks: dict[str, int]) -> None:

@@ -74,3 +74,17 @@ def test_failure_unit_option() -> None:
     assert smallest.forced is not None and smallest.forced.cards == ids("QS", set(ids("KS")))
     assert first.forced is not None and first.forced.pairs == 2
     assert len(first.returned) == 2 and len(smallest.returned) == 5
+
+
+def test_first_beater_lets_the_first_player_in_order_decide() -> None:
+    """``first_beater`` (rbtying/shengji): the first player after the thrower who can
+    beat a unit decides, and the throw is cut to the smallest unit it can beat."""
+    # The next player beats only the tractor; a later one beats the single QS.
+    lead, others = deal("9S 9S 8S 8S QS", "TS TS JS JS", "3D", "AS")
+    out = resolve_throw(lead, others, CR2_HEARTS, ThrowFailureUnit.FIRST_BEATER)
+    assert out.forced is not None and out.forced.pairs == 2
+    smallest = resolve_throw(lead, others, CR2_HEARTS, ThrowFailureUnit.SMALLEST)
+    assert smallest.forced is not None and len(smallest.forced.cards) == 1
+    # Reversed seat order: the ace holder comes first and the single is forced.
+    out = resolve_throw(lead, list(reversed(others)), CR2_HEARTS, ThrowFailureUnit.FIRST_BEATER)
+    assert out.forced is not None and len(out.forced.cards) == 1
