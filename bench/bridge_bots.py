@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from bots.arena import Progress, derive_seeds, mean_ci, play_game
 from bots.base import RandomBot
 from bots.bridge.gib import GibBot
-from bots.bridge.hand import HandInfo
 from bots.bridge.play import PlayOptions, Scorer, dds_scorer
 from engine.cards import deck, format_face, parse_face, rank_of
 from engine.dds import make_deal
@@ -36,6 +35,7 @@ from rules.bridge import BridgeConfig, BridgeGame
 from rules.bridge.boards import SEATS
 from rules.bridge.scoring import imps
 from rules.bridge.state import Phase
+from rules.bridge.system.hand import HandInfo
 
 _SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 

@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bots.bridge.bidding import infer
-from bots.bridge.hand import Constraints
 from bots.bridge.sampling import Samples, SampleSpec, replay_play, sample_deals
 from engine.cards import parse_face, rank_of, suit_of
 from engine.dds import Solver, make_deal, solve_position
 from engine.events import JSON
 from engine.rng import Rng
 from rules.bridge.auction import parse_call
+from rules.bridge.system.hand import Constraints
 
 # (hands, strain, trick leader, trick cards) -> {card text: tricks for the side to move}
 Scorer = Callable[[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]], dict[str, int]]

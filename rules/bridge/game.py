@@ -101,7 +101,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
     move_type = BridgeMove
-    non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+    non_card_keys = frozenset(
+        {"call", "contract", "summary", "auction", "results", "explanations"}
+    )
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from bots.bridge.bidding import infer
 from bots.bridge.gib import GibBot
-from bots.bridge.hand import HandInfo, shows
 from bots.bridge.play import PlayOptions, choose_card, read_position
 from bots.bridge.sampling import SampleSpec, replay_play, sample_deals
 from engine.cards import format_face, parse_face
 from engine.rng import Rng
 from rules.bridge import BridgeGame
 from rules.bridge.auction import parse_call
+from rules.bridge.system.hand import HandInfo, shows
 
 GAME = BridgeGame()
 N, E, S, W = range(4)
