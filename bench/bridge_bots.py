@@ -1,4 +1,5 @@
-"""Strength report for the bridge bots (issue 7 §2).  Prints figures, asserts nothing.
+"""Strength report for the bridge bots (issue 7 §2, issue 19 §7).  Prints figures,
+asserts nothing.
 
 (a) Declarer play: on random boards the side with more HCP declares a fixed contract
     (4 of an 8-card major fit, else 3NT; declarer = the hand longer in trumps, or
@@ -6,11 +7,14 @@
     tricks the declarer loses against the double-dummy result measure only its own
     mistakes.  The GIB declarer (sampling + double dummy) is compared with a
     random-legal declarer on the same boards: lost tricks per board, 95% CI.
-(b) Duplicate match: each board is played at two tables, GIB bidding and playing
+(b) Defence, measured the same way: the same boards and contracts, a double-dummy
+    declarer, GIB on both defenders' seats; the tricks the declarer takes above the
+    double-dummy result are the defenders' loss per board, 95% CI.
+(c) Duplicate match: each board is played at two tables, GIB bidding and playing
     North-South against random-legal bidders/players at one and East-West at the
     other (the arena's ``play_game``, real seat views).  IMPs per board for GIB, 95% CI.
 
-    .venv/bin/python bench/bridge_bots.py --boards 500 --match 100 --solver endplay
+    .venv/bin/python bench/bridge_bots.py --boards 500 --defence 500 --match 100
 
 ``--solver dds`` (default) uses engine.dds; ``--solver endplay`` uses the endplay
 package (bench-only peer, the DDS library) as a cross-check of the figures.
@@ -81,9 +85,11 @@ def fixed_contract(hands: Sequence[Sequence[int]]) -> tuple[int, str]:
     return (a if info[a].hcp >= info[b].hcp else b), "3NT"
 
 
-def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOptions,
-                  budget: float, times: list[float]) -> tuple[int, int]:
-    """(double-dummy tricks, tricks taken) for the declarer on board ``seed``."""
+def play_board(seed: int, role: str, bot: str, scorer: Scorer, options: PlayOptions,
+               budget: float, times: list[float]) -> tuple[int, int]:
+    """(double-dummy tricks, tricks taken) for the declarer on board ``seed``, with
+    ``bot`` ("gib" or "random") playing ``role`` ("declarer": declarer and dummy;
+    "defence": both defenders) and the other side double dummy."""
     cards = Rng(seed).shuffled(deck())
     hands = [cards[13 * i: 13 * i + 13] for i in range(4)]
     decl, contract = fixed_contract(hands)
@@ -97,28 +103,26 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
-    gib = GibBot(options, scorer)
-    rnd = RandomBot()
+    player = GibBot(options, scorer) if bot == "gib" else RandomBot()
     k = 0
     while state.phase is Phase.PLAY:
         seat = game.to_act(state)[0]
         legal = [a for a in game.legal(state, seat) if a["type"] == "play"]
         mover = state.next_player
-        if mover % 2 != decl % 2:
-            # Double-dummy defender: the best card for the true deal, lowest on ties.
+        bots_move = (mover % 2 == decl % 2) == (role == "declarer")
+        if not bots_move:
+            # Double dummy: the best card for the true deal, lowest on ties.
             scores = scorer(state.hands, strain, state.leader, state.trick)
             cards_ = [a["card"] for a in legal]
             best = max(cards_, key=lambda c: (scores.get(c, -1), -rank_of(parse_face(c))))
             action: dict[str, object] = {"type": "play", "card": best}
-        elif declarer_bot == "gib":
-            view = game.view(state, seat)
-            t = time.perf_counter()
-            action = dict(gib.decide(view, legal, seat, derive_seed(seed, k, seat), budget))
-            if len(legal) > 1:
-                times.append(time.perf_counter() - t)
         else:
             view = game.view(state, seat)
-            action = dict(rnd.decide(view, legal, seat, derive_seed(seed, k, seat), budget))
+            t = time.perf_counter()
+            action = dict(player.decide(view, legal, seat, derive_seed(seed, k, seat), budget)
+                          or legal[0])
+            if bot == "gib" and len(legal) > 1:
+                times.append(time.perf_counter() - t)
         state, _ = game.act(state, seat, action)
         k += 1
     taken = state.results[-1].tricks
@@ -126,26 +130,31 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     return dd_declarer, taken
 
 
-def report_declarer(n: int, scorer: Scorer, options: PlayOptions, budget: float) -> None:
+def report_play(n: int, role: str, bots: Sequence[str], scorer: Scorer, options: PlayOptions,
+                budget: float) -> None:
+    """Tricks lost against double dummy per board by ``bots`` playing ``role``."""
     seeds = derive_seeds(7, n)
-    lost: dict[str, list[float]] = {"gib": [], "random": []}
+    lost: dict[str, list[float]] = {b: [] for b in bots}
     times: list[float] = []
     bar = Progress(n, label="boards")
     start = time.perf_counter()
     for i, seed in enumerate(seeds):
-        for who in ("gib", "random"):
-            dd, taken = declare_board(seed, who, scorer, options, budget, times)
-            lost[who].append(dd - taken)
+        for who in bots:
+            dd, taken = play_board(seed, role, who, scorer, options, budget, times)
+            # Declarer: tricks below double dummy; defence: declarer's tricks above it.
+            lost[who].append(dd - taken if role == "declarer" else taken - dd)
         bar.update(i + 1)
     secs = time.perf_counter() - start
-    print(f"(a) declarer play, {n} boards, double-dummy defenders, "
-          f"{options.samples} samples/decision ({secs:.0f} s)")
+    other = "defenders" if role == "declarer" else "declarer"
+    print(f"({'a' if role == 'declarer' else 'b'}) {role} play, {n} boards, double-dummy "
+          f"{other}, {options.samples}-{options.max_samples} samples/decision ({secs:.0f} s)")
     for who, values in lost.items():
         m, h = mean_ci(values)
         print(f"    {who:7s} tricks lost vs double dummy per board: {m:.3f} ± {h:.3f}")
-    diff = [r - g for g, r in zip(lost["gib"], lost["random"], strict=True)]
-    m, h = mean_ci(diff)
-    print(f"    random minus gib: {m:.3f} ± {h:.3f} tricks per board")
+    if len(bots) == 2:
+        diff = [r - g for g, r in zip(lost[bots[0]], lost[bots[1]], strict=True)]
+        m, h = mean_ci(diff)
+        print(f"    {bots[1]} minus {bots[0]}: {m:.3f} ± {h:.3f} tricks per board")
     if times:
         print(f"    gib decision time: mean {statistics.mean(times) * 1000:.1f} ms, "
               f"median {statistics.median(times) * 1000:.1f} ms, max {max(times):.2f} s "
@@ -168,7 +177,7 @@ def report_match(n: int, scorer: Scorer, options: PlayOptions, budget: float) ->
         bar.update(i + 1)
     secs = time.perf_counter() - start
     m, h = mean_ci(results)
-    print(f"(b) duplicate match, {n} boards x 2 tables, GIB vs random-legal "
+    print(f"(c) duplicate match, {n} boards x 2 tables, GIB vs random-legal "
           f"({options.samples} samples/decision, {secs:.0f} s)")
     print(f"    GIB IMPs per board: {m:.2f} ± {h:.2f}")
 
@@ -176,16 +185,24 @@ def report_match(n: int, scorer: Scorer, options: PlayOptions, budget: float) ->
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=500, help="(a) boards")
-    ap.add_argument("--match", type=int, default=100, help="(b) boards")
-    ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--defence", type=int, default=500, help="(b) boards")
+    ap.add_argument("--match", type=int, default=100, help="(c) boards")
+    ap.add_argument("--samples", type=int, default=PlayOptions.samples)
+    ap.add_argument("--max-samples", type=int, default=PlayOptions.max_samples)
+    ap.add_argument("--no-random", action="store_true",
+                    help="(a) without the random-legal declarer's reference figure")
     ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
     ap.add_argument("--solver", choices=("dds", "endplay"), default="dds")
     args = ap.parse_args(argv)
     scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
-    options = PlayOptions(samples=args.samples)
+    options = PlayOptions(samples=args.samples, max_samples=args.max_samples)
     print(f"solver: {args.solver}", flush=True)
     if args.boards:
-        report_declarer(args.boards, scorer, options, args.budget)
+        bots = ["gib"] if args.no_random else ["gib", "random"]
+        report_play(args.boards, "declarer", bots, scorer, options, args.budget)
+        sys.stdout.flush()
+    if args.defence:
+        report_play(args.defence, "defence", ["gib"], scorer, options, args.budget)
         sys.stdout.flush()
     if args.match:
         report_match(args.match, scorer, options, args.budget)
