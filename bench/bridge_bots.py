@@ -23,10 +23,12 @@ package (bench-only peer, the DDS library) as a cross-check of the figures.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from bots.arena import Progress, derive_seeds, mean_ci, play_game
 from bots.base import RandomBot
@@ -131,9 +133,11 @@ def play_board(seed: int, role: str, bot: str, scorer: Scorer, options: PlayOpti
 
 
 def report_play(n: int, role: str, bots: Sequence[str], scorer: Scorer, options: PlayOptions,
-                budget: float) -> None:
-    """Tricks lost against double dummy per board by ``bots`` playing ``role``."""
-    seeds = derive_seeds(7, n)
+                budget: float, first: int = 0, dump: str | None = None) -> None:
+    """Tricks lost against double dummy per board by ``bots`` playing ``role``
+    (boards ``first`` to ``first + n`` of the bench's list: a long run may be split
+    into parts played side by side, their ``dump`` files joined)."""
+    seeds = derive_seeds(7, first + n)[first:]
     lost: dict[str, list[float]] = {b: [] for b in bots}
     times: list[float] = []
     bar = Progress(n, label="boards")
@@ -145,6 +149,8 @@ def report_play(n: int, role: str, bots: Sequence[str], scorer: Scorer, options:
             lost[who].append(dd - taken if role == "declarer" else taken - dd)
         bar.update(i + 1)
     secs = time.perf_counter() - start
+    if dump:
+        Path(f"{dump}.{role}.json").write_text(json.dumps(lost))
     other = "defenders" if role == "declarer" else "declarer"
     print(f"({'a' if role == 'declarer' else 'b'}) {role} play, {n} boards, double-dummy "
           f"{other}, {options.samples}-{options.max_samples} samples/decision ({secs:.0f} s)")
@@ -189,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--match", type=int, default=100, help="(c) boards")
     ap.add_argument("--samples", type=int, default=PlayOptions.samples)
     ap.add_argument("--max-samples", type=int, default=PlayOptions.max_samples)
+    ap.add_argument("--first", type=int, default=0, help="(a), (b): boards to skip")
+    ap.add_argument("--dump", help="(a), (b): write per-board losses to DUMP.<role>.json")
     ap.add_argument("--no-random", action="store_true",
                     help="(a) without the random-legal declarer's reference figure")
     ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
@@ -199,10 +207,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"solver: {args.solver}", flush=True)
     if args.boards:
         bots = ["gib"] if args.no_random else ["gib", "random"]
-        report_play(args.boards, "declarer", bots, scorer, options, args.budget)
+        report_play(args.boards, "declarer", bots, scorer, options, args.budget, args.first,
+                    args.dump)
         sys.stdout.flush()
     if args.defence:
-        report_play(args.defence, "defence", ["gib"], scorer, options, args.budget)
+        report_play(args.defence, "defence", ["gib"], scorer, options, args.budget, args.first,
+                    args.dump)
         sys.stdout.flush()
     if args.match:
         report_match(args.match, scorer, options, args.budget)

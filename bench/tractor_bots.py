@@ -25,6 +25,7 @@ Then rounds per second of 4-bot self-play (four heuristic bots).  Asserts nothin
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -169,7 +170,8 @@ def match_points(rounds: int, seed: int) -> None:
           f"matches won: {heuristic_matches}/{matches}")
 
 
-def strong_vs_heuristic(deals: int, seed: int, options: MonteCarloOptions) -> None:
+def strong_vs_heuristic(deals: int, seed: int, options: MonteCarloOptions,
+                        first: int = 0, dump: str | None = None) -> None:
     """Measurement 3: the Monte Carlo bot against the heuristic, duplicate deals.
 
     Single-round games; each deal is played twice, the Monte Carlo pair at seats 0&2
@@ -182,7 +184,9 @@ def strong_vs_heuristic(deals: int, seed: int, options: MonteCarloOptions) -> No
     gained: list[float] = []
     illegal = 0
     t0 = time.perf_counter()
-    for i, s in enumerate(derive_seeds(seed, deals)):
+    # ``first`` skips that many deals of the seed's list: a long run split into parts
+    # (run side by side, their ``dump`` files joined) plays the same deals.
+    for i, s in enumerate(derive_seeds(seed, first + deals)[first:]):
         pair = []
         for side in (0, 1):
             bots = [strong if team(k) == side else heuristic for k in range(4)]
@@ -193,6 +197,8 @@ def strong_vs_heuristic(deals: int, seed: int, options: MonteCarloOptions) -> No
         diffs.append(statistics.fmean(pair))
         print(f"\r{i + 1}/{deals} deals", end="", file=sys.stderr)
     print(file=sys.stderr)
+    if dump:
+        Path(dump).write_text(json.dumps({"diffs": diffs, "gained": gained}))
     m, h = arena.mean_ci(diffs)
     print(f"montecarlo vs heuristic: {deals} deals x 2 tables (single rounds), "
           f"{options.samples} deals x {options.candidates} plays, horizon {options.horizon}, "
@@ -210,13 +216,15 @@ def main() -> None:
     ap.add_argument("--skip-matches", action="store_true")
     ap.add_argument("--strong", type=int, default=0, metavar="DEALS",
                     help="deals for measurement 3 (Monte Carlo vs heuristic); 0 skips it")
+    ap.add_argument("--first", type=int, default=0, help="measurement 3: deals to skip")
+    ap.add_argument("--dump", help="measurement 3: write the per-deal figures (JSON) here")
     ap.add_argument("--samples", type=int, default=MonteCarloOptions.samples)
     ap.add_argument("--horizon", type=int, default=MonteCarloOptions.horizon)
     ap.add_argument("--candidates", type=int, default=MonteCarloOptions.candidates)
     args = ap.parse_args()
     if args.strong:
         opts = MonteCarloOptions(args.samples, args.horizon, args.candidates)
-        strong_vs_heuristic(args.strong, args.seed, opts)
+        strong_vs_heuristic(args.strong, args.seed, opts, args.first, args.dump)
     if not args.skip_arena:
         arena_level_gain(args.rounds, args.seed)
     if not args.skip_matches:
