@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bots.tractor.heuristic import TractorHeuristicBot
@@ -97,7 +97,6 @@ def read_position(view: JSON, seat: int) -> Position | None:
     played = ids.take(view["played"])
     trick = tuple(Play(int(p["seat"]), ids.take(p["cards"])) for p in view["trick"])
     kitty: tuple[int, ...] = ids.take(view["kitty"]) if view.get("kitty") else ()
-    revealed = ids.take(view.get("kitty_revealed") or [])
     deck = [card_id(f, c) for c in range(config.decks) for f in range(FACES_PER_DECK)]
     seen = set(hand) | set(played) | {c for p in trick for c in p.cards} | set(kitty)
     unseen = tuple(c for c in deck if c not in seen)
@@ -121,7 +120,6 @@ def read_position(view: JSON, seat: int) -> Position | None:
         hands=tuple(hands),
         trump=trump,
         kitty=kitty,
-        kitty_revealed=revealed,
         leader=int(view["leader"]),
         trick=trick,
         winning=view.get("trick_winner"),
@@ -145,7 +143,7 @@ def determinize(pos: Position, rng: Rng) -> TractorState:
             kitty = part
         else:
             hands[s] = sort_hand(part, pos.state.trump or Trump(0, None))
-    return TractorState(**{**pos.state.__dict__, "hands": tuple(hands), "kitty": kitty})
+    return replace(pos.state, hands=tuple(hands), kitty=kitty)
 
 
 def _options(state: TractorState, seat: int, menu: Sequence[Action]) -> list[Action]:
