@@ -17,9 +17,14 @@ Two measurements, both with the partnerships on every seat:
    events itself; rounds of one match are not independent, so these
    intervals are a little optimistic.
 
+3. **The Monte Carlo bot against the heuristic** (``--strong DEALS``): single
+   rounds, each deal played at two tables with the Monte Carlo pair at 0&2 and at
+   1&3; the net levels per round of the Monte Carlo side, paired by deal.
+
 Then rounds per second of 4-bot self-play (four heuristic bots).  Asserts nothing.
 
     .venv/bin/python bench/tractor_bots.py [--rounds 1000] [--seed 1]
+    .venv/bin/python bench/tractor_bots.py --strong 100 --seed 3 --skip-arena --skip-matches
 """
 
 from __future__ import annotations
