@@ -1,4 +1,5 @@
-"""Strength report for the bridge bots (issue 7 §2).  Prints figures, asserts nothing.
+"""Strength report for the bridge bots (issue 7 §2, issue 19 §7).  Prints figures,
+asserts nothing.
 
 (a) Declarer play: on random boards the side with more HCP declares a fixed contract
     (4 of an 8-card major fit, else 3NT; declarer = the hand longer in trumps, or
@@ -6,11 +7,14 @@
     tricks the declarer loses against the double-dummy result measure only its own
     mistakes.  The GIB declarer (sampling + double dummy) is compared with a
     random-legal declarer on the same boards: lost tricks per board, 95% CI.
-(b) Duplicate match: each board is played at two tables, GIB bidding and playing
+(b) Defence, measured the same way: the same boards and contracts, a double-dummy
+    declarer, GIB on both defenders' seats; the tricks the declarer takes above the
+    double-dummy result are the defenders' loss per board, 95% CI.
+(c) Duplicate match: each board is played at two tables, GIB bidding and playing
     North-South against random-legal bidders/players at one and East-West at the
     other (the arena's ``play_game``, real seat views).  IMPs per board for GIB, 95% CI.
 
-    .venv/bin/python bench/bridge_bots.py --boards 500 --match 100 --solver endplay
+    .venv/bin/python bench/bridge_bots.py --boards 500 --defence 500 --match 100
 
 ``--solver dds`` (default) uses engine.dds; ``--solver endplay`` uses the endplay
 package (bench-only peer, the DDS library) as a cross-check of the figures.
@@ -29,6 +33,7 @@ solve_all_boards with SetMaxThreads(N)).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -41,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from bots.arena import Progress, derive_seeds, mean_ci, play_game
 from bots.base import RandomBot
 from bots.bridge.gib import GibBot
-from bots.bridge.hand import HandInfo
 from bots.bridge.play import (
     SOLVER_BYTES,
     PlayOptions,
@@ -57,6 +61,7 @@ from rules.bridge import BridgeConfig, BridgeGame
 from rules.bridge.boards import SEATS
 from rules.bridge.scoring import imps
 from rules.bridge.state import Phase
+from rules.bridge.system.hand import HandInfo
 
 _SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -111,10 +116,13 @@ def fixed_contract(hands: Sequence[Sequence[int]]) -> tuple[int, str]:
     return (a if info[a].hcp >= info[b].hcp else b), "3NT"
 
 
-def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOptions,
-                  budget: float, times: list[float],
-                  bot_scorer: Scorer | None = None) -> tuple[int, int]:
-    """(double-dummy tricks, tricks taken) for the declarer on board ``seed``."""
+def play_board(seed: int, role: str, bot: str, scorer: Scorer, options: PlayOptions,
+               budget: float, times: list[float],
+               bot_scorer: Scorer | None = None) -> tuple[int, int]:
+    """(double-dummy tricks, tricks taken) for the declarer on board ``seed``, with
+    ``bot`` ("gib" or "random") playing ``role`` ("declarer": declarer and dummy;
+    "defence": both defenders) and the other side double dummy; ``bot_scorer``: the
+    solver the GIB bot scores with (default ``scorer``)."""
     cards = Rng(seed).shuffled(deck())
     hands = [cards[13 * i: 13 * i + 13] for i in range(4)]
     decl, contract = fixed_contract(hands)
@@ -128,28 +136,26 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
-    gib = GibBot(options, bot_scorer or scorer)
-    rnd = RandomBot()
+    player = GibBot(options, bot_scorer or scorer) if bot == "gib" else RandomBot()
     k = 0
     while state.phase is Phase.PLAY:
         seat = game.to_act(state)[0]
         legal = [a for a in game.legal(state, seat) if a["type"] == "play"]
         mover = state.next_player
-        if mover % 2 != decl % 2:
-            # Double-dummy defender: the best card for the true deal, lowest on ties.
+        bots_move = (mover % 2 == decl % 2) == (role == "declarer")
+        if not bots_move:
+            # Double dummy: the best card for the true deal, lowest on ties.
             scores = scorer(state.hands, strain, state.leader, state.trick)
             cards_ = [a["card"] for a in legal]
             best = max(cards_, key=lambda c: (scores.get(c, -1), -rank_of(parse_face(c))))
             action: dict[str, object] = {"type": "play", "card": best}
-        elif declarer_bot == "gib":
-            view = game.view(state, seat)
-            t = time.perf_counter()
-            action = dict(gib.decide(view, legal, seat, derive_seed(seed, k, seat), budget))
-            if len(legal) > 1:
-                times.append(time.perf_counter() - t)
         else:
             view = game.view(state, seat)
-            action = dict(rnd.decide(view, legal, seat, derive_seed(seed, k, seat), budget))
+            t = time.perf_counter()
+            action = dict(player.decide(view, legal, seat, derive_seed(seed, k, seat), budget)
+                          or legal[0])
+            if bot == "gib" and len(legal) > 1:
+                times.append(time.perf_counter() - t)
         state, _ = game.act(state, seat, action)
         k += 1
     taken = state.results[-1].tricks
@@ -157,26 +163,35 @@ def declare_board(seed: int, declarer_bot: str, scorer: Scorer, options: PlayOpt
     return dd_declarer, taken
 
 
-def report_declarer(n: int, scorer: Scorer, options: PlayOptions, budget: float) -> None:
-    seeds = derive_seeds(7, n)
-    lost: dict[str, list[float]] = {"gib": [], "random": []}
+def report_play(n: int, role: str, bots: Sequence[str], scorer: Scorer, options: PlayOptions,
+                budget: float, first: int = 0, dump: str | None = None) -> None:
+    """Tricks lost against double dummy per board by ``bots`` playing ``role``
+    (boards ``first`` to ``first + n`` of the bench's list: a long run may be split
+    into parts played side by side, their ``dump`` files joined)."""
+    seeds = derive_seeds(7, first + n)[first:]
+    lost: dict[str, list[float]] = {b: [] for b in bots}
     times: list[float] = []
     bar = Progress(n, label="boards")
     start = time.perf_counter()
     for i, seed in enumerate(seeds):
-        for who in ("gib", "random"):
-            dd, taken = declare_board(seed, who, scorer, options, budget, times)
-            lost[who].append(dd - taken)
+        for who in bots:
+            dd, taken = play_board(seed, role, who, scorer, options, budget, times)
+            # Declarer: tricks below double dummy; defence: declarer's tricks above it.
+            lost[who].append(dd - taken if role == "declarer" else taken - dd)
         bar.update(i + 1)
     secs = time.perf_counter() - start
-    print(f"(a) declarer play, {n} boards, double-dummy defenders, "
-          f"{options.samples} samples/decision ({secs:.0f} s)")
+    if dump:
+        Path(f"{dump}.{role}.json").write_text(json.dumps(lost))
+    other = "defenders" if role == "declarer" else "declarer"
+    print(f"({'a' if role == 'declarer' else 'b'}) {role} play, {n} boards, double-dummy "
+          f"{other}, {options.samples}-{options.max_samples} samples/decision ({secs:.0f} s)")
     for who, values in lost.items():
         m, h = mean_ci(values)
         print(f"    {who:7s} tricks lost vs double dummy per board: {m:.3f} ± {h:.3f}")
-    diff = [r - g for g, r in zip(lost["gib"], lost["random"], strict=True)]
-    m, h = mean_ci(diff)
-    print(f"    random minus gib: {m:.3f} ± {h:.3f} tricks per board")
+    if len(bots) == 2:
+        diff = [r - g for g, r in zip(lost[bots[0]], lost[bots[1]], strict=True)]
+        m, h = mean_ci(diff)
+        print(f"    {bots[1]} minus {bots[0]}: {m:.3f} ± {h:.3f} tricks per board")
     if times:
         print(f"    gib decision time: mean {statistics.mean(times) * 1000:.1f} ms, "
               f"median {statistics.median(times) * 1000:.1f} ms, max {max(times):.2f} s "
@@ -199,7 +214,7 @@ def report_match(n: int, scorer: Scorer, options: PlayOptions, budget: float) ->
         bar.update(i + 1)
     secs = time.perf_counter() - start
     m, h = mean_ci(results)
-    print(f"(b) duplicate match, {n} boards x 2 tables, GIB vs random-legal "
+    print(f"(c) duplicate match, {n} boards x 2 tables, GIB vs random-legal "
           f"({options.samples} samples/decision, {secs:.0f} s)")
     print(f"    GIB IMPs per board: {m:.2f} ± {h:.2f}")
 
@@ -221,7 +236,7 @@ def report_scorers(n: int, options: PlayOptions, budget: float, threads: int) ->
         return dds_scorer(hands, strain, leader, trick)
 
     for seed in derive_seeds(7, n):
-        declare_board(seed, "gib", dds_scorer, options, budget, [], bot_scorer=recording)
+        play_board(seed, "declarer", "gib", dds_scorer, options, budget, [], bot_scorer=recording)
     timed: dict[str, float] = {}
     answers: dict[str, list[dict[str, int]]] = {}
     for name, scorer in (("engine.dds", solver_scorer(Solver(tt_bytes=SOLVER_BYTES))),
@@ -262,21 +277,33 @@ def report_scorers(n: int, options: PlayOptions, budget: float, threads: int) ->
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=500, help="(a) boards")
-    ap.add_argument("--match", type=int, default=100, help="(b) boards")
-    ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--defence", type=int, default=500, help="(b) boards")
+    ap.add_argument("--match", type=int, default=100, help="(c) boards")
+    ap.add_argument("--samples", type=int, default=PlayOptions.samples)
+    ap.add_argument("--max-samples", type=int, default=PlayOptions.max_samples)
+    ap.add_argument("--first", type=int, default=0, help="(a), (b): boards to skip")
+    ap.add_argument("--dump", help="(a), (b): write per-board losses to DUMP.<role>.json")
+    ap.add_argument("--no-random", action="store_true",
+                    help="(a) without the random-legal declarer's reference figure")
     ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
     ap.add_argument("--solver", choices=("dds", "endplay", "compare"), default="dds")
     ap.add_argument("--threads", type=int, default=1,
                     help="compare: also score each decision's samples on N threads")
     args = ap.parse_args(argv)
-    options = PlayOptions(samples=args.samples)
+    options = PlayOptions(samples=args.samples, max_samples=args.max_samples)
     if args.solver == "compare":
         report_scorers(args.boards, options, args.budget, args.threads)
         return
     scorer = dds_scorer if args.solver == "dds" else endplay_scorer()
     print(f"solver: {args.solver}", flush=True)
     if args.boards:
-        report_declarer(args.boards, scorer, options, args.budget)
+        bots = ["gib"] if args.no_random else ["gib", "random"]
+        report_play(args.boards, "declarer", bots, scorer, options, args.budget, args.first,
+                    args.dump)
+        sys.stdout.flush()
+    if args.defence:
+        report_play(args.defence, "defence", ["gib"], scorer, options, args.budget, args.first,
+                    args.dump)
         sys.stdout.flush()
     if args.match:
         report_match(args.match, scorer, options, args.budget)

@@ -17,14 +17,20 @@ Two measurements, both with the partnerships on every seat:
    events itself; rounds of one match are not independent, so these
    intervals are a little optimistic.
 
+3. **The Monte Carlo bot against the heuristic** (``--strong DEALS``): single
+   rounds, each deal played at two tables with the Monte Carlo pair at 0&2 and at
+   1&3; the net levels per round of the Monte Carlo side, paired by deal.
+
 Then rounds per second of 4-bot self-play (four heuristic bots).  Asserts nothing.
 
     .venv/bin/python bench/tractor_bots.py [--rounds 1000] [--seed 1]
+    .venv/bin/python bench/tractor_bots.py --strong 100 --seed 3 --skip-arena --skip-matches
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -38,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bots import arena
 from bots.arena import derive_seeds
 from bots.base import Bot, make_bot
+from bots.tractor.montecarlo import MonteCarloOptions, TractorMonteCarloBot
 from engine.rng import Rng, derive_seed
 from rules.tractor.game import TractorGame
 from rules.tractor.options import TractorConfig
@@ -168,13 +175,61 @@ def match_points(rounds: int, seed: int) -> None:
           f"matches won: {heuristic_matches}/{matches}")
 
 
+def strong_vs_heuristic(deals: int, seed: int, options: MonteCarloOptions,
+                        first: int = 0, dump: str | None = None) -> None:
+    """Measurement 3: the Monte Carlo bot against the heuristic, duplicate deals.
+
+    Single-round games; each deal is played twice, the Monte Carlo pair at seats 0&2
+    and then at 1&3 on the same cards (rotating further would repeat these games:
+    both bots of a side are the same program).  A deal's sample is the Monte Carlo
+    side's levels gained minus the heuristic side's, averaged over its two tables."""
+    config = GAME.parse_config({"rounds": 1})
+    strong, heuristic = TractorMonteCarloBot(options), make_bot("tractor", "heuristic")
+    diffs: list[float] = []
+    gained: list[float] = []
+    illegal = 0
+    t0 = time.perf_counter()
+    # ``first`` skips that many deals of the seed's list: a long run split into parts
+    # (run side by side, their ``dump`` files joined) plays the same deals.
+    for i, s in enumerate(derive_seeds(seed, first + deals)[first:]):
+        pair = []
+        for side in (0, 1):
+            bots = [strong if team(k) == side else heuristic for k in range(4)]
+            scores, _, bad = arena.play_game(GAME, config, s, bots, 1.0)
+            illegal += bad
+            pair.append(scores[side] - scores[1 - side])
+            gained.append(scores[side])
+        diffs.append(statistics.fmean(pair))
+        print(f"\r{i + 1}/{deals} deals", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    if dump:
+        Path(dump).write_text(json.dumps({"diffs": diffs, "gained": gained}))
+    m, h = arena.mean_ci(diffs)
+    print(f"montecarlo vs heuristic: {deals} deals x 2 tables (single rounds), "
+          f"{options.samples} deals x {options.candidates} plays, horizon {options.horizon}, "
+          f"{illegal} illegal, {time.perf_counter() - t0:.0f} s")
+    print(f"  montecarlo side levels gained per round {ci(gained)}")
+    print(f"  net levels per round, montecarlo minus heuristic (paired by deal): "
+          f"{m:5.2f} ± {h:4.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=1000, help="rounds per measurement")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-arena", action="store_true")
     ap.add_argument("--skip-matches", action="store_true")
+    ap.add_argument("--strong", type=int, default=0, metavar="DEALS",
+                    help="deals for measurement 3 (Monte Carlo vs heuristic); 0 skips it")
+    ap.add_argument("--first", type=int, default=0, help="measurement 3: deals to skip")
+    ap.add_argument("--dump", help="measurement 3: write the per-deal figures (JSON) here")
+    ap.add_argument("--samples", type=int, default=MonteCarloOptions.samples)
+    ap.add_argument("--horizon", type=int, default=MonteCarloOptions.horizon)
+    ap.add_argument("--candidates", type=int, default=MonteCarloOptions.candidates)
     args = ap.parse_args()
+    if args.strong:
+        opts = MonteCarloOptions(args.samples, args.horizon, args.candidates)
+        strong_vs_heuristic(args.strong, args.seed, opts, args.first, args.dump)
     if not args.skip_arena:
         arena_level_gain(args.rounds, args.seed)
     if not args.skip_matches:

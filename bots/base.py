@@ -53,6 +53,7 @@ BOTS: dict[str, dict[str, str]] = {
     },
     "tractor": {
         "heuristic": "bots.tractor.heuristic:TractorHeuristicBot",
+        "montecarlo": "bots.tractor.montecarlo:TractorMonteCarloBot",
         "random": "bots.base:RandomBot",
     },
     "rummy": {

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bots.bridge.hand import HandInfo
-from bots.bridge.natural import RULES
-from bots.bridge.rulebook import Calls, Ctx, Known, Rule, choose, read
 from rules.bridge.auction import PASS, Call, CallError, check_call
+from rules.bridge.system.hand import HandInfo
+from rules.bridge.system.natural import RULES
+from rules.bridge.system.rulebook import Calls, Ctx, Known, Rule, choose, read
 
 __all__ = ["RULES", "Ctx", "Rule", "choose_call", "explain", "infer"]
 

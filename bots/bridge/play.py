@@ -18,13 +18,13 @@ from itertools import combinations
 from math import comb
 
 from bots.bridge.bidding import infer
-from bots.bridge.hand import Constraints
 from bots.bridge.sampling import Samples, SampleSpec, replay_play, sample_deals
 from engine.cards import parse_face, rank_of, suit_of
 from engine.dds import Solver, SolverPool, make_deal, solve_position
 from engine.events import JSON
 from engine.rng import Rng
 from rules.bridge.auction import parse_call
+from rules.bridge.system.hand import Constraints
 
 # (hands, strain, trick leader, trick cards) -> {card text: tricks for the side to move}
 Scorer = Callable[[tuple[tuple[int, ...], ...], str, int, tuple[int, ...]], dict[str, int]]
@@ -98,15 +98,20 @@ def score_deals(scorer: Scorer, deals: Sequence[tuple[tuple[int, ...], ...]], st
 
 @dataclass(frozen=True)
 class PlayOptions:
-    """``samples`` deals per decision at most; ``budget_share`` of the decision's time
-    budget may be spent (sampling stops when it is used up, after one solved batch);
-    ``threads`` deals are scored at once on a pool of threads (the GIL is released
-    while they search)."""
+    """``samples`` deals per decision (``max_samples`` where the choice is close);
+    ``budget_share`` of the decision's time budget may be spent (sampling stops when
+    it is used up, after one solved batch); ``threads`` deals are scored at once on a
+    pool of threads (the GIL is released while they search)."""
 
     samples: int = 20
     budget_share: float = 0.8
     max_attempts: int = 4000
     threads: int = 1  # deals scored at once (engine.dds scorer), between budget checks
+    # Where the best two cards are within ``close`` tricks on average after
+    # ``samples`` deals, more deals are solved, up to ``max_samples``: more
+    # samples where the choice matters.
+    max_samples: int = 48
+    close: float = 0.35
 
 
 @dataclass(frozen=True)
@@ -177,31 +182,37 @@ def choose_card(
     options: PlayOptions = PlayOptions(),
     scorer: Scorer = dds_scorer,
 ) -> CardChoice:
-    """The legal card with the best double-dummy average over sampled deals."""
+    """The legal card with the best double-dummy average over sampled deals; among
+    cards within a hair of it, the one that is best in the most deals, then the
+    lowest (see :func:`_pick`)."""
     start = time.monotonic()
     if len(legal_cards) == 1:
         return CardChoice(legal_cards[0], {legal_cards[0]: 0.0}, 0, [])
     pos = read_position(view, seat)
     spec = pos.spec
+    wanted = max(options.samples, options.max_samples)
     samples: Samples = sample_deals(
-        spec, options.samples, Rng(seed), options.max_attempts
+        spec, wanted, Rng(seed), options.max_attempts
     ) if _fits(spec) else Samples([], [], 0)
     totals = {c: 0.0 for c in legal_cards}
+    wins = {c: 0 for c in legal_cards}
     solved = 0
     width = max(1, options.threads)
     for k in range(0, len(samples.deals), width):
         if solved and time.monotonic() - start > budget * options.budget_share:
             break
+        if solved >= options.samples and not _close(totals, solved, options.close):
+            break
         batch = samples.deals[k:k + width]
         for scores in score_deals(scorer, batch, pos.strain, pos.trick_leader, pos.trick,
                                   width):
+            top = max((scores.get(c, 0) for c in legal_cards), default=0)
             for c in legal_cards:
                 totals[c] += scores.get(c, 0)
+                wins[c] += scores.get(c, 0) == top
             solved += 1
     averages = {c: (t / solved if solved else 0.0) for c, t in totals.items()}
-    # Ties go to the lowest card: keep the high ones for later.
-    best = max(legal_cards, key=lambda c: (averages[c], -rank_of(parse_face(c)),
-                                           -suit_of(parse_face(c))))
+    best = _pick(legal_cards, averages, wins)
     return CardChoice(best, averages, solved, samples.relaxation[:solved])
 
 
@@ -257,6 +268,26 @@ def certain_claim(view: JSON, seat: int, scorer: Scorer = dds_scorer,
         return None
     counts = {_side_tricks(pos, hands, seat, scorer) for hands in found}
     return counts.pop() if len(counts) == 1 else None
+
+
+def _close(totals: dict[str, float], solved: int, margin: float) -> bool:
+    """Whether the best two cards' averages are within ``margin`` tricks."""
+    top = sorted(totals.values(), reverse=True)[:2]
+    return len(top) == 2 and (top[0] - top[1]) / solved < margin
+
+
+# Cards whose averages differ by less than this are equal: sampling noise.
+_EQUAL = 0.05
+
+
+def _pick(cards: Sequence[str], averages: dict[str, float], wins: dict[str, int]) -> str:
+    """The best average; among the cards level with it, the one best in the most
+    deals (it wins where the others need a lucky lie), then the lowest card (the
+    high ones are kept for later: they keep more options)."""
+    top = max(averages.values())
+    level = [c for c in cards if averages[c] >= top - _EQUAL]
+    return max(level, key=lambda c: (wins[c], averages[c], -rank_of(parse_face(c)),
+                                     -suit_of(parse_face(c))))
 
 
 def claim_answer(

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots.bridge.hand import NOTHING, Constraints, HandInfo
 from engine.cards import suit_of
 from engine.rng import Rng
 from engine.tricks import winning_index
 from rules.bridge.auction import STRAINS
+from rules.bridge.system.hand import NOTHING, Constraints, HandInfo
 
 # (hcp slack, length slack) of each relaxation step; None drops the constraints.
 RELAXATION: tuple[tuple[int, int] | None, ...] = ((0, 0), (2, 1), (4, 2), None)

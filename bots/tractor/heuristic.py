@@ -92,7 +92,9 @@ class TractorHeuristicBot:
 
     def _draw(self, view: JSON, legal: Sequence[Action], seat: int) -> Action:
         declares = [a for a in legal if a.get("type") == "declare"]
-        fallback = next((a for a in legal if a.get("type") in ("draw", "pass")), legal[0])
+        # Never the optional takeback of its own bid while anything else is legal.
+        fallback = next((a for a in legal if a.get("type") in ("draw", "pass")),
+                        next((a for a in legal if a.get("type") != "takeback_bid"), legal[0]))
         if not declares:
             return fallback
         declarer = view.get("declarer")

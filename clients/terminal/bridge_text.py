@@ -51,6 +51,21 @@ def auction_lines(calls: Sequence[str], dealer: int) -> list[str]:
     return rows
 
 
+def meaning_lines(
+    calls: Sequence[str], explanations: Sequence[Any], dealer: int, names: Sequence[str],
+    me: int | None,
+) -> list[str]:
+    """What each call but a pass means by the bidders' system (public: the table is
+    told), one line each: ``  South 2♣ (alert): Stayman: 8+ HCP…; forcing``."""
+    lines = []
+    for i, (call, e) in enumerate(zip(calls, explanations, strict=False)):
+        if call == "Pass" or not isinstance(e, dict):
+            continue
+        alert = " (alert)" if e.get("alert") else ""
+        lines.append(f"  {who((dealer + i) % 4, names, me)} {call}{alert}: {e.get('meaning')}")
+    return lines
+
+
 def render_bridge(
     view: dict[str, Any],
     hints: dict[str, Any],
@@ -73,6 +88,7 @@ def render_bridge(
     if view.get("phase") == "auction" or auction:
         lines.append("Auction:")
         lines += auction_lines(auction, dealer)
+        lines += meaning_lines(auction, hints.get("explanations") or [], dealer, names, me)
     if view.get("contract"):
         tricks = view.get("tricks") or {}
         dummy = view.get("dummy")

@@ -14,15 +14,30 @@ export function parContractText(contract) {
   return m ? `${m[1]}${STRAIN_SYMBOLS[m[2]]}${m[3]}` : String(contract);
 }
 
+// The auction grid; each call's meaning by the bidders' system (public in bridge) is
+// its tooltip, an alerted (artificial) call is marked "!", and the last call's meaning
+// reads under the grid.
 export function auctionTable(view, names, hints) {
   const said = hints.auction || [];
-  const cells = [...Array(view.dealer || 0).fill(""), ...(view.auction || []).map((c, i) => [c.call, said[i] ?? c.call])];
+  const meant = hints.explanations || [];
+  const calls = (view.auction || []).map((c, i) => ({ call: c.call, text: said[i] ?? c.call, e: meant[i] }));
+  const cells = [...Array(view.dealer || 0).fill(null), ...calls];
   const rows = [];
   for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
   if (!rows.length) rows.push([]);
-  return el("table", { class: "auction" },
-    el("tr", {}, [0, 1, 2, 3].map((s) => el("th", { class: s % 2 === 0 ? "ns" : "ew" }, (names[s] || COMPASS[s]).slice(0, 5)))),
-    rows.map((r) => el("tr", {}, [0, 1, 2, 3].map((i) => el("td", { class: r[i] && callRed(r[i][0]) ? "red" : "" }, r[i] ? r[i][1] : "")))));
+  const cell = (c) => {
+    if (!c) return el("td", {}, "");
+    const cls = [callRed(c.call) ? "red" : "", c.e && c.e.alert ? "alert" : ""].filter(Boolean).join(" ");
+    return el("td", { class: cls, title: c.e ? c.e.meaning : "" }, c.text + (c.e && c.e.alert ? "!" : ""));
+  };
+  const last = calls[calls.length - 1];
+  const seatOf = (i) => ((view.dealer || 0) + i) % 4;
+  return el("div", { class: "auction-wrap" },
+    el("table", { class: "auction" },
+      el("tr", {}, [0, 1, 2, 3].map((s) => el("th", { class: s % 2 === 0 ? "ns" : "ew" }, (names[s] || COMPASS[s]).slice(0, 5)))),
+      rows.map((r) => el("tr", {}, [0, 1, 2, 3].map((i) => cell(r[i]))))),
+    last && last.e ? el("div", { class: "call-meaning small" },
+      `${seatName(seatOf(calls.length - 1), names, null)} ${last.text}${last.e.alert ? " (alert)" : ""}: ${last.e.meaning}`) : null);
 }
 
 // A hand as four suit lines; cards become buttons where `playable` says so.

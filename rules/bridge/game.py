@@ -139,7 +139,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
     move_type = BridgeMove
-    non_card_keys = frozenset({"call", "contract", "summary", "auction", "results"})
+    non_card_keys = frozenset(
+        {"call", "contract", "summary", "auction", "results", "explanations"}
+    )
     # A claimer faces their remaining cards (rules/bridge/claims.py).
     revealing_kinds = frozenset({"play", "claim"})
     analysis = BridgeAnalysis()

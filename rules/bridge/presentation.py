@@ -18,6 +18,7 @@ from engine.presentation import (
     verb,
     who,
 )
+from rules.bridge.system.explain import Explanation, explain_auction, explanation_of
 
 COMPASS = ("North", "East", "South", "West")
 SIDES = ("North/South", "East/West")
@@ -75,6 +76,21 @@ def suit_lines_text(cards: Sequence[str]) -> str:
     return "  ".join(parts)
 
 
+def _meaning(view: JSON, seat: Any, call: str) -> str:
+    """`` — 1NT opening: 15–17 HCP, balanced`` (`` (alert)`` first when artificial):
+    what ``call`` by ``seat`` means after the view's auction; empty when unknown.
+    The system is public, so every viewer reads the same meaning."""
+    if not isinstance(seat, int):
+        return ""
+    return _said(explanation_of(view.get("auction") or [], seat, call))
+
+
+def _said(e: Explanation | None) -> str:
+    if e is None:
+        return ""
+    return (" (alert)" if e.alert else "") + f" — {e.meaning}"
+
+
 class BridgePresentation(Presentation):
     """North, East, South, West; the declarer plays dummy's cards."""
 
@@ -121,9 +137,12 @@ class BridgePresentation(Presentation):
             alert = event.get("alert")
             note = "" if alert is None else f" (alert{': ' + str(alert) if alert else ''})"
             word = {"P": "pass", "X": "double", "XX": "redouble"}.get(call)
+            # The caller's own explanation of an alert (a player's, a file's note)
+            # comes first; else what the table's system says the call means.
+            said = note or _meaning(view, seat, call)
             if word:
-                return f"{actor} {verb(word, you)}{note}"
-            return f"{actor} {verb('bid', you)} {call_text(call)}{note}"
+                return f"{actor} {verb(word, you)}{said}"
+            return f"{actor} {verb('bid', you)} {call_text(call)}{said}"
         if kind == "passed_out":
             return f"Board {event.get('board')} is passed out"
         if kind == "contract":
@@ -176,7 +195,10 @@ class BridgePresentation(Presentation):
     def advance(self, view: JSON, event: JSON) -> JSON:
         kind = event.get("kind")
         if kind == "deal":
-            return {**view, "trick": [], "contract": None, "declarer": None}
+            return {**view, "trick": [], "contract": None, "declarer": None, "auction": []}
+        if kind == "call":
+            call = {"seat": event.get("seat"), "call": event.get("call")}
+            return {**view, "auction": [*(view.get("auction") or []), call]}
         if kind == "contract":
             return {**view, "contract": event.get("contract"), "declarer": event.get("declarer")}
         if kind == "play":
@@ -186,13 +208,17 @@ class BridgePresentation(Presentation):
         return view
 
     def hints(self, view: JSON) -> JSON:
-        """Vulnerability in words and per side, the auction's calls, the contract (its
-        call: who declares is the view's) and each ended board's result, as read."""
+        """Vulnerability in words and per side, the auction's calls and what each
+        means in the bidding system, the contract (its call: who declares is the
+        view's) and each ended board's result, as read."""
         vul = str(view.get("vulnerability"))
+        auction = view.get("auction") or []
+        explained = explain_auction(auction) or []
         return {
             "vulnerable": _VULNERABLE.get(vul, vul),
             "vulnerable_sides": [vul in ("NS", "All"), vul in ("EW", "All")],
-            "auction": [call_text(c.get("call")) for c in view.get("auction") or []],
+            "auction": [call_text(c.get("call")) for c in auction],
+            "explanations": [e.json() for e in explained],
             "contract": call_text(view["contract"]) if view.get("contract") else None,
             "results": [board_result_text(r) for r in view.get("results") or []],
         }

@@ -93,13 +93,14 @@ class TractorGame(Game[TractorState, TractorConfig]):
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         rules = PHASES[state.phase]
         if seat not in rules.to_act(state):
-            return []
+            return rules.optional(state, seat)
         return rules.legal(state, seat)
 
     def validate(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         rules = PHASES[state.phase]
         # A finished match says so to everyone, before whose turn it is.
-        if state.phase is not Phase.OVER and seat not in rules.to_act(state):
+        if (state.phase is not Phase.OVER and seat not in rules.to_act(state)
+                and dict(action) not in rules.optional(state, seat)):
             raise IllegalAction("not_your_turn", "it is not your turn")
         return rules.check(state, seat, action)
 

@@ -86,6 +86,9 @@ def _public_view(state: TractorState, name: str) -> JSON:
                            for p in state.last_trick],
             "points": state.points,
             "failed_throws": list(state.failed_throws),
+            # The table's house rules are public; a bot that simulates the rest
+            # of the round plays by them (bots/tractor/montecarlo.py).
+            "options": state.config.model_dump(mode="json"),
         })
         out.update(sides_for(state.config).public_view(state))
     if state.config.version > 1:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from bots.base import bot_names, default_bot, make_bot
 from bots.bridge.bidding import Ctx, choose_call, explain, infer
 from bots.bridge.gib import GibBot
-from bots.bridge.hand import HandInfo
 from engine.cards import RANKS, deck, face
 from engine.rng import Rng
 from rules.bridge import BridgeGame
 from rules.bridge.auction import Call, check_call, format_call, is_over, legal_calls, parse_call
 from rules.bridge.state import Phase
+from rules.bridge.system.hand import HandInfo
 
 N, E, S, W = range(4)
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import hashlib
 
 from bots.bridge.bidding import choose_call, explain, infer
-from bots.bridge.hand import HandInfo
 from engine.cards import deck
 from engine.replay import canonical_json
 from engine.rng import Rng
 from rules.bridge.auction import Call, format_call, is_over, legal_calls
+from rules.bridge.system.hand import HandInfo
 
 DEALS = 120
-PINNED = "87fcfe3d7d547cfc973182b11456b856befd010f15b2b4685c33c43d3154dbd9"
+PINNED = "220eba45b029567b6f5858c59035a7ab9ddccbe27ad3773d26f85b7f4df78a85"
 
 
 def _digest() -> str:

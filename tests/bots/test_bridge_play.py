@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from bots.bridge.bidding import infer
 from bots.bridge.gib import GibBot
-from bots.bridge.hand import HandInfo, shows
 from bots.bridge.play import PlayOptions, certain_claim, choose_card, read_position
 from bots.bridge.sampling import SampleSpec, replay_play, sample_deals
 from engine.cards import format_face, parse_face
@@ -14,6 +13,7 @@ from engine.rng import Rng
 from rules.bridge import BridgeGame
 from rules.bridge.auction import parse_call
 from rules.bridge.claims import claim_holds
+from rules.bridge.system.hand import HandInfo, shows
 
 GAME = BridgeGame()
 N, E, S, W = range(4)
@@ -191,13 +191,13 @@ def test_sampling_relaxes_constraints_it_cannot_meet():
     assert all(step > 0 for step in samples.relaxation)
 
 
-
 def test_scoring_samples_on_threads_gives_the_same_choice():
     """PlayOptions.threads: the samples scored on a pool of threads average the
     same as one at a time (same seed, same samples)."""
     state = ending()
     view = with_played(state, S)
+    # A close choice draws more samples (max_samples): the same number either way.
     one = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6))
     two = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6, threads=2))
-    assert two.samples == one.samples == 6
+    assert two.samples == one.samples >= 6
     assert two.averages == one.averages and two.card == one.card

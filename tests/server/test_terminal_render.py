@@ -317,7 +317,14 @@ BRIDGE_SCREENS: list[tuple[str, list[tuple[int, dict[str, Any]]], int, list[str]
         "the auction as a grid under the compass seats",
         [_call(0, "1C"), _call(1, "X"), _call(2, "1H")],
         3,
-        ["  1♣        Double    1♥", "To act:     West (you)"],
+        [
+            "  1♣        Double    1♥",
+            "  North 1♣: 1C opening: 12–21 HCP, 0–4 spades, 0–4 hearts, 3+ clubs",
+            "  East Double: takeout double: 12+ HCP, 3+ spades, 3+ hearts, 3+ diamonds, "
+            "0–2 clubs",
+            "  South 1♥: contested H: 10+ HCP, 5+ hearts",
+            "To act:     West (you)",
+        ],
     ),
     (
         "declarer to play dummy's card: the contract, the trick, dummy's hand",
@@ -401,10 +408,10 @@ def test_bridge_events_read_as_table_talk() -> None:
     after_lead = state
     lines = _lines("bridge", events, NAMES, 2)
     assert lines[:6] == [
-        "North bids 1NT",
-        "East passes",
-        "You pass",
-        "West passes",
+        "North bids 1NT — 1NT opening: 15–17 HCP, balanced",
+        "East passes — pass",
+        "You pass — pass 1NT: 0–7 HCP, 0–4 spades, 0–4 hearts",
+        "West passes — pass",
         "Contract: 1NT by North",
         "East leads A♦",
     ]

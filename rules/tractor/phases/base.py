@@ -43,6 +43,12 @@ class PhaseRules(ABC):
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         """Legal actions (a representative subset where there are many)."""
 
+    def optional(self, state: TractorState, seat: int) -> list[Action]:
+        """Actions a seat that is not to act may still take (none unless a phase
+        says): an undo nobody waits for must not make a seat one the game, the
+        turn clock or a bot waits on."""
+        return []
+
     @abstractmethod
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         """The checked move (canonical action, card ids...), or IllegalAction."""

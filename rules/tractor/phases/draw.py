@@ -100,8 +100,9 @@ def _drawing_seats(state: TractorState) -> tuple[int, ...]:
     active = {s for s in range(state.seats) if undeclined(state, s)}
     if drawing(state):
         active.add(state.drawer)
-    if state.current is not None and _can_take_back_bid(state, state.current.seat):
-        active.add(state.current.seat)
+    # A standing bid's takeback is optional (Draw.optional): the bidder is not to
+    # act for it, or a bot with nothing else to do would take back and bid again
+    # for ever.
     return tuple(sorted(active))
 
 
@@ -133,6 +134,10 @@ class Draw(PhaseRules):
         if not undeclined(state, seat):
             return decls  # only the takeback: nothing to pass on
         return [*decls, {"type": "pass"}]
+
+    def optional(self, state: TractorState, seat: int) -> list[Action]:
+        """The standing bidder may take its bid back (option ``bid_takeback``)."""
+        return [{"type": "takeback_bid"}] if _can_take_back_bid(state, seat) else []
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         kind: Any = action.get("type")

@@ -76,6 +76,11 @@ def test_hints_read_the_auction_and_vulnerability() -> None:
         "vulnerable": "East/West",
         "vulnerable_sides": [False, True],
         "auction": ["1♥", "Pass"],
+        "explanations": [
+            {"meaning": "1H opening: 12–21 HCP, 0–5 spades, 5+ hearts", "forcing": False,
+             "alert": False},
+            {"meaning": "pass", "forcing": False, "alert": False},
+        ],
         "contract": "4♥X",
         "results": ["Board 1: 3NT by S down 1, NS -50"],
     }
@@ -100,3 +105,35 @@ def test_hints_read_the_auction_and_vulnerability() -> None:
 )
 def test_board_results(result: dict[str, Any], line: str) -> None:
     assert board_result_text(result) == line
+
+
+def test_every_call_is_narrated_with_its_meaning_for_every_viewer() -> None:
+    # 1NT, then Stayman (artificial: alerted, forcing) and its answer, as the
+    # system reads them; the words are the same whoever watches.
+    before = {"auction": [{"seat": 0, "call": "1NT"}, {"seat": 1, "call": "P"}]}
+    events = [
+        {"kind": "call", "seat": 2, "call": "2C"},
+        {"kind": "call", "seat": 3, "call": "P"},
+        {"kind": "call", "seat": 0, "call": "2D"},
+    ]
+    for viewer in (SPECTATOR, 1, 2):
+        lines = GAME.presentation.narration(before, events, viewer, NAMES)
+        assert [line.split(" — ", 1)[1] for line in lines] == [
+            "Stayman: 8+ HCP, 0–4 spades, 0–4 hearts; forcing",
+            "pass",
+            "Stayman: no major: 0–3 spades, 0–3 hearts",
+        ]
+        assert "(alert)" in lines[0] and "(alert)" in lines[2] and "(alert)" not in lines[1]
+    assert GAME.presentation.narration(before, events[:1], SPECTATOR, NAMES) == [
+        "South bids 2♣ (alert) — Stayman: 8+ HCP, 0–4 spades, 0–4 hearts; forcing"
+    ]
+
+
+def test_a_new_board_starts_a_new_auction() -> None:
+    before = {"auction": [{"seat": 0, "call": "1NT"}]}
+    events = [
+        {"kind": "deal", "board": 2, "dealer": 1, "vulnerability": "NS"},
+        {"kind": "call", "seat": 1, "call": "1NT"},
+    ]
+    line = GAME.presentation.narration(before, events, SPECTATOR, NAMES)[1]
+    assert line == "East bids 1NT — 1NT opening: 15–17 HCP, balanced"

@@ -25,7 +25,7 @@ def decide(state: TractorState, seat: int) -> dict[str, Any]:
 
 
 def test_registered_heuristic_first_then_random() -> None:
-    assert bot_names("tractor") == ["heuristic", "random"]
+    assert bot_names("tractor") == ["heuristic", "montecarlo", "random"]
     assert default_bot("tractor") == "heuristic"
     assert isinstance(make_bot("tractor", "heuristic"), TractorHeuristicBot)
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bots.bridge.hand import NOTHING, SUIT_LETTERS, Constraints, HandInfo
 from rules.bridge.auction import PASS, Bid, Call, CallError, check_call, parse_call
+from rules.bridge.system.hand import NOTHING, SUIT_LETTERS, Constraints, HandInfo
 
 Calls = Sequence[tuple[int, Call]]
 Known = tuple[Constraints, Constraints, Constraints, Constraints]
@@ -131,6 +131,10 @@ class Rule:
     call: MakeCall
     shows: Shows
     extra: Extra | None = None
+    # Partner may not pass (a new suit by responder, a transfer, Stayman, 2C).
+    forcing: bool = False
+    # None: alerted when artificial (see :func:`reading`); else as given.
+    alert: bool | None = None
 
 
 def const_call(text: str) -> MakeCall:
@@ -149,6 +153,9 @@ def rule(
     call: str | MakeCall,
     show: Constraints | Shows = NOTHING,
     extra: Extra | None = None,
+    *,
+    forcing: bool = False,
+    alert: bool | None = None,
 ) -> Rule:
     """A rule; ``call`` may be spelled (``"1NT"``) and ``show`` a fixed ``Constraints``."""
     return Rule(
@@ -157,6 +164,8 @@ def rule(
         const_call(call) if isinstance(call, str) else call,
         _const_shows(show) if isinstance(show, Constraints) else show,
         extra,
+        forcing,
+        alert,
     )
 
 
@@ -170,16 +179,57 @@ def matches(r: Rule, ctx: Ctx) -> Call | None:
     return call
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How the system reads one call: the rule that explains it (None: no rule
+    does, the call shows nothing), what it shows, and whether it is forcing or
+    alerted."""
+
+    rule: Rule | None
+    shows: Constraints
+    forcing: bool
+    alert: bool
+
+
+def _artificial(call: Call, seat: int, known: Sequence[Constraints]) -> bool:
+    """A suit bid is natural when it promises three cards of the suit, or places the
+    contract in a suit the partnership has shown seven of; anything else is artificial."""
+    if not isinstance(call, Bid) or call.strain == "N":
+        return False
+    suit = SUIT_LETTERS.index(call.strain)
+    mine, partner = known[seat].min_len(suit), known[(seat + 2) % 4].min_len(suit)
+    return mine < 3 and mine + partner < 7
+
+
+def read_call(
+    calls: Calls, known: Known, seat: int, call: Call, table: Sequence[Rule]
+) -> tuple[Known, Reading]:
+    """``call`` by ``seat`` after ``calls`` (whose constraints are ``known``) as read
+    by ``table``, and the constraints known after it."""
+    ctx = Ctx(tuple(calls), seat, known)
+    for r in table:
+        if matches(r, ctx) == call:
+            after = list(known)
+            after[seat] = known[seat].meet(r.shows(ctx))
+            now: Known = (after[0], after[1], after[2], after[3])
+            alert = _artificial(call, seat, now) if r.alert is None else r.alert
+            return now, Reading(r, r.shows(ctx), r.forcing, alert)
+    return known, Reading(None, NOTHING, False, False)
+
+
+def reading(calls: Calls, table: Sequence[Rule]) -> tuple[Known, list[Reading]]:
+    """The constraints each seat's calls have shown, and each call as read, by ``table``."""
+    known: Known = (NOTHING, NOTHING, NOTHING, NOTHING)
+    out: list[Reading] = []
+    for i, (seat, call) in enumerate(calls):
+        known, found = read_call(calls[:i], known, seat, call, table)
+        out.append(found)
+    return known, out
+
+
 def read(calls: Calls, table: Sequence[Rule]) -> Known:
     """The constraints each seat's calls have shown, reading the auction by ``table``."""
-    known = [NOTHING, NOTHING, NOTHING, NOTHING]
-    for i, (seat, call) in enumerate(calls):
-        ctx = Ctx(tuple(calls[:i]), seat, (known[0], known[1], known[2], known[3]))
-        for r in table:
-            if matches(r, ctx) == call:
-                known[seat] = known[seat].meet(r.shows(ctx))
-                break
-    return (known[0], known[1], known[2], known[3])
+    return reading(calls, table)[0]
 
 
 def choose(calls: Calls, seat: int, hand: HandInfo, table: Sequence[Rule]) -> tuple[Rule, Call]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bots.bridge.hand import (
+from rules.bridge.auction import DOUBLE, STRAINS, Bid, Call
+from rules.bridge.system.hand import (
     CLUBS,
     DIAMONDS,
     HEARTS,
@@ -16,8 +17,8 @@ from bots.bridge.hand import (
     HandInfo,
     shows,
 )
-from bots.bridge.rulebook import Ctx, Rule, Shows, Test, rule
-from bots.bridge.situations import (
+from rules.bridge.system.rulebook import Ctx, Rule, Shows, Test, rule
+from rules.bridge.system.situations import (
     MAJORS,
     MINORS,
     advancing,
@@ -39,7 +40,6 @@ from bots.bridge.situations import (
     shows_suit,
     their_suit,
 )
-from rules.bridge.auction import DOUBLE, STRAINS, Bid, Call
 
 RULES: list[Rule] = []
 
@@ -51,7 +51,7 @@ def _add(*rules: Rule) -> None:
 # Openings.  12-21 HCP opens one of a suit: a five-card major (spades with 5-5),
 # else the longer minor (diamonds with 4-4, clubs with 3-3).
 _add(
-    rule("2C strong", opening_seat, "2C", shows((22, 37))),
+    rule("2C strong", opening_seat, "2C", shows((22, 37)), forcing=True),
     rule("2NT opening", opening_seat, "2NT", shows((20, 21), balanced=True)),
     rule("1NT opening", opening_seat, "1NT", shows((15, 17), balanced=True)),
     rule("1S opening", opening_seat, "1S", shows((12, 21), S=5),
@@ -74,10 +74,10 @@ _add(rule("pass, no opening", opening_seat, "P", shows((0, 11))))
 _NT = partner_opened("1NT")
 _add(
     rule("transfer to spades", _NT, "2H", shows(S=5),
-         lambda ctx, h: h.length(SPADES) >= h.length(HEARTS)),
-    rule("transfer to hearts", _NT, "2D", shows(H=5)),
+         lambda ctx, h: h.length(SPADES) >= h.length(HEARTS), forcing=True),
+    rule("transfer to hearts", _NT, "2D", shows(H=5), forcing=True),
     rule("Stayman", _NT, "2C", shows((8, 37), H=(0, 4), S=(0, 4)),
-         lambda ctx, h: h.length(HEARTS) == 4 or h.length(SPADES) == 4),
+         lambda ctx, h: h.length(HEARTS) == 4 or h.length(SPADES) == 4, forcing=True),
     rule("6NT over 1NT", _NT, "6NT", shows((18, 20), H=(0, 3), S=(0, 3))),
     rule("3NT over 1NT", _NT, "3NT", shows((10, 17), H=(0, 3), S=(0, 3))),
     rule("2NT invitation", _NT, "2NT", shows((8, 9), H=(0, 3), S=(0, 3))),
@@ -112,8 +112,8 @@ for _m, _t, _c in ((HEARTS, "2D", "2H"), (SPADES, "2H", "2S")):
              shows((16, 17), suits={_L: (2, 2)})),
         rule(f"choose 4{_L}", after(f"me:1NT pard:{_t} me:{_c} pard:3NT"), f"4{_L}",
              shows(suits={_L: 3})),
-        rule(f"accept 3{_L}", after(f"me:1NT pard:{_t} me:{_c} pard:3{_L}"), f"4{_L}",
-             shows((16, 17))),
+        rule(f"accept the invitation in {_L}",
+             after(f"me:1NT pard:{_t} me:{_c} pard:3{_L}"), f"4{_L}", shows((16, 17))),
     )
 # Responder after Stayman's answer.
 for _m in MAJORS:
@@ -169,16 +169,17 @@ for _o in (CLUBS, DIAMONDS, HEARTS, SPADES):
         if _s == HEARTS:
             _add(rule("1H response", _w, "1H", shows((6, 37), H=4),
                       lambda ctx, h: h.length(HEARTS) > h.length(SPADES)
-                      or h.length(HEARTS) == h.length(SPADES) == 4))
+                      or h.length(HEARTS) == h.length(SPADES) == 4, forcing=True))
         else:
-            _add(rule("1S response", _w, "1S", shows((6, 37), S=4)))
+            _add(rule("1S response", _w, "1S", shows((6, 37), S=4), forcing=True))
     if _o == CLUBS:
-        _add(rule("1D response", _w, "1D", shows((6, 37), D=4, H=(0, 3), S=(0, 3))))
+        _add(rule("1D response", _w, "1D", shows((6, 37), D=4, H=(0, 3), S=(0, 3)),
+                  forcing=True))
     for _s in (CLUBS, DIAMONDS, HEARTS):
         if _s < _o:
             _S = SUIT_LETTERS[_s]
             _add(rule(f"2{_S} response", _w, f"2{_S}",
-                      shows((11, 37), suits={_S: 5 if _s == HEARTS else 4})))
+                      shows((11, 37), suits={_S: 5 if _s == HEARTS else 4}), forcing=True))
     _nofit = {_O: (0, 2)} if _o in MAJORS else {"H": (0, 3), "S": (0, 3)}
     if _o in MINORS:
         _add(

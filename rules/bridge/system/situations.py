@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bots.bridge.hand import (
+from rules.bridge.auction import DOUBLE, PASS, STRAINS, Bid, Call, parse_call
+from rules.bridge.system.hand import (
     CLUBS,
     DIAMONDS,
     HEARTS,
@@ -16,8 +17,7 @@ from bots.bridge.hand import (
     HandInfo,
     shows,
 )
-from bots.bridge.rulebook import Ctx, Extra, MakeCall, Shows, Test, const_call
-from rules.bridge.auction import DOUBLE, PASS, STRAINS, Bid, Call, parse_call
+from rules.bridge.system.rulebook import Ctx, Extra, MakeCall, Shows, Test, const_call
 
 MAJORS = (SPADES, HEARTS)
 MINORS = (DIAMONDS, CLUBS)
