@@ -420,8 +420,13 @@ async def test_play_a_bridge_board_against_bots(server: Server, tmp_path: Path) 
     assert "Board 1 · dealer North (you) · vulnerable: none · auction" in out
     assert "  North     East      South     West" in out
     assert re.search(r"^  1\) Pass +2\) Bid 1♣ ", out, re.M)
-    assert re.search(r"^You bid 1NT$", out, re.M)
-    assert re.search(r"^(East|South|West) (passes|bids \d(♣|♦|♥|♠|NT)|doubles)$", out, re.M)
+    # Each call reads with its meaning in the bidders' system ("— 1NT opening: ...").
+    assert re.search(r"^You bid 1NT — 1NT opening", out, re.M)
+    assert re.search(
+        r"^(East|South|West) (passes|bids \d(♣|♦|♥|♠|NT)|doubles)( \(alert\))?( — .+)?$",
+        out,
+        re.M,
+    )
     assert re.search(r"^Contract: \d(♣|♦|♥|♠|NT)X{0,2} by (North|East|South|West)$", out, re.M)
     assert re.search(r"^(You|East|South|West) leads? (10|[2-9JQKA])[♣♦♥♠]$", out, re.M)
     assert re.search(r"^Dummy \((North|East|South|West)( \(you\))?\) goes down: ", out, re.M)
