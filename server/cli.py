@@ -302,11 +302,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.list_games(args.limit, args.status)
 
-    try:
-        rows = with_store(args, fetch)
-    except NoDatabase as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    rows = with_store(args, fetch)
     if not rows:
         print("no stored games")
         return 0
@@ -346,11 +342,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.get_game(args.game_id)
 
-    try:
-        stored = with_store(args, fetch)
-    except NoDatabase as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    stored = with_store(args, fetch)
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2
@@ -399,11 +391,7 @@ def cmd_tournaments(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await Results(store).list_tournaments(args.limit)
 
-    try:
-        rows = with_store(args, fetch)
-    except NoDatabase as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    rows = with_store(args, fetch)
     print_tournaments(rows, sys.stdout)
     return 0
 
@@ -417,11 +405,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await Results(store).get_tournament(args.tournament_id)
 
-    try:
-        stored = with_store(args, fetch)
-    except NoDatabase as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    stored = with_store(args, fetch)
     if stored is None:
         print(f"no stored tournament {args.tournament_id}", file=sys.stderr)
         return 2
@@ -454,7 +438,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except NoDatabase as exc:  # a read command pointed at a database that is not there
+        print(exc, file=sys.stderr)
+        return 2
     return result
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.formats import FormatError
-from server.cli_common import NoDatabase, add_db, settings_of, with_store
+from server.cli_common import add_db, settings_of, with_store
 
 
 def add_files_parsers(sub: Any) -> None:
@@ -78,11 +78,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return stored, {s.seat: names[s.player_id] for s in stored.seats
                         if s.player_id in names}
 
-    try:
-        stored, names = with_store(args, fetch)
-    except NoDatabase as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    stored, names = with_store(args, fetch)
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2

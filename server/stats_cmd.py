@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.formats import GameRecord
 from engine.statistics import StatTable, Value
-from server.cli_common import NoDatabase, add_db, with_store
+from server.cli_common import add_db, with_store
 from server.records import stored_records
 
 
@@ -47,11 +47,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> dict[str, list[GameRecord]]:
         return {name: await stored_records(store, name, args.limit) for name in wanted}
 
-    try:
-        records = with_store(args, fetch)
-    except NoDatabase as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    records = with_store(args, fetch)
     shown = 0
     for name in wanted:
         game = get_game(name)

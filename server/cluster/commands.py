@@ -21,6 +21,7 @@ from typing import Any
 
 from bots.arena import mean_ci
 from server.cli_common import settings_of
+from server.tournament.commands import score_text
 
 
 def distributed_tournament(args: argparse.Namespace) -> int:
@@ -79,8 +80,8 @@ def standings_lines(
             for k in range(deals)
         ]
         mean, half = mean_ci(per_seed)
-        low, high = _score(mean - half, "+"), _score(mean + half, "+")
-        lines.append(f"{bot:<16} {_score(mean):>16}  [{low}, {high}]")
+        low, high = score_text(mean - half, "+"), score_text(mean + half, "+")
+        lines.append(f"{bot:<16} {score_text(mean):>16}  [{low}, {high}]")
     if result.illegal:
         lines.append(
             f"{result.illegal} illegal bot answers were replaced by random legal actions"
@@ -154,10 +155,3 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     asyncio.run(go())
     return 0
-
-
-def _score(value: float, sign: str = "") -> str:
-    """A mean score: an integral one as an integer (``-653``), else three decimals."""
-    if float(value).is_integer():
-        return f"{int(value):{sign}d}"
-    return f"{value:{sign}.3f}"

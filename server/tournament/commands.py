@@ -166,11 +166,11 @@ def print_report(report: TournamentReport, out: TextIO) -> None:
         f"{'  points' if points else ''}  stand-ins\n"
     )
     for s in tally.standings():
-        ci = f"[{_score(s.low, '+')}, {_score(s.high, '+')}]"
+        ci = f"[{score_text(s.low, '+')}, {score_text(s.high, '+')}]"
         rating = f"{s.rating.mu:.1f} ± {s.rating.sigma:.1f}"
         extra = f"  {s.points:6.1f}" if points else ""
         out.write(
-            f"{s.name:<{w}} {_score(s.mean):>16}  {ci:<22} {rating:>13}{extra}  {s.stand_ins}\n"
+            f"{s.name:<{w}} {score_text(s.mean):>16}  {ci:<22} {rating:>13}{extra}  {s.stand_ins}\n"
         )
     if report.tournament_id is not None:
         out.write(
@@ -179,7 +179,7 @@ def print_report(report: TournamentReport, out: TextIO) -> None:
         )
 
 
-def _score(value: float, sign: str = "") -> str:
+def score_text(value: float, sign: str = "") -> str:
     """A mean score: an integral one as an integer (``-653``), else three decimals."""
     if math.isfinite(value) and float(value).is_integer():
         return f"{int(value):{sign}d}"
@@ -221,15 +221,14 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
     )
     for b in bots:
         half = b["half_width"] if b["half_width"] is not None else math.inf
-        ci = f"[{_score(b['mean'] - half, '+')}, {_score(b['mean'] + half, '+')}]"
+        ci = f"[{score_text(b['mean'] - half, '+')}, {score_text(b['mean'] + half, '+')}]"
         rating = f"{b['mu']:.1f} ± {b['sigma']:.1f}"
-        out.write(
-            f"{b['name']:<{w}} {_score(b['mean']):>16}  {ci:<22} {rating:>13}  {b['stand_ins']}\n"
-        )
+        mean = score_text(b["mean"])
+        out.write(f"{b['name']:<{w}} {mean:>16}  {ci:<22} {rating:>13}  {b['stand_ins']}\n")
     out.write("matches (game ids replay with `cardtable replay ID`):\n")
     for m in t.matches:
         ids = " ".join(str(g.game_id) for g in m.games)
         out.write(
-            f"  #{m.number:<4} round {m.round:<3} {m.bot_a} {_score(m.score_a)} - "
-            f"{_score(m.score_b)} {m.bot_b}   games {ids}\n"
+            f"  #{m.number:<4} round {m.round:<3} {m.bot_a} {score_text(m.score_a)} - "
+            f"{score_text(m.score_b)} {m.bot_b}   games {ids}\n"
         )
