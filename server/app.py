@@ -351,7 +351,7 @@ class Server:
                 and msg.table not in self.lobby.tables
             ):
                 text = raw if isinstance(raw, str) else raw.decode()
-                await self.cluster.forward(conn, text, msg.table, attach)
+                await self.cluster.forward(conn, text, msg.table, attach, reply.id)
                 return
             await self._dispatch(reply, msg)
         except TableError as exc:

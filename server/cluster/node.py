@@ -17,6 +17,8 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
+
 from protocol import messages as p
 from protocol.messages import CloseCode, ErrorCode, TableError
 from server.bus import Bus, BusUnavailable, Topics
@@ -30,6 +32,10 @@ from server.settings import Settings
 from server.table import Table
 
 log = logging.getLogger("cardtable.cluster")
+
+# Late answers remembered per client at most; a client timing out more often than
+# this is already being told the node is unavailable.
+_MAX_LATE = 32
 Handle = Callable[[Connection, str], Awaitable[None]]
 Adopt = Callable[[int], Awaitable[bool]]
 
@@ -63,6 +69,11 @@ class Cluster:
         self._incarnation = secrets.token_hex(4)
         self._keys: weakref.WeakKeyDictionary[Connection, str] = weakref.WeakKeyDictionary()
         self._conns: weakref.WeakValueDictionary[str, Connection] = weakref.WeakValueDictionary()
+        # Request ids a client was already told timed out: their late answers are
+        # dropped, so every request still gets exactly one reply.
+        self._late: weakref.WeakKeyDictionary[Connection, set[str | int]] = (
+            weakref.WeakKeyDictionary()
+        )
         self._counter = itertools.count(1)
         self._rids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[None]] = {}
@@ -308,11 +319,21 @@ class Cluster:
 
     # forwarding: this node's clients at other nodes' tables
 
-    async def forward(self, conn: Connection, raw: str, table_id: int, attach: bool) -> None:
+    async def forward(
+        self,
+        conn: Connection,
+        raw: str,
+        table_id: int,
+        attach: bool,
+        request_id: str | int | None = None,
+    ) -> None:
         """Send ``raw`` (a request about ``table_id``, owned elsewhere) to the
         owner and wait until it has answered; the answer reaches the client
         through :meth:`_on_frame`.  ``node_unavailable`` if the owner cannot be
-        reached, ``unknown_table`` if no node has the table."""
+        reached, ``unknown_table`` if no node has the table.  After a timeout the
+        owner's late answer to ``request_id`` is dropped (the client has had its
+        one reply); the request may still have taken effect, which the table's
+        updates then show."""
         pid = conn.require_session()
         node = self.owner_of(table_id)
         if node is None and not self.bus.connected:
@@ -348,8 +369,17 @@ class Cluster:
                 f"the bus to table {table_id}'s node is down; try again",
             ) from None
         except TimeoutError:
+            if attach:  # the owner may have attached the client: detach it when it goes
+                conn.tables.add(RemoteTable(node, table_id, self._detached))
+            if request_id is not None:
+                late = self._late.setdefault(conn, set())
+                if len(late) >= _MAX_LATE:
+                    late.pop()
+                late.add(request_id)
             raise TableError(
-                ErrorCode.NODE_UNAVAILABLE, f"table {table_id}'s node did not answer; try again"
+                ErrorCode.NODE_UNAVAILABLE,
+                f"table {table_id}'s node did not answer in time; the request may "
+                "still take effect (the table's updates will show it)",
             ) from None
         finally:
             self._pending.pop(rid, None)
@@ -386,7 +416,19 @@ class Cluster:
             return
         if not payload.startswith(b"{"):
             raise ValueError(f"not a frame: {payload[:20]!r}")
+        late = self._late.get(conn)
+        if late and self._is_late_answer(payload, late):
+            return
         conn.send_text(payload)
+
+    @staticmethod
+    def _is_late_answer(payload: bytes, late: set[str | int]) -> bool:
+        """Whether ``payload`` answers a request already answered by a timeout."""
+        rid = orjson.loads(payload).get("id")
+        if rid is None or isinstance(rid, bool) or rid not in late:
+            return False
+        late.discard(rid)
+        return True
 
     def _close_relayed(self, owner: Callable[[str], bool]) -> None:
         """Close the local clients attached to tables of the nodes ``owner``

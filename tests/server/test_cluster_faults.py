@@ -5,6 +5,7 @@ messages on the bus, and a node cut off from the real broker and reconnected."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import urllib.request
@@ -197,6 +198,36 @@ async def test_the_lobby_and_seats_cross_the_bus(
     welcome = again.frames[-1]
     assert json.loads(welcome)["seats"] == [{"table": table, "seat": 2}]
     for c in (owner, watcher, again):
+        await c.close()
+
+
+async def test_a_forwarded_request_that_timed_out_gets_no_second_reply(
+    local_pair: tuple[Server, Server, LocalHub],
+) -> None:
+    """Every request gets exactly one reply: once a client has been told that the
+    owner did not answer in time, the owner's late answer is not relayed."""
+    a, b, _ = local_pair
+    assert b.cluster is not None
+    owner, watcher = await client(a, "owner"), await client(b, "watcher")
+    created = await owner.request({"type": "create_table", "game": "whist", "options": {}})
+    table = created["table"]["table"]
+    await listed(watcher, table)
+    b.cluster.forward_timeout = 0  # every forwarded request times out at once
+    refused = await watcher.request({"type": "spectate", "table": table})
+    assert refused["type"] == "error" and refused["code"] == "node_unavailable", refused
+    assert "may still take effect" in refused["message"]
+    # The owner did handle it (the watcher sees the start), but its reply never came.
+    await owner.request({"type": "start", "table": table})
+    pushed = await watcher.expect("snapshot", table=table)
+    assert "id" not in pushed
+    with contextlib.suppress(TimeoutError):
+        while True:
+            watcher.inbox.append(await watcher._read(0.5))
+    assert [m for m in watcher.inbox if m.get("id") == refused["id"]] == []
+    b.cluster.forward_timeout = 5.0
+    again = await watcher.request({"type": "list_tables"})
+    assert again["type"] == "tables"
+    for c in (owner, watcher):
         await c.close()
 
 
