@@ -8,6 +8,7 @@ import http
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable
 from dataclasses import replace
 from importlib import resources
@@ -111,6 +112,7 @@ class Server:
                 self.bus,
                 handle=self.handle,
                 adopt=self._adopt,
+                replaced=self._replaced,
             )
         self.ctx = TableContext(
             settings=self.settings,
@@ -166,6 +168,13 @@ class Server:
                 await self._resume(stored)
             except Exception:
                 log.exception("could not resume game %d; left as it is in the database", stored.id)
+
+    def _replaced(self, pid: int, at: float, keep: Connection | None = None) -> None:
+        """Close this node's connections of player ``pid`` that said hello before
+        ``at``: a session has one connection, the latest (4011)."""
+        for other in list(self.connections):
+            if other is not keep and other.player_id == pid and other.hello_at <= at:
+                other.close(CloseCode.REPLACED, "session resumed on another connection")
 
     async def _adopt(self, game_id: int) -> bool:
         """Rebuild a game from the database as a live table of this node (its
@@ -450,9 +459,10 @@ class Server:
                 )
             pid, name = found
             token, resumed = msg.token, True
-            for other in list(self.connections):
-                if other is not conn and other.player_id == pid:
-                    other.close(CloseCode.REPLACED, "session resumed on another connection")
+            conn.hello_at = time.time()
+            self._replaced(pid, conn.hello_at, keep=conn)
+            if self.cluster is not None:
+                self.cluster.resumed(pid, conn.hello_at)
         else:
             token = secrets.token_urlsafe(24)
             name = (msg.name or "").strip() or f"guest-{secrets.token_hex(2)}"

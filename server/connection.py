@@ -70,6 +70,7 @@ class Connection:
         self.pending: list[bytes] = []  # frames not yet handed to the transport
         self.closing = False
         self.violations = 0  # malformed messages in a row
+        self.hello_at = 0.0  # wall clock of the last hello that resumed a session
         self.upload: list[str] = []  # the parts of a file being imported (import_file)
         self._flush_soon = False  # a flush is scheduled for the end of this turn
         self._backed_up = False  # the writer task owns the pending frames

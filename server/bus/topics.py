@@ -52,6 +52,12 @@ class Topics:
         return f"{self.prefix}/node/{node}/frames/+"
 
     @property
+    def sessions(self) -> str:
+        """A session said hello again on some node: older connections of that
+        player elsewhere are closed (4011).  Carries a player id, never a token."""
+        return f"{self.prefix}/sessions"
+
+    @property
     def jobs(self) -> str:
         """A distributed tournament's jobs, each to one worker (a shared subscription)."""
         return f"{self.prefix}/jobs"

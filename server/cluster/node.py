@@ -38,6 +38,7 @@ log = logging.getLogger("cardtable.cluster")
 _MAX_LATE = 32
 Handle = Callable[[Connection, str], Awaitable[None]]
 Adopt = Callable[[int], Awaitable[bool]]
+Replaced = Callable[[int, float], None]
 
 
 class Cluster:
@@ -51,6 +52,7 @@ class Cluster:
         *,
         handle: Handle,
         adopt: Adopt,
+        replaced: Replaced,
     ) -> None:
         self.node = settings.node
         self.lease = settings.lease_seconds
@@ -62,6 +64,7 @@ class Cluster:
         self.topics = Topics(settings.bus_prefix)
         self._handle = handle
         self._adopt = adopt
+        self._replaced = replaced
         self.online: set[str] = set()
         self.remote: dict[str, dict[int, wire.LobbyEntry]] = {}  # node -> its open tables
         # Clients of this node that forwarded requests, by key (the key names the
@@ -100,6 +103,7 @@ class Cluster:
         await self.bus.subscribe(t.all_lobby, self._on_lobby)
         await self.bus.subscribe(t.requests(self.node), self._on_request)
         await self.bus.subscribe(t.all_frames(self.node), self._on_frame)
+        await self.bus.subscribe(t.sessions, self._on_session)
         await self.bus.start()
         await self._round(mine=True)
         self._task = asyncio.create_task(self._keep_leases(), name="cluster-leases")
@@ -271,6 +275,19 @@ class Cluster:
     def owner_of(self, table_id: int) -> str | None:
         found = self._remote_entries().get(table_id)
         return found[0] if found is not None else None
+
+    # sessions: one connection per session across the cluster
+
+    def resumed(self, player: int, at: float) -> None:
+        """Tell the other nodes that ``player`` said hello again here at ``at``."""
+        self._publish(
+            self.topics.sessions, wire.encode(wire.Resumed(node=self.node, player=player, at=at))
+        )
+
+    def _on_session(self, topic: str, payload: bytes) -> None:
+        msg = wire.Resumed.model_validate_json(payload)
+        if msg.node != self.node:
+            self._replaced(msg.player, msg.at)
 
     def _on_presence(self, topic: str, payload: bytes) -> None:
         node = Topics.last_level(topic)

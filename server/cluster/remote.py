@@ -38,6 +38,7 @@ class RemoteConnection(Connection):
         self.tables = set()
         self.closing = False
         self.violations = 0
+        self.hello_at = 0.0
 
     def send_text(self, text: bytes) -> None:
         self._publish(text)

@@ -43,6 +43,14 @@ class Detach(_Wire):
     conn: str
 
 
+class Resumed(_Wire):
+    """Player ``player`` resumed its session on ``node`` at wall-clock time ``at``."""
+
+    node: str
+    player: int
+    at: float
+
+
 ToOwner = TypeAdapter(Annotated[Forward | Detach, Field(discriminator="kind")])
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from server.app import Server
 from server.bus import LocalBus, LocalHub, Topics
@@ -198,6 +199,26 @@ async def test_the_lobby_and_seats_cross_the_bus(
     welcome = again.frames[-1]
     assert json.loads(welcome)["seats"] == [{"table": table, "seat": 2}]
     for c in (owner, watcher, again):
+        await c.close()
+
+
+async def test_a_session_resumed_on_another_node_closes_its_older_connection(
+    local_pair: tuple[Server, Server, LocalHub],
+) -> None:
+    """A session has one connection in the whole cluster, as on one node: the
+    older one is closed with 4011 wherever it is."""
+    a, b, _ = local_pair
+    first = await client(a, "alice")
+    second = await client(b, "alice", first.token)
+    with pytest.raises(ConnectionClosed) as closed:
+        await first._read(5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4011
+    # The newer connection stays, and a stranger's session is left alone.
+    other = await client(a, "bob")
+    third = await client(b, "bob-again")
+    assert (await second.request({"type": "list_tables"}))["type"] == "tables"
+    assert (await other.request({"type": "list_tables"}))["type"] == "tables"
+    for c in (second, other, third):
         await c.close()
 
 
