@@ -36,6 +36,9 @@ log = logging.getLogger("cardtable.cluster")
 # Late answers remembered per client at most; a client timing out more often than
 # this is already being told the node is unavailable.
 _MAX_LATE = 32
+# Seconds between two publications of a node's lobby snapshot (its size grows with
+# the node's tables; each change also goes out at once as an event).
+LOBBY_INTERVAL = 1.0
 Handle = Callable[[Connection, str], Awaitable[None]]
 Adopt = Callable[[int], Awaitable[bool]]
 Replaced = Callable[[int, float], None]
@@ -84,6 +87,7 @@ class Cluster:
         self.proxies: dict[tuple[str, str], RemoteConnection] = {}
         self.renewed_at: float | None = None
         self._lobby_soon = False
+        self._lobby_at = float("-inf")  # when the snapshot was last published
         self._wake = asyncio.Event()  # run the lease round now
         self._halted = False
         self._task: asyncio.Task[None] | None = None
@@ -229,14 +233,19 @@ class Cluster:
         return wire.entry(table.info(), [(s, pid) for s, pid in humans if pid is not None])
 
     def _publish_lobby(self) -> None:
-        """Publish this node's open tables (retained), once per turn of the loop."""
+        """Publish this node's open tables (retained), at most once a second: the
+        other nodes follow each change by its event at once; the snapshot is for
+        nodes that join later, and for tables that closed."""
         if self._lobby_soon:
             return
         self._lobby_soon = True
-        asyncio.get_running_loop().call_soon(self._publish_lobby_now)
+        loop = asyncio.get_running_loop()
+        wait = self._lobby_at + LOBBY_INTERVAL - loop.time()
+        loop.call_later(max(0.0, wait), self._publish_lobby_now)
 
     def _publish_lobby_now(self) -> None:
         self._lobby_soon = False
+        self._lobby_at = asyncio.get_running_loop().time()
         tables = [self._entry(t) for t in self.lobby.tables.values() if t.status in OPEN]
         snap = wire.LobbySnapshot(node=self.node, tables=tables)
         self._publish(self.topics.lobby(self.node), wire.encode(snap), retain=True)
