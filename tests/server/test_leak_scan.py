@@ -156,8 +156,10 @@ async def test_no_frame_of_any_type_leaks_a_hidden_card(
     fast_harness: Harness, game_name: str, options: dict[str, Any]
 ) -> None:
     harness = fast_harness
-    alice = await harness.client("alice")
-    bob = await harness.client("bob")
+    # Unbounded receive queues: the scan reads the frames only after the game, and a
+    # client that stops reading would stall the closing handshake at the end.
+    alice = await harness.client("alice", max_queue=None)
+    bob = await harness.client("bob", max_queue=None)
     table = await _play_with_live_replays(harness, alice, bob, game_name, options)
 
     stored = await harness.server.store.get_game(table)
