@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from protocol import messages as p
+from protocol import builders as p
 from protocol.messages import CloseCode, ErrorCode, TableError
 from server.bus import Bus, BusUnavailable, Topics
 from server.clock import Clock
