@@ -26,13 +26,7 @@ from engine.replay import LoggedAction, replay
 from protocol import builders as p
 from protocol import requests as rq
 from protocol.frames import FrameError, parse_frame, request_id
-from protocol.messages import (
-    ANALYSIS_STEPS,
-    SUPPORTED_VERSIONS,
-    CloseCode,
-    ErrorCode,
-    TableError,
-)
+from protocol.messages import ANALYSIS_STEPS, SUPPORTED_VERSIONS, CloseCode, ErrorCode, TableError
 from rules.registry import available, get_game
 from server.analysis import Analyst
 from server.botpool import BotRunner
