@@ -1,6 +1,6 @@
 """The packages import in layers (docs/architecture.md, "Layers"): every import
 counts, also one inside a function or under ``TYPE_CHECKING``.  And above the game
-packages nothing names a game (docs/architecture.md, "The seam"), outside each
+packages nothing names a game (the same section), outside each
 client's table of drawings and its drawing modules."""
 
 from __future__ import annotations
