@@ -25,6 +25,7 @@ from engine.presentation import Presentation
 from engine.rng import Rng
 from engine.secrecy import faces_named, redact
 from engine.statistics import StatTable
+from engine.tools import Tool
 
 Action = Mapping[str, Any]
 S = TypeVar("S")
@@ -127,6 +128,9 @@ class Game(ABC, Generic[S, C]):
     analysis: ClassVar[GameAnalysis[Any] | None] = None
     # The file formats this game reads and writes (engine/formats.py).
     formats: ClassVar[tuple[FileFormat, ...]] = ()
+    # The command-line tools this game offers (engine/tools.py): `cardtable` runs
+    # them by name through the registry.
+    tools: ClassVar[tuple[Tool, ...]] = ()
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""

@@ -12,6 +12,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.formats import FileFormat
 from engine.game import Game
+from engine.tools import Tool
 
 GAMES: dict[str, str] = {
     "poker": "rules.poker.game:PokerGame",
@@ -21,6 +22,8 @@ GAMES: dict[str, str] = {
     "rummy": "rules.rummy.game:RummyGame",
     "crazy_eights": "rules.crazy_eights.game:CrazyEightsGame",
 }
+# The game a command plays when none is named (`cardtable play`, `tournament`).
+DEFAULT_GAME = "whist"
 
 
 @cache
@@ -37,6 +40,17 @@ def get_game(name: str) -> Game[Any, Any]:
 def available() -> list[str]:
     """Names of every registered game."""
     return list(GAMES)
+
+
+def tools() -> list[Tool]:
+    """Every game's command-line tools (engine/tools.py); ``ValueError`` if two
+    share a name."""
+    found = [tool for name in GAMES for tool in get_game(name).tools]
+    names = [tool.name for tool in found]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"two games offer a tool named {', '.join(twice)}")
+    return found
 
 
 def file_formats() -> list[tuple[str, FileFormat]]:

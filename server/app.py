@@ -24,10 +24,10 @@ from websockets.http11 import Request, Response
 from engine.errors import IllegalAction
 from engine.formats import FormatError
 from engine.replay import LoggedAction, replay
-from protocol import messages as p
+from protocol import builders as p
 from protocol import requests as rq
 from protocol.frames import FrameError, parse_frame, request_id
-from protocol.messages import CloseCode, ErrorCode, TableError
+from protocol.messages import ANALYSIS_STEPS, SUPPORTED_VERSIONS, CloseCode, ErrorCode, TableError
 from rules.registry import available, get_game
 from server.analysis import Analyst
 from server.botpool import BotRunner
@@ -442,11 +442,11 @@ class Server:
 
     async def _hello(self, reply: Reply, msg: rq.Hello) -> None:
         conn = reply.conn
-        if msg.protocol not in p.SUPPORTED_VERSIONS:
+        if msg.protocol not in SUPPORTED_VERSIONS:
             reply.error(
                 ErrorCode.UNSUPPORTED_VERSION,
                 f"protocol {msg.protocol} is not supported; this server speaks "
-                f"{', '.join(map(str, p.SUPPORTED_VERSIONS))}",
+                f"{', '.join(map(str, SUPPORTED_VERSIONS))}",
             )
             conn.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return
@@ -575,7 +575,7 @@ class Server:
         if stored is None:
             raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
         check_replay(stored, msg.viewer, analysis=msg.analysis)  # refuse at once
-        limit = min(msg.limit, p.ANALYSIS_STEPS) if msg.analysis else msg.limit
+        limit = min(msg.limit, ANALYSIS_STEPS) if msg.analysis else msg.limit
         # Re-applying a long log (and any double-dummy search) takes seconds: a
         # worker thread builds and encodes the page; the event loop only sends it.
         runner = self.analyst if msg.analysis else self.readers

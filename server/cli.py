@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.registry import DEFAULT_GAME
 from server.cli_common import NoDatabase, add_db, settings_of, with_store
 from server.settings import Settings
 
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
+    """Every command; ``with_tools``: with the games' own tools (``Game.tools``),
+    which means loading every game's rules."""
     parser = argparse.ArgumentParser(
         prog="cardtable",
         description="Multiplayer card-game server with bot players.",
@@ -84,8 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "--dd",
         action="store_true",
-        help="bridge: show each card played against the double-dummy score of every legal "
-        "card, and each board's double-dummy table (ended games only; can take minutes)",
+        help="for a game with an analysis (double dummy, say): show each action against the "
+        "analysis of every legal one, and each board's analysis (ended games only; can take "
+        "minutes)",
     )
     rp.set_defaults(func=cmd_replay)
 
@@ -101,23 +105,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     schema.set_defaults(func=cmd_schema)
 
-    sd = sub.add_parser("showdown", help="rank poker hands and print their equities")
-    sd.add_argument("hands", nargs="+", help="hole cards like AhKh, or ranges like QQ+,AKs")
-    sd.add_argument("--board", default="", help="board cards, e.g. 'Qc 7d 2s'")
-    sd.add_argument("--dead", default="", help="cards known to be out of play")
-    sd.add_argument("--samples", type=int, help="Monte Carlo samples (default: exact if small)")
-    sd.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
-    sd.set_defaults(func=cmd_showdown)
-
     _add_tournament_parsers(sub)
 
     from clients.terminal.play import add_play_parser
     from server.files_cmd import add_files_parsers
-    from server.solve_cmd import add_solve_parser
     from server.stats_cmd import add_stats_parser
+    from server.tools_cmd import add_tool_parsers
 
-    add_play_parser(sub)
-    add_solve_parser(sub)
+    add_play_parser(sub, DEFAULT_GAME)
+    if with_tools:
+        add_tool_parsers(sub)
     add_files_parsers(sub)
     add_stats_parser(sub)
     return parser
@@ -128,7 +125,9 @@ def _add_tournament_parsers(sub: Any) -> None:
         "tournament",
         help="bot-vs-bot tournament: duplicate deals, ratings, t intervals, stored results",
     )
-    tour.add_argument("--game", default="whist", help="game to play (default whist)")
+    tour.add_argument(
+        "--game", default=DEFAULT_GAME, help=f"game to play (default {DEFAULT_GAME})"
+    )
     tour.add_argument(
         "--bots",
         default=None,
@@ -349,23 +348,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(replay_source(stored), args.viewer, args.print_all, dd=args.dd)
 
 
-def cmd_showdown(args: argparse.Namespace) -> int:
-    from rules.poker import showdown_report
-    from rules.poker.evaluator import HandError
-    from rules.poker.ranges import RangeError
-
-    try:
-        print(
-            showdown_report(
-                args.hands, board=args.board, dead=args.dead, samples=args.samples, seed=args.seed
-            )
-        )
-    except (HandError, RangeError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
 def cmd_tournament(args: argparse.Namespace) -> int:
     from server.tournament.commands import run_command
 
@@ -437,13 +419,29 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # Listing the games' tools loads every game's rules (over a second): a command
+    # of the CLI's own is parsed without them.
+    parser = build_parser(with_tools=False)
+    if not argv or argv[0] not in _commands(parser):
+        parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         result: int = args.func(args)
     except NoDatabase as exc:  # a read command pointed at a database that is not there
         print(exc, file=sys.stderr)
         return 2
     return result
+
+
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    """The names of ``parser``'s subcommands."""
+    return {
+        name
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    }
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from protocol import messages as p
+from protocol import builders as p
 from protocol.messages import CloseCode, ErrorCode, TableError
 from server.clock import Clock
 from server.ratelimit import TokenBucket

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from protocol import messages as p
+from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from server.clock import Clock
 from server.connection import Connection, encode

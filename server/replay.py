@@ -14,7 +14,7 @@ from typing import Any
 from engine.events import OMNISCIENT, SPECTATOR, visible
 from engine.game import Action, GameAnalysis
 from engine.replay import LoggedAction, Step, steps
-from protocol import messages as p
+from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from rules.registry import get_game
 from server.connection import encode

@@ -21,7 +21,7 @@ from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
 from engine.events import SPECTATOR, Event, visible
 from engine.game import EndedBoard, Game
-from protocol import messages as p
+from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from server.connection import Connection, Reply, encode
 from server.persistence.store import SeatRecord, token_hash

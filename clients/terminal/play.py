@@ -20,8 +20,9 @@ from clients.terminal.session import ANALYSIS_WAIT, DEFAULT_STATE, DEFAULT_URL, 
 MAX_TURN_SECONDS, MAX_TIME_BANK = 3600, 36000  # the server's limits (create_table)
 
 
-def add_play_parser(sub: Any) -> None:
-    """Register ``cardtable play`` on the CLI's subparsers."""
+def add_play_parser(sub: Any, default_game: str) -> None:
+    """Register ``cardtable play`` on the CLI's subparsers; ``default_game``: what
+    ``--game`` is when not given (the CLI passes the registry's)."""
     p = sub.add_parser(
         "play",
         help="play a game in the terminal against bots",
@@ -35,7 +36,9 @@ def add_play_parser(sub: Any) -> None:
         default=None,
         help=f"server websocket URL (env CARDTABLE_URL; default {DEFAULT_URL})",
     )
-    p.add_argument("--game", default="whist", help="game to create a table for (default whist)")
+    p.add_argument(
+        "--game", default=default_game, help=f"game to create a table for (default {default_game})"
+    )
     p.add_argument("--options", default="{}",
                    help="table options as JSON, e.g. '{\"deals\": 2}'; 'help' lists the "
                    "game's options as the server describes them")
@@ -65,8 +68,8 @@ def add_play_parser(sub: Any) -> None:
         "--analysis-wait",
         type=float,
         default=ANALYSIS_WAIT,
-        help="bridge: seconds to wait at the end for the last board's double-dummy "
-        f"analysis (default {ANALYSIS_WAIT:g}; 0: do not wait)",
+        help="for a game with an analysis of its boards (double dummy, say): seconds to "
+        f"wait at the end for the last board's (default {ANALYSIS_WAIT:g}; 0: do not wait)",
     )
     p.add_argument(
         "--retry",

@@ -75,11 +75,12 @@ class SeatClient:
         self.finished = False
         self.finishing = False  # the game ended; waiting for the table's final status
         self.result: dict[str, Any] | None = None
-        # ``draw all`` in the tractor draw: the declarations the player let pass by
-        # (None: off).  The client presses only ``draw``; it stops for a new one.
+        # ``draw all`` in a draw where seats may declare as they go (Tractor's): the
+        # declarations the player let pass by (None: off).  The client presses only
+        # ``draw``; it stops for a new one.
         self.auto_draw: frozenset[str] | None = None
-        self.boards_ended: set[int] = set()  # bridge boards seen ending
-        self.analysed: set[int] = set()  # boards whose double-dummy analysis was shown
+        self.boards_ended: set[int] = set()  # boards seen ending (games with an analysis)
+        self.analysed: set[int] = set()  # boards whose analysis was shown
         self.analysis_deadline: float | None = None
         self.clock: dict[str, Any] | None = None  # the last frame's turn clock
         self.clock_at = 0.0  # when that frame arrived (monotonic)
@@ -203,7 +204,7 @@ class SeatClient:
                 self.write("(drawing on until you can declare something new)")
             return
         stale = self.session.version != self.prompt_version
-        # The tractor draw goes on while a seat thinks about declaring: an answer
+        # A draw may go on while a seat thinks about declaring (Tractor's): an answer
         # from the menu it saw still counts if that move is legal now.
         if (stale and not views.moves_on_freely(self.view)) or not self._my_turn():
             self.write("(the table moved on; choose again)")

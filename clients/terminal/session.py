@@ -9,13 +9,13 @@ from typing import Any
 
 DEFAULT_URL = "ws://127.0.0.1:8765/"
 DEFAULT_STATE = Path.home() / ".cardtable" / "session.json"
-ANALYSIS_WAIT = 90.0  # seconds to wait at the end for the last board's double-dummy table
+ANALYSIS_WAIT = 90.0  # seconds to wait at the end for the last board's analysis
 
 
 @dataclass
 class PlayOptions:
     url: str
-    game: str = "whist"
+    game: str  # the CLI's default is the registry's (rules/registry.py, DEFAULT_GAME)
     options: dict[str, Any] = field(default_factory=dict)
     name: str | None = None
     seat: int | None = None

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from engine.cards import CardParseError, deck, format_face, parse_face, suit_of
-from engine.dds.deal import make_deal, parse_pbn
+from engine.cards import CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
 from engine.formats import FileFormat, GameRecord
@@ -34,7 +33,7 @@ from rules.bridge.auction import (
     legal_calls,
     parse_call,
 )
-from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
+from rules.bridge.boards import SEATS
 from rules.bridge.claims import (
     answerers,
     claim_allowed,
@@ -43,9 +42,12 @@ from rules.bridge.claims import (
     opponents,
     remaining_tricks,
 )
+from rules.bridge.dealing import deal_board, deal_pbn
+from rules.bridge.encoding import encode_state
 from rules.bridge.options import BridgeConfig, ClaimPolicy
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
+from rules.bridge.solve import SOLVE
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
 
 MAX_ALERT = 200  # characters of an alert's explanation
@@ -53,53 +55,6 @@ MAX_ALERT = 200  # characters of an alert's explanation
 # lookup, and a canonical spelling parses without the card parser.
 _SPELLING = tuple(format_face(f) for f in range(52))
 _FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
-
-
-def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
-    # Spades, hearts, diamonds, clubs; high to low within a suit.
-    return tuple(sorted(cards, key=lambda f: (-suit_of(f), -f)))
-
-
-def _deal(
-    config: BridgeConfig, seed: int, index: int, results: tuple[BoardResult, ...]
-) -> BridgeState:
-    board = config.first_board + index
-    if config.deal is not None:
-        dealt = parse_pbn(config.deal).hands
-        hands: Hands = (
-            _sorted(dealt[0]),
-            _sorted(dealt[1]),
-            _sorted(dealt[2]),
-            _sorted(dealt[3]),
-        )
-    else:
-        cards = Rng(seed).fork(index).shuffled(deck())
-        hands = (
-            _sorted(cards[0:13]),
-            _sorted(cards[13:26]),
-            _sorted(cards[26:39]),
-            _sorted(cards[39:52]),
-        )
-    return BridgeState(
-        config=config,
-        seed=seed,
-        index=index,
-        board=board,
-        dealer=SEATS.index(config.dealer) if config.dealer else dealer(board),
-        vulnerability=Vulnerability(config.vulnerable)
-        if config.vulnerable
-        else vulnerability(board),
-        dealt=hands,
-        hands=hands,
-        calls=(),
-        phase=Phase.AUCTION,
-        results=results,
-    )
-
-
-def deal_pbn(state: BridgeState) -> str:
-    """The board's deal as dealt, as a PBN deal string from North."""
-    return make_deal(state.dealt).to_pbn()
 
 
 # The file formats replay records through the rules, which list the formats: the
@@ -147,12 +102,13 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
     formats = (PBN, LIN)
+    tools = (SOLVE,)
 
     def seat_count(self, config: BridgeConfig) -> int:
         return 4
 
     def new(self, config: BridgeConfig, seed: int) -> BridgeState:
-        return _deal(config, seed, 0, ())
+        return deal_board(config, seed, 0, ())
 
     def initial_events(self, state: BridgeState) -> list[Event]:
         return self._board_events(state)
@@ -489,7 +445,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             assert res is not None
             events.append(Event("game_over", res.to_json()))
             return final, events
-        nxt = _deal(state.config, state.seed, state.index + 1, results)
+        nxt = deal_board(state.config, state.seed, state.index + 1, results)
         return nxt, events + self._board_events(nxt)
 
     # views
@@ -577,50 +533,4 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return Result(scores=(total, -total, total, -total), summary=summary)
 
     def encode(self, state: BridgeState) -> JSON:
-        out: JSON = {
-            "config": self.config_json(state.config),
-            "seed": state.seed,
-            "index": state.index,
-            "dealt": [list(h) for h in state.dealt],
-            "hands": [list(h) for h in state.hands],
-            "calls": [list(c) for c in state.calls],
-            "phase": state.phase.value,
-            "contract": str(state.contract) if state.contract else None,
-            "declarer": state.contract.declarer if state.contract else None,
-            "leader": state.leader,
-            "trick": list(state.trick),
-            "played": list(state.played),
-            "tricks": list(state.tricks),
-            "claim": _claim_json(state.claim) if state.claim else None,
-            "results": [
-                [
-                    r.board,
-                    r.deal,
-                    r.contract,
-                    r.declarer,
-                    r.tricks,
-                    r.score_ns,
-                    r.claimed,
-                    list(r.played),
-                    [list(c) for c in r.calls],
-                ]
-                for r in state.results
-            ],
-        }
-        # Alerts came later: a state without them encodes (and hashes) as it did
-        # before, so stored games replay to the hashes they had. ``rejected_at`` is
-        # left out: a hint to bots (the log says where a claim was rejected), not part
-        # of the position, and games stored before it existed rejected claims too.
-        if state.alerts:
-            out["alerts"] = [list(a) for a in state.alerts]
-        return out
-
-
-def _claim_json(claim: Claim) -> list[Any]:
-    """A claim as encoded: the claimer, the tricks, who accepted; and who must
-    accept only when that is not both of the claimer's opponents (a defender's
-    claim), so a declarer's claim encodes as it did before defenders could claim."""
-    out: list[Any] = [claim.seat, claim.tricks, sorted(claim.accepted)]
-    if claim.needed != frozenset({(claim.seat + 1) % 4, (claim.seat + 3) % 4}):
-        out.append(sorted(claim.needed))
-    return out
+        return encode_state(state, self.config_json(state.config))

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from protocol import messages as p
+from protocol import builders as p
 from protocol.messages import CloseCode, ErrorCode, TableError
 from server.bus import Bus, BusUnavailable, Topics
 from server.clock import Clock

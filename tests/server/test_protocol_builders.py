@@ -1,4 +1,4 @@
-"""Every server -> client message is built by its builder in protocol/messages.py,
+"""Every server -> client message is built by its builder in protocol/builders.py,
 and what each builder makes is what the documented model (the schema) allows."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from typing import Any, get_args
 
 import pytest
 
-from protocol import messages as p
+from protocol import builders as p
+from protocol.messages import ErrorCode, ServerMessage, server_adapter
 
 INFO: dict[str, Any] = {
     "table": 1,
@@ -39,8 +40,8 @@ BUILT = [
     p.left(1),
     p.table_status(INFO),
     p.ack(1, 5),
-    p.error(p.ErrorCode.STALE_VERSION, "old"),
-    p.error(p.ErrorCode.ILLEGAL_ACTION, "no", "must_follow"),
+    p.error(ErrorCode.STALE_VERSION, "old"),
+    p.error(ErrorCode.ILLEGAL_ACTION, "no", "must_follow"),
     p.analysis(1, BOARD),
     p.replay_page(
         game_id=1,
@@ -72,13 +73,13 @@ BUILT_BY_THE_TABLE = {"snapshot", "update"}
 
 @pytest.mark.parametrize("msg", BUILT, ids=lambda m: str(m["type"]))
 def test_each_builder_makes_a_message_its_model_accepts(msg: dict[str, Any]) -> None:
-    model = p.server_adapter.validate_python(msg)
+    model = server_adapter.validate_python(msg)
     assert model.type == msg["type"]
     # Read back field for field: nothing dropped or coerced on the way.
     assert model.model_dump(mode="json", exclude_unset=True) == msg
 
 
 def test_every_server_message_type_has_a_builder() -> None:
-    union = get_args(get_args(p.ServerMessage)[0])
+    union = get_args(get_args(ServerMessage)[0])
     types = {get_args(m.model_fields["type"].annotation)[0] for m in union}
     assert types == {m["type"] for m in BUILT} | BUILT_BY_THE_TABLE

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol import messages as p
+from protocol import builders as p
+from protocol.messages import ErrorCode
 from server.connection import Reply
 from tests.server.conftest import Harness
 
@@ -23,7 +24,7 @@ class Sink:
 def test_a_reply_echoes_its_request_id_and_only_its_own() -> None:
     sink = Sink()
     Reply(sink, "r1").send(p.pong())  # type: ignore[arg-type]
-    Reply(sink, 7).error(p.ErrorCode.BAD_SEAT, "no", "why")  # type: ignore[arg-type]
+    Reply(sink, 7).error(ErrorCode.BAD_SEAT, "no", "why")  # type: ignore[arg-type]
     Reply(sink).send(p.left(3))  # type: ignore[arg-type]
     assert sink.sent == [
         {"type": "pong", "id": "r1"},

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -18,23 +17,12 @@ import pytest
 from clients.terminal.play import run_play
 from server.app import Server
 from server.cli import build_parser
-from server.settings import Settings
-
-
-def _settings(tmp_path: Path, port: int = 0, grace: float = 0.5) -> Settings:
-    return Settings(
-        host="127.0.0.1",
-        port=port,
-        db_url=f"sqlite:///{tmp_path}/t.db",
-        bot_delay=0,
-        bot_workers=0,
-        grace=grace,
-    )
+from tests.server.terminal_support import Keyboard, Screen, play_args, play_settings
 
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    srv = Server(_settings(tmp_path))
+    srv = Server(play_settings(tmp_path))
     await srv.start()
     try:
         yield srv
@@ -42,49 +30,11 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         await srv.stop()
 
 
-def _args(*argv: str) -> argparse.Namespace:
-    """Parse through the real CLI so the ``play`` subcommand's wiring is tested too."""
-    return build_parser().parse_args(["play", *argv])
-
-
-class Screen:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def __call__(self, text: str) -> None:
-        self.lines.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-
-class Keyboard:
-    """Scripted answers to the move prompt; then ``default`` for ever.  With a
-    ``screen``, ``seen`` records how many lines it held at each prompt."""
-
-    def __init__(
-        self, answers: list[str], default: str = "1", screen: Screen | None = None
-    ) -> None:
-        self.answers = list(answers)
-        self.default = default
-        self.prompts: list[str] = []
-        self.screen = screen
-        self.seen: list[int] = []
-
-    async def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if self.screen is not None:
-            self.seen.append(len(self.screen.lines))
-        await asyncio.sleep(0)
-        return self.answers.pop(0) if self.answers else self.default
-
-
 async def test_play_a_whole_whist_game_against_bots(server: Server, tmp_path: Path) -> None:
     # Seat 0 is ours; the three other seats are filled with bots ("start": true).
     keys, screen = Keyboard(['{"type": "play", "card": "ZZ"}', "99"]), Screen()
     url = f"ws://127.0.0.1:{server.port}/"
-    args = _args("--url", url, "--name", "ann", "--state", str(tmp_path / "s.json"))
+    args = play_args("--url", url, "--name", "ann", "--state", str(tmp_path / "s.json"))
 
     code = await asyncio.wait_for(run_play(args, keys, screen), 60)
 
@@ -126,7 +76,7 @@ async def test_a_card_spelling_picks_that_card(server: Server, tmp_path: Path) -
         picked.append(card)
         return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
 
-    args = _args("--url", f"ws://127.0.0.1:{server.port}/", "--state", str(tmp_path / "s.json"))
+    args = play_args("--url", f"ws://127.0.0.1:{server.port}/", "--state", str(tmp_path / "s.json"))
     assert await asyncio.wait_for(run_play(args, read, screen), 60) == 0
     assert len(picked) == 13
     for card in picked:
@@ -138,7 +88,7 @@ async def test_unreachable_server_exits_2_with_a_hint(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     screen = Screen()
-    args = _args("--url", f"ws://127.0.0.1:{port}/", "--state", str(tmp_path / "s.json"))
+    args = play_args("--url", f"ws://127.0.0.1:{port}/", "--state", str(tmp_path / "s.json"))
     assert await run_play(args, Keyboard([]), screen) == 2
     assert "start it with: cardtable serve" in screen.text
 
@@ -146,15 +96,17 @@ async def test_unreachable_server_exits_2_with_a_hint(tmp_path: Path) -> None:
 async def test_unknown_game_and_bad_options_are_refused(server: Server, tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{server.port}/"
     screen = Screen()
-    args = _args("--url", url, "--game", "tarot", "--state", str(tmp_path / "s.json"))
+    args = play_args("--url", url, "--game", "tarot", "--state", str(tmp_path / "s.json"))
     assert await run_play(args, Keyboard([]), screen) == 2
     assert "no game 'tarot'" in screen.text
     screen = Screen()
-    args = _args("--url", url, "--options", '{"deals": 99}', "--state", str(tmp_path / "s.json"))
+    args = play_args(
+        "--url", url, "--options", '{"deals": 99}', "--state", str(tmp_path / "s.json")
+    )
     assert await run_play(args, Keyboard([]), screen) == 1
     assert "[bad_option]" in screen.text
     screen = Screen()
-    args = _args("--url", url, "--options", "{nope", "--state", str(tmp_path / "s.json"))
+    args = play_args("--url", url, "--options", "{nope", "--state", str(tmp_path / "s.json"))
     assert await run_play(args, Keyboard([]), screen) == 2
     assert "--options is not valid JSON" in screen.text
 
@@ -164,7 +116,7 @@ async def test_options_help_lists_the_games_options(server: Server, tmp_path: Pa
     describes them (its options schema), with defaults and choices, and exits."""
     url = f"ws://127.0.0.1:{server.port}/"
     screen = Screen()
-    args = _args("--url", url, "--game", "tractor", "--options", "help",
+    args = play_args("--url", url, "--game", "tractor", "--options", "help",
                  "--state", str(tmp_path / "s.json"))
     assert await run_play(args, Keyboard([]), screen) == 0
     assert "trick_draw_policy (default \"no_protections\"; one of no_protections |" in screen.text
@@ -174,20 +126,23 @@ async def test_options_help_lists_the_games_options(server: Server, tmp_path: Pa
 async def _restart(server: Server, tmp_path: Path, grace: float = 0.5) -> Server:
     port = server.port
     await server.stop()
-    again = Server(_settings(tmp_path, port, grace))
+    again = Server(play_settings(tmp_path, port, grace))
     await again.start()
     return again
 
 
 async def test_resume_after_a_server_restart(tmp_path: Path) -> None:
     # Play three tricks, quit the client, restart the server, then --resume and finish.
-    srv = Server(_settings(tmp_path))
+    srv = Server(play_settings(tmp_path))
     await srv.start()
     state = str(tmp_path / "s.json")
     url = f"ws://127.0.0.1:{srv.port}/"
     screen = Screen()
     code = await asyncio.wait_for(
-        run_play(_args("--url", url, "--state", state), Keyboard(["1", "1", "1", "q"]), screen), 60
+        run_play(
+            play_args("--url", url, "--state", state), Keyboard(["1", "1", "1", "q"]), screen
+        ),
+        60,
     )
     assert code == 0
     assert "Come back with: cardtable play --resume --state" in screen.text
@@ -198,7 +153,7 @@ async def test_resume_after_a_server_restart(tmp_path: Path) -> None:
         screen = Screen()
         keys = Keyboard([], screen=screen)
         code = await asyncio.wait_for(
-            run_play(_args("--resume", "--state", state), keys, screen), 60
+            run_play(play_args("--resume", "--state", state), keys, screen), 60
         )
         assert code == 0, screen.text
         assert f"Resuming table {saved['table']}" in screen.text
@@ -221,7 +176,7 @@ async def test_resume_after_a_server_restart(tmp_path: Path) -> None:
 
 async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> None:
     # A long grace period: the seat must wait for us, so every one of our cards is ours.
-    srv = Server(_settings(tmp_path, grace=30))
+    srv = Server(play_settings(tmp_path, grace=30))
     await srv.start()
     holder: dict[str, Server] = {"srv": srv}
     restarted = asyncio.Event()
@@ -245,7 +200,7 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
             answered_at = len(screen.lines)
         return "1"
 
-    args = _args(
+    args = play_args(
         "--url",
         f"ws://127.0.0.1:{srv.port}/",
         "--state",
@@ -279,7 +234,7 @@ def _resumed_at(screen: Screen) -> int:
 async def test_gives_up_reconnecting_at_the_retry_deadline(tmp_path: Path) -> None:
     # The server goes away for good: the client retries for --retry seconds, then
     # stops with the command that resumes later.
-    srv = Server(_settings(tmp_path, grace=30))
+    srv = Server(play_settings(tmp_path, grace=30))
     await srv.start()
 
     stopped: list[bool] = []
@@ -291,7 +246,7 @@ async def test_gives_up_reconnecting_at_the_retry_deadline(tmp_path: Path) -> No
         return "1"
 
     screen = Screen()
-    args = _args(
+    args = play_args(
         "--url", f"ws://127.0.0.1:{srv.port}/", "--state", str(tmp_path / "s.json"),
         "--retry", "1",
     )  # fmt: skip
@@ -307,13 +262,13 @@ async def test_resume_catches_up_on_a_game_a_bot_finished_for_us(tmp_path: Path)
     # We leave after one card; after the grace period a bot plays our seat to the end.
     # --resume then prints what we missed (every catch-up update carries the final
     # view, so the client must not stop at the first one) and the result.
-    srv = Server(_settings(tmp_path, grace=0.05))
+    srv = Server(play_settings(tmp_path, grace=0.05))
     await srv.start()
     try:
         state = str(tmp_path / "s.json")
         url = f"ws://127.0.0.1:{srv.port}/"
         await asyncio.wait_for(
-            run_play(_args("--url", url, "--state", state), Keyboard(["1", "q"]), Screen()), 30
+            run_play(play_args("--url", url, "--state", state), Keyboard(["1", "q"]), Screen()), 30
         )
         saved = json.loads(Path(state).read_text())
         table = saved["table"]
@@ -326,7 +281,7 @@ async def test_resume_catches_up_on_a_game_a_bot_finished_for_us(tmp_path: Path)
             pytest.fail("the stand-in bot did not finish the game")
         keys, screen = Keyboard([]), Screen()
         code = await asyncio.wait_for(
-            run_play(_args("--resume", "--state", state), keys, screen), 30
+            run_play(play_args("--resume", "--state", state), keys, screen), 30
         )
         assert code == 0, screen.text
         assert keys.prompts == []
@@ -368,7 +323,7 @@ async def test_join_an_existing_table_and_start_it(server: Server, tmp_path: Pat
         created = json.loads(await ws.recv())
     table = created["table"]["table"]
     keys, screen = Keyboard([]), Screen()
-    args = _args(
+    args = play_args(
         "--url", url, "--table", str(table), "--seat", "1", "--start",
         "--state", str(tmp_path / "s.json"),
     )  # fmt: skip
@@ -378,180 +333,12 @@ async def test_join_an_existing_table_and_start_it(server: Server, tmp_path: Pat
     assert f"Replay it with: cardtable replay {table}" in screen.text
 
 
-async def test_play_poker_against_bots_with_typed_amounts(server: Server, tmp_path: Path) -> None:
-    # Three seats, two hands: we open with a typed raise, then fold or check to the end.
-    keys, screen = Keyboard(["raise 37"], default="1"), Screen()
-    args = _args(
-        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "poker",
-        "--options", '{"seats": 3, "hands": 2}', "--state", str(tmp_path / "s.json"),
-    )  # fmt: skip
-    code = await asyncio.wait_for(run_play(args, keys, screen), 30)
-    assert code == 0, screen.text
-    out = screen.text
-    assert re.search(r"^Hand 1/2 · blinds 1/2 · preflop$", out, re.M)
-    assert re.search(r"^Board: ", out, re.M) and "Your cards: " in out
-    assert re.search(r"^  Seat 1 \(you\) +stack +\d+", out, re.M)
-    assert re.search(r"^  1\) (Fold|Check) ", out, re.M)
-    # The typed amount went to the server as a raise to 37 (unless a bot raised more first).
-    assert "You raise to 37" in out or "[illegal_action/raise_too_small]" in out
-    assert re.search(r"^Seat [23] (folds|checks|calls \d+|raises to \d+|bets \d+)", out, re.M)
-    assert re.search(r"^(You win|Seat [123] wins) \d+", out, re.M)
-    assert re.search(r"^Game finished\. Result: ", out, re.M)
-    m = re.search(r"^Game id: (\d+)$", out, re.M)
-    assert m is not None
-    stored = await server.store.get_game(int(m.group(1)))
-    assert stored is not None and stored.status == "finished"
-
-
-async def test_play_a_bridge_board_against_bots(server: Server, tmp_path: Path) -> None:
-    # Board 1: North (us) deals and opens 1NT by typing it; then the first menu entry
-    # (Pass in the auction, the first legal card, accepting a claim) to the end.
-    # A fixed deal of long solid suits: its double-dummy table takes milliseconds.
-    keys, screen = Keyboard(["1nt"], default="1"), Screen()
-    deal = "N:AKQJ.AKQ.765.432 65432.32.AKQJ.AK 87.JT987654.432. T9..T98.QJT98765"
-    args = _args(
-        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "bridge",
-        "--options", json.dumps({"deal": deal}), "--state", str(tmp_path / "s.json"),
-    )  # fmt: skip
-    # The bridge bots sample deals and solve them double dummy: allow for a busy machine.
-    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
-    assert code == 0, screen.text
-    out = screen.text
-    assert "Board 1 · dealer North (you) · vulnerable: none · auction" in out
-    assert "  North     East      South     West" in out
-    assert re.search(r"^  1\) Pass +2\) Bid 1♣ ", out, re.M)
-    # Each call reads with its meaning in the bidders' system ("— 1NT opening: ...").
-    assert re.search(r"^You bid 1NT — 1NT opening", out, re.M)
-    assert re.search(
-        r"^(East|South|West) (passes|bids \d(♣|♦|♥|♠|NT)|doubles)( \(alert\))?( — .+)?$",
-        out,
-        re.M,
-    )
-    assert re.search(r"^Contract: \d(♣|♦|♥|♠|NT)X{0,2} by (North|East|South|West)$", out, re.M)
-    assert re.search(r"^(You|East|South|West) leads? (10|[2-9JQKA])[♣♦♥♠]$", out, re.M)
-    assert re.search(r"^Dummy \((North|East|South|West)( \(you\))?\) goes down: ", out, re.M)
-    assert re.search(
-        r"^Board 1: \d(♣|♦|♥|♠|NT)X{0,2} by [NESW] (made|down) \d+, NS [+-]\d+", out, re.M
-    )
-    assert re.search(r"^Game finished\. Result: board 1: ", out, re.M)
-    # The board's double-dummy table and par come after its result, before the game's.
-    table = out.index("Double dummy, board 1 (tricks for each declarer):")
-    assert out.index("\nBoard 1: ") < table < out.index("Game finished.")
-    assert "\n           NT   ♠   ♥   ♦   ♣\n  North     7   5  10   5   1\n" in out
-    # 2NTX would not outbid 5♣ by East-West: not a sacrifice (DDS lists 5♥X alone).
-    assert "\nPar: NS -100 (5♥X by N/S, 10 tricks)\n" in out
-
-
-async def test_play_a_tractor_round_against_bots(server: Server, tmp_path: Path) -> None:
-    # One round: "draw all" draws until a declaration is possible; then the first menu
-    # entry (draw, declare, bury, the first legal play) to the end of the round.
-    keys, screen = Keyboard(["draw all"], default="1"), Screen()
-    args = _args(
-        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "tractor",
-        "--options", '{"rounds": 1}', "--state", str(tmp_path / "s.json"),
-    )  # fmt: skip
-    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
-    assert code == 0, screen.text
-    out = screen.text
-    assert "You sit at seat 0 (North)." in out
-    assert re.search(
-        r"^Round 1 · playing 2s · 100 cards to draw · next to draw: North \(you\)$", out, re.M
-    )
-    assert re.search(r"^  1\) Draw \(100 left\)$", out, re.M)
-    assert "(type 'draw all' to draw on until you can declare something new)" in out
-    assert "(drawing on until you can declare something new)" in out
-    assert re.search(r"^You draw (10|[2-9JQKA])[♣♦♥♠]|^You draw [SB]J", out, re.M)
-    assert re.search(
-        r"^(You|East|South|West) declares? (no trump|[♣♦♥♠]) with |^Nobody declared", out, re.M
-    )
-    assert re.search(r"^Trump: (no trump|[♣♦♥♠]) \(playing 2s\) · landlord ", out, re.M)
-    assert re.search(r"^Landlord: (North|East|South|West)", out, re.M)
-    assert re.search(r"^Your hand \(\d+\): ", out, re.M)
-    assert re.search(r"^(You|East|South|West) (buries|bury) 8 cards$", out, re.M)
-    assert re.search(r"^(You|East|South|West) leads? ", out, re.M)
-    assert re.search(r"^(You win|(East|South|West) wins) the trick", out, re.M)
-    assert re.search(r"^Round 1 over: attackers \d+ points", out, re.M)
-    assert re.search(r"^Game over: ((North/South|East/West) win|drawn) after 1 round", out, re.M)
-    m = re.search(r"^Game id: (\d+)$", out, re.M)
-    assert m is not None
-    stored = await server.store.get_game(int(m.group(1)))
-    assert stored is not None and stored.status == "finished"
-    # Each of our plays is in the log as seat 0's, and was narrated.
-    ours = sum(1 for a in stored.actions if a.seat == 0 and a.action["type"] == "play")
-    assert ours == len(re.findall(r"^You (lead|play|throw) ", out, re.M)) > 0
-
-
-def _finisher(screen: Screen, typed: list[str]) -> Any:
-    """A player that knocks or declares as soon as its menu offers it, discards its
-    first card once by typing it, and otherwise takes the first menu entry."""
-
-    async def read(prompt: str) -> str:
-        await asyncio.sleep(0)
-        menu_at = max(i for i, line in enumerate(screen.lines) if line == "Your legal moves:")
-        entries = re.findall(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|$)", " ".join(screen.lines[menu_at:]))
-        for number, label in entries:
-            if label.startswith(("Knock with", "Gin!", "Declare,")):
-                return number
-        discards = [label for _, label in entries if label.startswith("Discard ")]
-        if discards and not typed:
-            card = discards[0].split()[1]
-            typed.append(card)
-            return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
-        return "1"
-
-    return read
-
-
-async def _play_rummy(server: Server, tmp_path: Path, options: dict[str, Any]) -> tuple[str, Any]:
-    screen, typed = Screen(), []
-    args = _args(
-        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "rummy",
-        "--options", json.dumps(options), "--state", str(tmp_path / "s.json"),
-    )  # fmt: skip
-    code = await asyncio.wait_for(run_play(args, _finisher(screen, typed), screen), 60)
-    assert code == 0, screen.text
-    out = screen.text
-    assert "You sit at seat 0 (Seat 1)." in out
-    assert typed and re.search(rf"^You discard {re.escape(typed[0])}$", out, re.M), out
-    assert re.search(r"^Stock: \d+ cards · discard pile: ", out, re.M)
-    assert re.search(r"^  Seat 2: \d+ cards", out, re.M)
-    assert re.search(r"^Your hand \(\d+\): ", out, re.M)
-    assert re.search(r"^Your hand \(\d+\): .*deadwood · \d+", out, re.M)
-    assert re.search(r"^  1\) Draw from the stock\n  2\) Take (10|[2-9JQKA])[♣♦♥♠] from", out, re.M)
-    assert re.search(r"^(You draw .+|Seat 2 draws) from the stock$", out, re.M)
-    assert re.search(r"^Deal over: ", out, re.M)
-    assert re.search(r"^Game finished\. Result: ", out, re.M)
-    m = re.search(r"^Game id: (\d+)$", out, re.M)
-    assert m is not None
-    stored = await server.store.get_game(int(m.group(1)))
-    assert stored is not None and stored.status == "finished"
-    return out, stored
-
-
-async def test_play_a_gin_rummy_deal_against_a_bot(server: Server, tmp_path: Path) -> None:
-    out, _ = await _play_rummy(server, tmp_path, {"variant": "gin", "target": 0})
-    assert re.search(r"^Gin rummy · deal 1 · (draw|discard)$", out, re.M)
-    assert re.search(r"^Score: Seat 1 \(you\) 0  Seat 2 0 \(one deal\)$", out, re.M)
-    assert re.search(
-        r"^Deal over: (void deal|Seat [12] wins \d+ \((gin|knock|undercut)\))", out, re.M
-    )
-
-
-async def test_play_an_indian_rummy_deal_against_a_bot(server: Server, tmp_path: Path) -> None:
-    out, _ = await _play_rummy(server, tmp_path, {"variant": "indian", "pool": 0})
-    assert re.search(r"^Indian rummy · deal 1 · (draw|discard)$", out, re.M)
-    assert re.search(r"^Wild card: .+ are wild$", out, re.M)
-    assert re.search(r"^Points: Seat 1 \(you\) 0  Seat 2 0 \(one deal; fewest wins\)$", out, re.M)
-    # The deal ends on a declaration (ours or the bot's) or on the bot dropping.
-    assert re.search(r"^(You declare|Seat 2 declares), discarding |^Seat 2 drops ", out, re.M)
-
-
 async def test_a_prompt_keeps_its_own_line_on_the_real_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The default console (input() on a thread, print to stdout): the server restarts
     # while a prompt is open, and the client's lines must not be glued to the prompt.
-    srv = Server(_settings(tmp_path, grace=30))
+    srv = Server(play_settings(tmp_path, grace=30))
     await srv.start()
     holder: dict[str, Server] = {"srv": srv}
     loop = asyncio.get_running_loop()
@@ -568,7 +355,7 @@ async def test_a_prompt_keeps_its_own_line_on_the_real_terminal(
         return "1"
 
     monkeypatch.setattr("builtins.input", fake_input)
-    args = _args(
+    args = play_args(
         "--url", f"ws://127.0.0.1:{srv.port}/", "--state", str(tmp_path / "s.json"),
         "--retry", "10",
     )  # fmt: skip
@@ -630,7 +417,7 @@ async def test_turn_clock_flags_reach_create_table_and_the_clock_is_shown(
         port = fake.sockets[0].getsockname()[1]
         screen = Screen()
         keys = Keyboard(["q"], screen=screen)
-        args = _args(
+        args = play_args(
             "--url", f"ws://127.0.0.1:{port}/", "--state", str(tmp_path / "s.json"),
             "--turn-seconds", "30", "--time-bank", "120",
         )  # fmt: skip
@@ -648,14 +435,14 @@ async def test_turn_clock_flags_reach_create_table_and_the_clock_is_shown(
 async def test_clock_flags_are_checked_before_connecting(tmp_path: Path) -> None:
     screen = Screen()
     state = ["--state", str(tmp_path / "s.json")]
-    assert await run_play(_args("--time-bank", "60", *state), Keyboard([]), screen) == 2
+    assert await run_play(play_args("--time-bank", "60", *state), Keyboard([]), screen) == 2
     assert "--time-bank needs --turn-seconds" in screen.text
-    args = _args("--table", "3", "--turn-seconds", "20", *state)
+    args = play_args("--table", "3", "--turn-seconds", "20", *state)
     assert await run_play(args, Keyboard([]), screen) == 2
     assert "set the clock of a new table" in screen.text
     for bad in (["--turn-seconds", "0"], ["--turn-seconds", "3601"], ["--time-bank", "x"]):
         with pytest.raises(SystemExit):
-            _args(*bad)
+            play_args(*bad)
 
 
 async def test_a_turn_clock_runs_out_against_a_real_server(server: Server, tmp_path: Path) -> None:
@@ -674,7 +461,7 @@ async def test_a_turn_clock_runs_out_against_a_real_server(server: Server, tmp_p
             await asyncio.sleep(0.05)
         return "q"
 
-    args = _args(
+    args = play_args(
         "--url", f"ws://127.0.0.1:{server.port}/", "--state", str(tmp_path / "s.json"),
         "--turn-seconds", "1", "--time-bank", "1",
     )  # fmt: skip
@@ -692,58 +479,3 @@ async def test_a_turn_clock_runs_out_against_a_real_server(server: Server, tmp_p
     stored = await server.store.get_game(table)
     assert stored is not None
     assert next(a.actor for a in stored.actions if a.seat == 0).startswith("timeout:")
-
-
-def _shedder(screen: Screen, typed: list[str]) -> Any:
-    """A Crazy Eights player that types its plays: an eight as ``8h s`` (naming
-    spades), another card by its spelling; a draw or a pass by the menu's first entry."""
-
-    def plain(card: str) -> str:
-        return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
-
-    async def read(prompt: str) -> str:
-        await asyncio.sleep(0)
-        menu_at = max(i for i, line in enumerate(screen.lines) if line == "Your legal moves:")
-        entries = re.findall(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|$)", " ".join(screen.lines[menu_at:]))
-        for _, label in entries:
-            if label.startswith("Play 8") and label.endswith("name spades"):
-                typed.append(label)
-                return f"{plain(label.split()[1].rstrip(','))} spades"
-        for _, label in entries:
-            if re.fullmatch(r"Play \S+", label):
-                typed.append(label)
-                return plain(label.split()[1])
-        return "1"
-
-    return read
-
-
-async def test_play_a_crazy_eights_game_against_bots(server: Server, tmp_path: Path) -> None:
-    screen, typed = Screen(), []
-    args = _args(
-        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "crazy_eights",
-        "--options", '{"seats": 3, "hands": 2}', "--state", str(tmp_path / "s.json"),
-    )  # fmt: skip
-    code = await asyncio.wait_for(run_play(args, _shedder(screen, typed), screen), 60)
-    assert code == 0, screen.text
-    out = screen.text
-    assert re.search(r"^Crazy Eights · hand 1 of 2 · dealer ", out, re.M)
-    assert re.search(r"^Pile: (10|[2-9JQKA])[♣♦♥♠] \(\d+\)  ·  stock: \d+ cards?$", out, re.M)
-    assert re.search(r"^Match \w+ .*or play an eight$", out, re.M)
-    assert re.search(r"^  Seat 2: \d+ cards?, \d+ penalty points?$", out, re.M)
-    assert re.search(r"^Your hand: ", out, re.M)
-    assert re.search(r"^Hand 2 · Seat 2 deals · starter ", out, re.M)
-    # What we typed was played, as we typed it.
-    assert typed
-    for label in typed:
-        said = "You play " + label.removeprefix("Play ").replace(", name", " and name")
-        assert said in out, label
-    assert re.search(r"^Seat [23] (plays|draws a card|passes)", out, re.M)
-    assert re.search(r"^(You go|Seat [23] goes) out; penalty points |^Hand blocked", out, re.M)
-    assert re.search(r"^Game finished\. Result: .* penalty points", out, re.M)
-    m = re.search(r"^Game id: (\d+)$", out, re.M)
-    assert m is not None
-    stored = await server.store.get_game(int(m.group(1)))
-    assert stored is not None and stored.status == "finished"
-    ours = [a.action for a in stored.actions if a.seat == 0 and a.action["type"] == "play"]
-    assert len(ours) == len(typed)
