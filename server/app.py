@@ -22,26 +22,23 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.errors import IllegalAction
-from engine.formats import FormatError
 from engine.replay import LoggedAction, replay
 from protocol import builders as p
 from protocol import requests as rq
 from protocol.frames import FrameError, parse_frame, request_id
-from protocol.messages import ANALYSIS_STEPS, SUPPORTED_VERSIONS, CloseCode, ErrorCode, TableError
+from protocol.messages import SUPPORTED_VERSIONS, CloseCode, ErrorCode, TableError
 from rules.registry import available, get_game
+from server import stored_requests
 from server.analysis import Analyst
 from server.botpool import BotRunner
 from server.bus import Bus, Topics, make_bus
 from server.clock import Clock, SystemClock
 from server.cluster import wire
 from server.cluster.node import Cluster
-from server.connection import Connection, Reply, encode
-from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
+from server.connection import Connection, Reply
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
-from server.records import stored_records
-from server.replay import build_replay, check_replay
 from server.seats import Seat
 from server.settings import Settings
 from server.table import Table
@@ -423,13 +420,14 @@ class Server:
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.resume(reply, since, token))
             case rq.Replay():
-                await self._replay(reply, msg)
+                runner = self.analyst if msg.analysis else self.readers
+                await stored_requests.replay(self.store, runner, reply, msg)
             case rq.ImportFile():
-                await self._import(reply, msg)
+                await stored_requests.import_file(self.store, self.readers, reply, msg)
             case rq.ExportGame():
-                await self._export(reply, msg)
+                await stored_requests.export(self.store, self.readers, reply, msg)
             case rq.Stats():
-                await self._stats(reply, msg)
+                await stored_requests.stats(self.store, self.readers, reply, msg)
             case rq.ListGames(limit=limit, status=status):
                 rows = await self.store.list_games(limit, status)
                 summaries = [
@@ -516,82 +514,6 @@ class Server:
             await table.submit(lambda: table.spectate(then))
         if msg.start and table.status == "waiting":
             await table.submit(table.start)
-
-    async def _import(self, reply: Reply, msg: rq.ImportFile) -> None:
-        """A file's games, checked on a worker thread and stored in one transaction;
-        the parts of a file sent with ``more`` wait on the connection."""
-        conn = reply.conn
-        conn.upload.append(msg.text)
-        size = sum(len(part.encode("utf-8", "surrogatepass")) for part in conn.upload)
-        if size > MAX_FILE_BYTES:
-            conn.upload = []
-            raise TableError(ErrorCode.BAD_FILE,
-                             f"the file is larger than {MAX_FILE_BYTES // 1024} KiB")
-        if msg.more:
-            reply.send(p.import_part(size))
-            return
-        text, conn.upload = "".join(conn.upload), []
-        try:
-            fmt, checked = await self.readers.run(read_file, text, msg.format, msg.filename)
-        except FormatError as exc:
-            raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
-        ids = await self.store.import_games([to_store(c) for c in checked])
-        games = [p.imported_game(i, c.record.game, c.record.title, c.status, c.result)
-                 for i, c in zip(ids, checked, strict=True)]
-        reply.send(p.imported(fmt.name, games))
-
-    async def _export(self, reply: Reply, msg: rq.ExportGame) -> None:
-        stored = await self.store.get_game(msg.game_id)
-        if stored is None:
-            raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
-        if stored.status not in ("finished", "abandoned"):
-            raise TableError(ErrorCode.REPLAY_HIDDEN,
-                             "a file shows every hand: only games that have ended are exported")
-        ids = [s.player_id for s in stored.seats if s.player_id is not None]
-        names = await self.store.player_names(ids)
-        by_seat = {s.seat: names[s.player_id] for s in stored.seats if s.player_id in names}
-        try:
-            text = await self.readers.run(export_text, stored, msg.format, by_seat)
-        except FormatError as exc:
-            raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
-        reply.send(p.exported(stored.id, msg.format.strip().lower(), text))
-
-    async def _stats(self, reply: Reply, msg: rq.Stats) -> None:
-        if msg.game not in available():
-            raise TableError(ErrorCode.UNKNOWN_GAME, f"no game named {msg.game!r}")
-        records = await stored_records(self.store, msg.game, msg.limit)
-        # Replaying every stored game takes a while: a worker thread computes.
-        table = await self.readers.run(get_game(msg.game).statistics, records)
-        columns = [] if table is None else [vars(c) for c in table.columns]
-        rows = [] if table is None else [
-            {"player": name, "values": list(values)}
-            for name, values in table.rows.items()
-            if msg.player in (None, name)
-        ]
-        reply.send(p.stats(msg.game, len(records), columns, rows))
-
-    async def _replay(self, reply: Reply, msg: rq.Replay) -> None:
-        stored = await self.store.get_game(msg.game_id)
-        if stored is None:
-            raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
-        check_replay(stored, msg.viewer, analysis=msg.analysis)  # refuse at once
-        limit = min(msg.limit, ANALYSIS_STEPS) if msg.analysis else msg.limit
-        # Re-applying a long log (and any double-dummy search) takes seconds: a
-        # worker thread builds and encodes the page; the event loop only sends it.
-        runner = self.analyst if msg.analysis else self.readers
-        text = await runner.run(
-            _encoded_replay, stored, msg.viewer, msg.start, limit, msg.analysis, reply.id
-        )
-        reply.conn.send_text(text)
-
-
-def _encoded_replay(
-    stored: StoredGame, viewer: Any, start: int, limit: int, analysis: bool, rid: Any
-) -> bytes:
-    data = build_replay(stored, viewer, start, limit, analysis=analysis)
-    if rid is not None:
-        data["id"] = rid
-    return encode(data)
 
 
 def _plain(

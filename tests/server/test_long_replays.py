@@ -71,16 +71,16 @@ async def test_a_replay_being_built_does_not_hold_up_other_connections(
     """Re-applying a long log takes seconds (a 5,869-action game took 9-12 s); the
     build is made slow on purpose here, so the order of the replies shows whether
     the event loop waited for it."""
-    import server.app
+    import server.stored_requests
 
     game_id, _ = await _store_long_game(harness, hands=5)
-    real = server.app.build_replay
+    real = server.stored_requests.build_replay
 
     def slow(*args: Any, **kw: Any) -> dict[str, Any]:
         time.sleep(1.0)
         return real(*args, **kw)
 
-    monkeypatch.setattr(server.app, "build_replay", slow)
+    monkeypatch.setattr(server.stored_requests, "build_replay", slow)
     reader = await harness.client("reader")
     other = await harness.client("other")
     order: list[str] = []
