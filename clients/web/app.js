@@ -5,13 +5,15 @@
 // page's state by importing state.js.
 
 import { tickClocks } from "./clock.js";
-import { connect, send, showError } from "./connection.js";
+import { connect, onMessage, send, showError } from "./connection.js";
 import { $ } from "./dom.js";
 import { importFile } from "./files.js";
-import { closeTable, formOptions, renderOptionForm, requestGames, showTab } from "./lobby.js";
+import { closeTable, formOptions, renderOptionForm } from "./lobby.js";
+import { handle } from "./messages.js";
 import { openReplay, stepReplay } from "./replay.js";
 import { load, S, save, STORE } from "./state.js";
 import { requestStats } from "./stats.js";
+import { requestGames, showTab } from "./tabs.js";
 
 export function setup() {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
@@ -115,6 +117,7 @@ export function setup() {
   // Deep links: #replay=ID opens a replay, #table=ID watches or resumes a table.
   const hash = new URLSearchParams(location.hash.slice(1));
   S.deepLink = { replay: hash.get("replay"), table: hash.get("table") };
+  onMessage(handle);
   connect();
 }
 

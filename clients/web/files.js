@@ -5,8 +5,8 @@
 import { plural } from "./cards.js";
 import { send } from "./connection.js";
 import { $, el } from "./dom.js";
-import { requestGames } from "./lobby.js";
 import { openReplay } from "./replay.js";
+import { requestGames } from "./tabs.js";
 
 // An import_file message carries a part of the file; each must stay within the
 // server's 64 KiB frames as JSON, and a file of 1 MiB within the burst of messages.

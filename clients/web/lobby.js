@@ -1,5 +1,5 @@
 // cardtable browser client: the lobby's tables and the moves between them (open, join, watch,
-// resume, close), and the tabs.
+// resume, close) and the create-table form's options.
 
 import { clockSummary } from "./clock.js";
 import { send } from "./connection.js";
@@ -7,6 +7,7 @@ import { $, el } from "./dom.js";
 import { openReplay } from "./replay.js";
 import { load, S, save, STORE } from "./state.js";
 import { renderTable } from "./table.js";
+import { showTab } from "./tabs.js";
 
 export function renderLobby() {
   const tbody = $("#tables tbody");
@@ -89,20 +90,6 @@ export function resumeTable(table) {
 export function sendResume(table, since, seatToken) {
   const id = send({ type: "resume", table, since, seat_token: seatToken || undefined });
   if (id !== null) S.tableRequests.set(id, { kind: "resume", table });
-}
-
-export function showTab(name) {
-  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
-  for (const p of document.querySelectorAll(".pane")) p.classList.toggle("hidden", p.id !== name);
-  if (name === "replays" && !S.gamesLoaded && S.connected) {
-    S.gamesLoaded = true;
-    requestGames();
-  }
-}
-
-export function requestGames() {
-  const status = $("#games-status").value;
-  send({ type: "list_games", limit: 100, status: status || undefined });
 }
 
 // Deep links, followed once after the first welcome: #replay=ID, #table=ID.

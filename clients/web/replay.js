@@ -1,13 +1,13 @@
 // cardtable browser client: stored games and the replay viewer (paged, as any viewer the server
 // allows, with the analysis where the game has one).
 
+import { renderBoard, tableNames } from "./board.js";
 import { actionLabel, plural, resultText, seatName, sortHand } from "./cards.js";
 import { send } from "./connection.js";
 import { $, cardNode, el } from "./dom.js";
 import { drawingOf } from "./games.js";
-import { showTab } from "./lobby.js";
 import { S } from "./state.js";
-import { renderBoard, tableNames } from "./table.js";
+import { showTab } from "./tabs.js";
 
 export function renderGames(games) {
   $("#games").replaceChildren(...games.map((g) => el("li", {},
