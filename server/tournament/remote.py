@@ -34,6 +34,7 @@ from server.persistence.store import SeatRecord, token_hash
 from server.seats import Seat
 from server.settings import Settings
 from server.table import Table
+from server.table_moves import is_stand_in
 from server.tournament.runner import (
     MatchGames,
     MatchPlayer,
@@ -46,7 +47,6 @@ from server.tournament.runner import (
 )
 
 TABLES_AT_ONCE = 4  # tables in play together (a remote bot plays them concurrently)
-STAND_IN_ACTOR = "timeout:stand_in"
 
 
 @dataclass(frozen=True)
@@ -275,7 +275,8 @@ async def _played(server: Server, table: Table, seating: tuple[str, ...]) -> Pla
         scores, result_json = tuple(result.scores), result.to_json()
     stand_ins = [0] * len(seating)
     for a in stored.actions:
-        if a.actor == STAND_IN_ACTOR:
+        # A remote's expired turn, and a local bot's late, failed or illegal answer.
+        if is_stand_in(a.actor):
             stand_ins[a.seat] += 1
     played = PlayedGame(
         scores,
