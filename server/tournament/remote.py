@@ -16,6 +16,7 @@ import logging
 import secrets
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -190,8 +191,13 @@ def server_player(setup: TournamentSetup, server: Server, slots: list[RemoteSlot
                 await asyncio.sleep(0.02)
             return await _played(server, table, seating)
 
-    async def play(match: MatchGames) -> list[PlayedMatchGame]:
-        return list(await asyncio.gather(*(play_one(match.seed, s) for s in match.seatings)))
+    async def play(match: MatchGames, on_game: Callable[[], None]) -> list[PlayedMatchGame]:
+        async def one(seating: tuple[str, ...]) -> PlayedMatchGame:
+            played = await play_one(match.seed, seating)
+            on_game()
+            return played
+
+        return list(await asyncio.gather(*(one(s) for s in match.seatings)))
 
     return play
 
