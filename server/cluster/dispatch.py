@@ -81,9 +81,9 @@ class Dispatcher:
             # Results first: a resumed run finds some recorded and never sends them.
             try:
                 await self._collect()
-            except Exception:  # the database is away: read again at the next poll
+                self._publish()
+            except Exception:  # the database is away: try again at the next poll
                 log.warning("cannot read the jobs' results; trying again", exc_info=True)
-            self._publish()
             await asyncio.sleep(POLL)
 
     async def _collect(self) -> None:

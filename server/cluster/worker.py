@@ -51,16 +51,18 @@ class Worker:
     async def _run(self, message: JobMessage) -> None:
         key = message.key
         async with self.slots:
-            if await self.results.has(key):
-                return  # a copy of a job another worker has finished
-            log.info("job %s started", key)
-            loop = asyncio.get_running_loop()
             try:
+                if await self.results.has(key):
+                    return  # a copy of a job another worker has finished
+                log.info("job %s started", key)
+                loop = asyncio.get_running_loop()
                 played = await loop.run_in_executor(self.pool, play_job, message.job)
+                first = await self.results.record(key, self.name, played_json(played))
             except Exception:
+                # A bot that cannot load here, a lost pool, the database away: the
+                # job stays without a result and the coordinator hands it out again.
                 log.exception("job %s failed; the coordinator will hand it out again", key)
                 return
-            first = await self.results.record(key, self.name, played_json(played))
             log.info("job %s done%s", key, "" if first else " (already recorded by another worker)")
 
 
