@@ -192,7 +192,8 @@ async def _run(
         assert setup is not None
         fresh = args.fresh_ratings or resume is not None  # resumed: its own start
         start = {} if fresh else await starting_ratings(results, setup)
-        progress = Progress(total_games(setup))
+        before = sum(len(m.games) for m in resume.matches) if resume is not None else 0
+        progress = Progress(total_games(setup), initial=before)
         async with _player(args, setup, store) as player:
             return await run_tournament(
                 setup, player, results=results, progress=progress, start=start, resume=resume
@@ -309,9 +310,7 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
         rating = f"{b['mu']:.1f} ± {b['sigma']:.1f}"
         mean = score_text(b["mean"])
         extra = f"  {b['points']:6.1f}" if points else ""
-        out.write(
-            f"{b['name']:<{w}} {mean:>16}  {ci:<22} {rating:>13}{extra}  {b['stand_ins']}\n"
-        )
+        out.write(f"{b['name']:<{w}} {mean:>16}  {ci:<22} {rating:>13}{extra}  {b['stand_ins']}\n")
     out.write("matches (game ids replay with `cardtable replay ID`):\n")
     for m in t.matches:
         ids = " ".join(str(g.game_id) for g in m.games)

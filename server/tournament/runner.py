@@ -225,7 +225,8 @@ async def run_tournament(
     With ``resume`` (a stored tournament of this setup that stopped), its stored
     matches are counted again in schedule order instead of played, from its
     stored starting ratings, and only the rest is played and stored: the
-    standings and ratings are those an uninterrupted run gives."""
+    standings and ratings are those an uninterrupted run gives.  ``progress``
+    then counts the games played now (give it the stored ones as its initial)."""
     loop = asyncio.get_running_loop()
     began = loop.time()
     names = tuple(e.name for e in setup.entrants)
@@ -377,9 +378,7 @@ class _Run:
             m.number, m.round, m.bot_a, m.bot_b, m.seed, m.score_a, m.score_b, games
         )
         self._add(pairing, match, sum(g.actions for g in m.games))
-        self.report.resumed += 1
-        if self.progress is not None:
-            self.progress.advance(len(games), _leader_text(self.tally))
+        self.report.resumed += 1  # its games are the progress's initial count
         return match
 
     def _add(self, pairing: Pairing, match: MatchResult, actions: int) -> None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 from typing import Any
 
 import pytest
 
+from bots.progress import Progress
 from bots.tournament.schedule import Schedule
 from server.cli import main
 from server.persistence.results import Results, StoredTournament
@@ -171,3 +173,13 @@ def test_flags_that_do_not_go_together(
     url = f"sqlite:///{tmp_path}/t.db"
     assert main(["tournament", "--db", url, *flags]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_resumed_runs_progress_starts_from_the_games_stored() -> None:
+    stream = io.StringIO()
+    bar = Progress(10, stream, every=3600.0, initial=4)
+    assert bar.done == 4
+    bar.advance(6)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "progress: started: 10 games to play (4 done before)"
+    assert lines[-1].startswith("progress: 10/10 games (100%)")

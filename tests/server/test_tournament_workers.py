@@ -184,6 +184,10 @@ def test_a_killed_coordinator_is_resumed_on_sqlite(tmp_path: Path, capsys: Any) 
         worker.send_signal(signal.SIGCONT)  # it finishes the games it holds meanwhile
         resumed = p.start("resumed", "tournament", "--resume", "1", "--bus", BROKER, "--db", db)
         assert resumed.wait(180) == 0, p.err("resumed")
+        games_before = 2 * stored_before
+        assert f"started: {ROBIN_GAMES} games to play ({games_before} done before)" in p.err(
+            "resumed"
+        )
         printed = p.out("resumed").splitlines()
         assert f"{stored_before} stored before resuming" in printed[0]
         header = printed[0].replace(f"; {stored_before} stored before resuming", "")
