@@ -39,7 +39,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
     # ``module:Class`` bots named by the jobs are found from here, as a local run finds them.
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    name = args.name or f"{socket.gethostname()}-{os.getpid()}"
+    # The results keep a worker's name in 64 characters.
+    name = args.name or f"{socket.gethostname()[:50]}-{os.getpid()}"
+    if not 0 < len(name) <= 64:
+        print("error: --name must be 1 to 64 characters", file=sys.stderr)
+        return 2
 
     async def go() -> None:
         store = await Store.open(settings.db_url)

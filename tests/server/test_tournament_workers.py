@@ -207,3 +207,18 @@ def _count(path: Path, table: str) -> int:
             return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         except sqlite3.OperationalError:  # not created yet
             return 0
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--bus", "http://x"], "not an mqtt://HOST:PORT URL"),
+        (["--bus", BROKER, "--workers", "0"], "--workers must be at least 1"),
+        (["--bus", BROKER, "--name", "w" * 65], "--name must be 1 to 64 characters"),
+    ],
+)
+def test_bad_worker_flags_are_clear_errors(
+    flags: list[str], message: str, tmp_path: Path, capsys: Any
+) -> None:
+    assert main(["worker", *flags, "--db", f"sqlite:///{tmp_path}/w.db"]) == 2
+    assert message in capsys.readouterr().err
