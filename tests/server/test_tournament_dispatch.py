@@ -10,7 +10,6 @@ import asyncio
 import io
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from bots.arena import derive_seeds
 from bots.progress import Progress
@@ -26,13 +25,11 @@ from server.tournament.runner import (
     MatchGames,
     TournamentSetup,
     game_jobs,
-    local_player,
-    make_executor,
     match_seatings,
     run_tournament,
     total_games,
 )
-from tests.server.test_tournament_resume import stored_outcome
+from tests.server.test_tournament_resume import load_tournament, run_stored, stored_outcome
 
 SETUP = TournamentSetup(
     game="whist",
@@ -87,20 +84,9 @@ class FakeWorker:
         await self.results.record(message.key, "fake", played_json(played))
 
 
-async def _local(url: str) -> Any:
-    store = await Store.open(url)
-    try:
-        results = Results(store)
-        with make_executor(0) as ex:
-            report = await run_tournament(SETUP, local_player(SETUP, ex), results=results)
-        assert report.tournament_id is not None
-        return await results.get_tournament(report.tournament_id)
-    finally:
-        await store.close()
-
-
 async def test_results_count_as_they_arrive_and_lost_jobs_go_out_again(tmp_path: Path) -> None:
-    local = await _local(f"sqlite:///{tmp_path}/local.db")
+    local_url = f"sqlite:///{tmp_path}/local.db"
+    local = await load_tournament(local_url, await run_stored(local_url, SETUP))
     store = await Store.open(f"sqlite:///{tmp_path}/bus.db")
     hub = LocalHub()
     jobs = JobResults(store)

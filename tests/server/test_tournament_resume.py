@@ -58,7 +58,7 @@ def stored_outcome(t: StoredTournament) -> dict[str, Any]:
     }
 
 
-async def _run(url: str, setup: TournamentSetup, stop_at: int | None = None) -> int:
+async def run_stored(url: str, setup: TournamentSetup, stop_at: int | None = None) -> int:
     """Run ``setup`` stored on ``url``; with ``stop_at``, the run fails as that
     match is played (the matches before it are stored). Returns the id."""
     store = await Store.open(url)
@@ -83,7 +83,7 @@ async def _run(url: str, setup: TournamentSetup, stop_at: int | None = None) -> 
         await store.close()
 
 
-async def _load(url: str, tid: int) -> StoredTournament:
+async def load_tournament(url: str, tid: int) -> StoredTournament:
     store = await Store.open(url)
     try:
         t = await Results(store).get_tournament(tid)
@@ -98,18 +98,18 @@ def test_a_resumed_swiss_tournament_stores_what_an_uninterrupted_one_does(
 ) -> None:
     whole_url = f"sqlite:///{tmp_path}/whole.db"
     cut_url = f"sqlite:///{tmp_path}/cut.db"
-    whole = asyncio.run(_load(whole_url, asyncio.run(_run(whole_url, SWISS))))
+    whole = asyncio.run(load_tournament(whole_url, asyncio.run(run_stored(whole_url, SWISS))))
     assert whole.status == "finished" and len(whole.byes) == 3
     # 3 rounds, one pair each, 2 deals: 6 matches; stop at the 4th (round 2's second).
-    cut_id = asyncio.run(_run(cut_url, SWISS, stop_at=4))
-    cut = asyncio.run(_load(cut_url, cut_id))
+    cut_id = asyncio.run(run_stored(cut_url, SWISS, stop_at=4))
+    cut = asyncio.run(load_tournament(cut_url, cut_id))
     assert cut.status == "interrupted" and len(cut.matches) == 3
     assert [b.round for b in cut.byes] == [1, 2]
 
     assert main(["tournament", "--resume", str(cut_id), "--db", cut_url]) == 0
     out = capsys.readouterr().out
     assert "3 stored before resuming" in out
-    resumed = asyncio.run(_load(cut_url, cut_id))
+    resumed = asyncio.run(load_tournament(cut_url, cut_id))
     assert stored_outcome(resumed) == stored_outcome(whole)
     assert main(["tournament", "--resume", str(cut_id), "--db", cut_url]) == 2
     assert f"tournament {cut_id} is finished: nothing to resume" in capsys.readouterr().err
@@ -117,8 +117,8 @@ def test_a_resumed_swiss_tournament_stores_what_an_uninterrupted_one_does(
 
 def test_a_running_swiss_tournament_counts_its_byes(tmp_path: Any, capsys: Any) -> None:
     url = f"sqlite:///{tmp_path}/t.db"
-    tid = asyncio.run(_run(url, SWISS, stop_at=4))
-    t = asyncio.run(_load(url, tid))
+    tid = asyncio.run(run_stored(url, SWISS, stop_at=4))
+    t = asyncio.run(load_tournament(url, tid))
     final = {b["name"]: b["points"] for b in t.standings["bots"]}  # type: ignore[index]
     # Read as a running tournament (no stored standings): the byes' points count.
     running = dataclasses.replace(t, standings=None)
@@ -136,10 +136,10 @@ def test_a_running_swiss_tournament_counts_its_byes(tmp_path: Any, capsys: Any) 
 
 def test_a_resume_that_does_not_match_the_stored_matches_is_refused(tmp_path: Any) -> None:
     url = f"sqlite:///{tmp_path}/t.db"
-    tid = asyncio.run(_run(url, SWISS, stop_at=3))
+    tid = asyncio.run(run_stored(url, SWISS, stop_at=3))
 
     async def resume_other() -> None:
-        t = await _load(url, tid)
+        t = await load_tournament(url, tid)
         # The same tournament with other deals: its stored matches are not this plan's.
         other = dataclasses.replace(SWISS, seed=8)
         store = await Store.open(url)
