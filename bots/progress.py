@@ -23,22 +23,30 @@ class Progress:
         *,
         every: float = 5.0,
         enabled: bool = True,
+        initial: int = 0,
     ) -> None:
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         self.label = label
         self.every = every  # seconds between plain lines
         self.enabled = enabled
-        self.done = 0
+        # Done before this run (a resumed tournament's): counted, but not in the rate.
+        self.initial = initial
+        self.done = initial
         self.start = time.monotonic()
         self.last_line = self.start
         self.bar: tqdm[None] | None = None
         if enabled and self.stream.isatty():
             self.bar = tqdm(
-                total=total, unit=f" {label.rstrip('s')}", file=self.stream, dynamic_ncols=True
+                total=total,
+                initial=initial,
+                unit=f" {label.rstrip('s')}",
+                file=self.stream,
+                dynamic_ncols=True,
             )
         elif enabled:
-            self._line(f"started: {total} {label} to play")
+            before = f" ({initial} done before)" if initial else ""
+            self._line(f"started: {total} {label} to play{before}")
 
     def advance(self, n: int = 1, leader: str | None = None) -> None:
         self.update(self.done + n, leader)
@@ -59,7 +67,7 @@ class Progress:
             return
         self.last_line = now
         elapsed = now - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
+        rate = (self.done - self.initial) / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else 0.0
         pct = 100.0 * self.done / max(1, self.total)
         text = f"{self.done}/{self.total} {self.label} ({pct:.0f}%), {rate:.2f}/s, eta {eta:.0f}s"

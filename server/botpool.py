@@ -92,6 +92,14 @@ class BotRunner:
     async def decide(
         self, game: str, bot: str, view: dict[str, Any], legal: list[Any], seat: int, seed: int
     ) -> Action:
+        """The bot's action, or the game's stand-in when it gives none in time."""
+        action = await self.attempt(game, bot, view, legal, seat, seed)
+        return action if action is not None else get_game(game).stand_in(legal, Rng(seed))
+
+    async def attempt(
+        self, game: str, bot: str, view: dict[str, Any], legal: list[Any], seat: int, seed: int
+    ) -> Action | None:
+        """The bot's action, or None when it is late, fails or cannot decide."""
         loop = asyncio.get_running_loop()
         pool = self.pool
         try:
@@ -109,7 +117,7 @@ class BotRunner:
             self._replace(pool)
         except Exception:
             log.exception("bot %s (%s seat %d) failed", bot, game, seat)
-        return get_game(game).stand_in(legal, Rng(seed))
+        return None
 
     def _replace(self, broken: Executor) -> None:
         """Swap in a new pool for ``broken``, once however many decisions hit it."""

@@ -125,9 +125,7 @@ def _add_tournament_parsers(sub: Any) -> None:
         "tournament",
         help="bot-vs-bot tournament: duplicate deals, ratings, t intervals, stored results",
     )
-    tour.add_argument(
-        "--game", default=DEFAULT_GAME, help=f"game to play (default {DEFAULT_GAME})"
-    )
+    tour.add_argument("--game", default=DEFAULT_GAME, help=f"game to play (default {DEFAULT_GAME})")
     tour.add_argument(
         "--bots",
         default=None,
@@ -171,9 +169,7 @@ def _add_tournament_parsers(sub: Any) -> None:
         action="store_true",
         help="start every bot at the default rating instead of its last stored one",
     )
-    tour.add_argument(
-        "--host", default="127.0.0.1", help="--remote-seat: interface to serve on"
-    )
+    tour.add_argument("--host", default="127.0.0.1", help="--remote-seat: interface to serve on")
     tour.add_argument(
         "--port", type=int, default=0, help="--remote-seat: port (default 0: any free one)"
     )
@@ -185,14 +181,21 @@ def _add_tournament_parsers(sub: Any) -> None:
     )
     tour.add_argument(
         "--bus",
-        help="hand the deals to `cardtable worker`s over this MQTT 5 broker "
-        "(mqtt://HOST:PORT; needs --db, the database the workers record results in)",
+        help="hand the games to `cardtable worker`s over this MQTT 5 broker "
+        "(mqtt://HOST:PORT); they record results in the same --db",
     )
     tour.add_argument(
         "--retry-after",
         type=float,
         default=60.0,
-        help="with --bus: seconds after which a deal with no result is handed out again",
+        help="with --bus: seconds after which a game with no result is handed out again",
+    )
+    tour.add_argument(
+        "--resume",
+        type=int,
+        metavar="ID",
+        help="finish stored tournament ID that stopped (its own game, bots and schedule; "
+        "the matches stored are kept, the rest played)",
     )
     add_db(tour)
     tour.set_defaults(func=cmd_tournament)
@@ -209,11 +212,11 @@ def _add_tournament_parsers(sub: Any) -> None:
     st.set_defaults(func=cmd_standings)
 
     worker = sub.add_parser(
-        "worker", help="play the deals of distributed tournaments (cardtable tournament --bus)"
+        "worker", help="play the games of distributed tournaments (cardtable tournament --bus)"
     )
     worker.add_argument("--bus", required=True, help="the MQTT 5 broker, mqtt://HOST:PORT")
     add_db(worker)
-    worker.add_argument("--workers", type=int, help="deals played at once (default: the cores)")
+    worker.add_argument("--workers", type=int, help="games played at once (default: the cores)")
     worker.add_argument("--name", help="this worker's name in the results (default: host-pid)")
     worker.set_defaults(func=cmd_worker)
 
@@ -295,8 +298,6 @@ def _run_fast(coro: Any) -> None:
         uvloop.run(coro)
 
 
-
-
 def cmd_games(args: argparse.Namespace) -> int:
     async def fetch(store: Any) -> Any:
         return await store.list_games(args.limit, args.status)
@@ -350,11 +351,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from server.tournament.commands import run_command
-
-    if args.bus:
-        from server.cluster.commands import distributed_tournament
-
-        return distributed_tournament(args)
 
     db_url = None if args.no_store else Settings.from_env(db_url=args.db_url).db_url
     return run_command(args, db_url)

@@ -26,6 +26,18 @@ log = logging.getLogger("cardtable.table")
 RETRY_DELAY = 1.0  # seconds before what moves by itself is tried again after a failed write
 
 
+def stand_in_actor(actor: str) -> str:
+    """The logged actor of the game's stand-in move made for ``actor``'s seat: a
+    bot's late, failed, undecided or illegal answer (``bot:NAME:stand_in``), or at
+    a tournament table an expired turn (``timeout:stand_in``)."""
+    return f"{actor}:stand_in"
+
+
+def is_stand_in(actor: str) -> bool:
+    """Whether a logged move was the stand-in's (a forfeited decision)."""
+    return actor.endswith(":stand_in")
+
+
 class TableMoves:
     """Bots to act, humans on the clock, and the retry that keeps a table going."""
 
@@ -171,20 +183,24 @@ class TableMoves:
             if self.version != version or not legal:
                 return
             seed = derive_seed(self.seed, version, seat.index)
-            action = await self.ctx.bots.decide(
+            action = await self.ctx.bots.attempt(
                 self.game.name, bot, view, legal, seat.index, seed
             )
 
             async def play() -> None:
-                if self.version == version and seat.controller == bot and self.status == "live":
-                    try:
-                        await self._accept(seat.index, dict(action), f"bot:{bot}")
-                    except TableError as exc:
-                        if exc.code != ErrorCode.ILLEGAL_ACTION:
-                            raise
-                        log.warning("bot %s made an illegal move: %s", bot, exc.message)
-                        stand_in = dict(self.game.stand_in(legal, Rng(seed)))
-                        await self._accept(seat.index, stand_in, f"bot:{bot}")
+                if self.version != version or seat.controller != bot or self.status != "live":
+                    return
+                stand_in = dict(self.game.stand_in(legal, Rng(seed)))
+                if action is None:  # late, failed or undecided: logged by the bot pool
+                    await self._accept(seat.index, stand_in, stand_in_actor(f"bot:{bot}"))
+                    return
+                try:
+                    await self._accept(seat.index, dict(action), f"bot:{bot}")
+                except TableError as exc:
+                    if exc.code != ErrorCode.ILLEGAL_ACTION:
+                        raise
+                    log.warning("bot %s made an illegal move: %s", bot, exc.message)
+                    await self._accept(seat.index, stand_in, stand_in_actor(f"bot:{bot}"))
 
             await self.submit(play)
         except asyncio.CancelledError:

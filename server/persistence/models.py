@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -94,6 +104,10 @@ class TournamentMatchRow(Base):
     """One match: two bots over one deal in every seating, and each side's score."""
 
     __tablename__ = "tournament_matches"
+    # One row per match number: a resumed run never stores a match twice.
+    __table_args__ = (
+        Index("ix_tournament_matches_number", "tournament_id", "number", unique=True),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
@@ -141,13 +155,25 @@ class TableLease(Base):
     expires_at: Mapped[float] = mapped_column(Float)
 
 
+class TournamentBye(Base):
+    """A Swiss round's bye: the bot that sat out and the points it scored."""
+
+    __tablename__ = "tournament_byes"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bot: Mapped[str] = mapped_column(String(128))
+    points: Mapped[float] = mapped_column(Float)
+
+
 class TournamentJob(Base):
-    """The result of one job of a distributed tournament: the primary key makes a
-    job's result recorded once, whichever worker finishes it first."""
+    """The result of one game of a distributed tournament (a match's game in one
+    seating, played by a worker): the primary key makes it recorded once,
+    whichever worker finishes it first."""
 
     __tablename__ = "tournament_jobs"
-    tournament: Mapped[str] = mapped_column(String(36), primary_key=True)
-    job: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    match_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seating: Mapped[int] = mapped_column(Integer, primary_key=True)
     worker: Mapped[str] = mapped_column(String(64))
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -10,6 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from server.persistence.models import (
@@ -17,6 +19,7 @@ from server.persistence.models import (
     GameRow,
     RatingRow,
     SeatRow,
+    TournamentBye,
     TournamentGameRow,
     TournamentMatchRow,
     TournamentRow,
@@ -27,12 +30,13 @@ from server.persistence.store import Store, now
 @dataclass(frozen=True)
 class StoredGameOfMatch:
     """One of a match's games: its id in ``games`` (the replay's id), the bot in
-    each seat, the per-seat scores and stand-ins."""
+    each seat, the per-seat scores and stand-ins, and how many actions it took."""
 
     game_id: int
     bots: list[str]
     scores: list[float]
     stand_ins: list[int]
+    actions: int = 0
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,15 @@ class StoredRating:
 
 
 @dataclass(frozen=True)
+class StoredBye:
+    """A Swiss round's bye: ``bot`` sat out ``round`` and scored ``points``."""
+
+    round: int
+    bot: str
+    points: float
+
+
+@dataclass(frozen=True)
 class StoredTournament:
     id: int
     game_type: str
@@ -67,6 +80,7 @@ class StoredTournament:
     standings: dict[str, Any] | None
     matches: list[StoredMatch] = field(default_factory=list)
     ratings: list[StoredRating] = field(default_factory=list)
+    byes: list[StoredBye] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -171,6 +185,31 @@ class Results:
         """Ratings not tied to a match (each bot's at the start)."""
         await self.store.writer.run(lambda c: _insert_ratings(c, tournament_id, game_type, ratings))
 
+    async def add_bye(self, tournament_id: int, bye: StoredBye) -> None:
+        """Store a round's bye, unless it is stored already (a resumed run meets
+        the byes of the rounds it replays again)."""
+        row = {"tournament_id": tournament_id, "round": bye.round, "bot": bye.bot}
+
+        def op(c: Connection) -> None:
+            dialect = pg_insert if c.dialect.name == "postgresql" else sqlite_insert
+            c.execute(
+                dialect(TournamentBye).values(**row, points=bye.points).on_conflict_do_nothing()
+            )
+
+        await self.store.writer.run(op)
+
+    async def reopen(self, tournament_id: int) -> None:
+        """Mark a tournament running again (it is being resumed)."""
+
+        def op(c: Connection) -> None:
+            c.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tournament_id)
+                .values(status="running", finished_at=None, standings=None)
+            )
+
+        await self.store.writer.run(op)
+
     async def finish(self, tournament_id: int, status: str, standings: dict[str, Any]) -> None:
         def op(c: Connection) -> None:
             c.execute(
@@ -218,12 +257,22 @@ class Results:
                 )
                 t.matches.append(by_id[m.id])
             if by_id:
+                ours = select(TournamentGameRow.game_id).where(
+                    TournamentGameRow.match_id.in_(list(by_id))
+                )
+                actions = (
+                    select(ActionRow.game_id, func.count().label("n"))
+                    .where(ActionRow.game_id.in_(ours))
+                    .group_by(ActionRow.game_id)
+                    .subquery()
+                )
                 games = await s.execute(
-                    select(TournamentGameRow)
+                    select(TournamentGameRow, func.coalesce(actions.c.n, 0))
+                    .outerjoin(actions, actions.c.game_id == TournamentGameRow.game_id)
                     .where(TournamentGameRow.match_id.in_(list(by_id)))
                     .order_by(TournamentGameRow.game_id)
                 )
-                for g in games.scalars():
+                for g, n in games:
                     seating = dict(g.seating)
                     by_id[g.match_id].games.append(
                         StoredGameOfMatch(
@@ -231,8 +280,15 @@ class Results:
                             list(seating["bots"]),
                             [float(x) for x in seating["scores"]],
                             [int(x) for x in seating["stand_ins"]],
+                            int(n),
                         )
                     )
+            byes = await s.execute(
+                select(TournamentBye)
+                .where(TournamentBye.tournament_id == tournament_id)
+                .order_by(TournamentBye.round)
+            )
+            t.byes.extend(StoredBye(b.round, b.bot, b.points) for b in byes.scalars())
             ratings = await s.execute(
                 select(RatingRow)
                 .where(RatingRow.tournament_id == tournament_id)

@@ -37,6 +37,7 @@ from server.persistence.models import (
     SeatRow,
     TableEvent,
     TableLease,
+    TournamentBye,
     TournamentGameRow,
     TournamentJob,
     TournamentMatchRow,
@@ -454,6 +455,8 @@ class Store:
 
         def op(c: Connection) -> None:
             for model in (
+                TournamentJob,
+                TournamentBye,
                 RatingRow,
                 TournamentGameRow,
                 TournamentMatchRow,
@@ -464,7 +467,6 @@ class Store:
                 SeatRow,
                 GameRow,
                 Player,
-                TournamentJob,
             ):
                 c.execute(delete(model))
 

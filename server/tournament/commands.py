@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
 import sys
+from collections.abc import AsyncIterator
 from typing import Any, TextIO
 
 from bots.base import bot_names, bot_target, load_bot
@@ -18,9 +20,11 @@ from engine.errors import IllegalAction
 from rules.registry import get_game
 from server.persistence.results import Results, StoredTournament
 from server.persistence.store import Store
+from server.settings import Settings
 from server.tournament.page import standings_of
 from server.tournament.runner import (
     Entrant,
+    MatchPlayer,
     TournamentReport,
     TournamentSetup,
     local_player,
@@ -90,19 +94,19 @@ def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
 
 
 def run_command(args: argparse.Namespace, db_url: str | None) -> int:
-    """Run the tournament the flags describe; store it unless ``db_url`` is None."""
+    """Run the tournament the flags describe (or resume a stored one); store it
+    unless ``db_url`` is None."""
     # ``module:Class`` bots are found like ``python -m`` finds modules: from here.
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        setup = setup_from_args(args)
-        if args.plot is not None and args.plot.suffix.lower() not in (".png", ".svg"):
-            raise SetupError(f"{args.plot}: the plot file must end in .png or .svg")
+        check_flags(args, db_url)
+        setup = None if args.resume is not None else setup_from_args(args)
     except SetupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        if any(e.remote for e in setup.entrants):
+        if setup is not None and any(e.remote for e in setup.entrants):
             from server.tournament.remote import run_remote
 
             found = run_remote(setup, args, db_url)
@@ -110,7 +114,10 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
                 return 2
             report = found
         else:
-            report = asyncio.run(_run_local(setup, args.workers, db_url, args.fresh_ratings))
+            report = asyncio.run(_run(args, setup, db_url))
+    except SetupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         kept = " (stored with status interrupted)" if db_url is not None else ""
         print(f"interrupted: the matches played so far are kept{kept}", file=sys.stderr)
@@ -128,36 +135,112 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
     return 0
 
 
-async def _run_local(
-    setup: TournamentSetup, workers: int, db_url: str | None, fresh: bool
+def check_flags(args: argparse.Namespace, db_url: str | None) -> None:
+    """The flags that do not go together (``SetupError``)."""
+    if args.plot is not None and args.plot.suffix.lower() not in (".png", ".svg"):
+        raise SetupError(f"{args.plot}: the plot file must end in .png or .svg")
+    if args.resume is not None and db_url is None:
+        raise SetupError("--resume reads the tournament from the database: not with --no-store")
+    if args.resume is not None and args.remote_seat:
+        raise SetupError("--resume takes the entrants from the database: not with --remote-seat")
+    if not args.bus:
+        return
+    from server.bus.mqtt import parse_mqtt_url
+
+    try:
+        parse_mqtt_url(args.bus)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+    if db_url is None:
+        raise SetupError("--bus needs the database the workers record results in: not --no-store")
+    if args.remote_seat:
+        raise SetupError("--remote-seat and --bus do not go together")
+    if args.workers:
+        raise SetupError("with --bus the workers play: give --workers to `cardtable worker`")
+
+
+async def resumable(results: Results, tournament_id: int) -> StoredTournament:
+    """The stored tournament ``--resume`` names, if it can be resumed."""
+    t = await results.get_tournament(tournament_id)
+    if t is None:
+        raise SetupError(f"no stored tournament {tournament_id}")
+    if t.status == "finished":
+        raise SetupError(f"tournament {tournament_id} is finished: nothing to resume")
+    if any(e.get("remote") for e in t.setup.get("entrants", [])):
+        raise SetupError(f"tournament {tournament_id} has websocket entrants: it cannot be resumed")
+    for e in t.setup["entrants"]:
+        try:
+            load_bot(e["target"])
+        except IllegalAction as exc:
+            raise SetupError(exc.message) from None
+    return t
+
+
+async def _run(
+    args: argparse.Namespace, setup: TournamentSetup | None, db_url: str | None
 ) -> TournamentReport:
+    """Play (or resume) a tournament on the local pool or, with ``--bus``, on workers."""
     store = await Store.open(db_url) if db_url is not None else None
-    progress = Progress(total_games(setup))
+    progress: Progress | None = None
     try:
         results = Results(store) if store is not None else None
+        resume = None
+        if args.resume is not None:
+            assert results is not None  # check_flags
+            resume = await resumable(results, args.resume)
+            setup = TournamentSetup.of_stored(resume)
+        assert setup is not None
+        fresh = args.fresh_ratings or resume is not None  # resumed: its own start
         start = {} if fresh else await starting_ratings(results, setup)
-        with make_executor(workers) as executor:
+        before = sum(len(m.games) for m in resume.matches) if resume is not None else 0
+        progress = Progress(total_games(setup), initial=before)
+        async with _player(args, setup, store) as player:
             return await run_tournament(
-                setup,
-                local_player(setup, executor),
-                results=results,
-                progress=progress,
-                start=start,
+                setup, player, results=results, progress=progress, start=start, resume=resume
             )
     finally:
-        progress.close()
+        if progress is not None:
+            progress.close()
         if store is not None:
             await store.close()
+
+
+@contextlib.asynccontextmanager
+async def _player(
+    args: argparse.Namespace, setup: TournamentSetup, store: Store | None
+) -> AsyncIterator[MatchPlayer]:
+    """Who plays the games: the local pool, or the workers over ``--bus``."""
+    if not args.bus:
+        with make_executor(args.workers) as executor:
+            yield local_player(setup, executor)
+        return
+    from server.bus import Topics, make_bus
+    from server.cluster.dispatch import Dispatcher
+    from server.persistence.jobs import JobResults
+
+    assert store is not None  # check_flags
+    dispatcher = Dispatcher(
+        make_bus(args.bus, "coordinator"),
+        JobResults(store),
+        Topics(Settings.from_env().bus_prefix),
+        retry_after=args.retry_after,
+    )
+    await dispatcher.start()
+    try:
+        yield dispatcher.player(setup)
+    finally:
+        await dispatcher.close()
 
 
 def print_report(report: TournamentReport, out: TextIO) -> None:
     setup, tally = report.setup, report.tally
     game = get_game(setup.game)
     seating = "every seating" if setup.duplicate else "one seating each"
-    actions = sum(g.played.actions for m in report.matches for g in m.games)
+    resumed = f"; {report.resumed} stored before resuming" if report.resumed else ""
     out.write(
         f"{game.title}: {tally.games} games ({len(report.matches)} matches of one deal, "
-        f"{seating}; {setup.schedule.value}), {actions} actions, {report.seconds:.1f}s\n"
+        f"{seating}; {setup.schedule.value}{resumed}), {report.actions} actions, "
+        f"{report.seconds:.1f}s\n"
     )
     points = setup.schedule is Schedule.SWISS and len(setup.entrants) > 2
     w = max(16, *(len(e.name) for e in setup.entrants))
@@ -215,16 +298,19 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
         f"{setup.get('deals')} deals per pairing, {t.status}, {len(t.matches)} matches\n"
     )
     bots = standings_of(t)
+    points = setup.get("schedule") == Schedule.SWISS and len(setup.get("entrants", [])) > 2
     w = max(16, *(len(b["name"]) for b in bots)) if bots else 16
     out.write(
-        f"{'bot':<{w}} {'mean score/game':>16}  {'95% CI (t)':<22} {'rating':>13}  stand-ins\n"
+        f"{'bot':<{w}} {'mean score/game':>16}  {'95% CI (t)':<22} {'rating':>13}"
+        f"{'  points' if points else ''}  stand-ins\n"
     )
     for b in bots:
         half = b["half_width"] if b["half_width"] is not None else math.inf
         ci = f"[{score_text(b['mean'] - half, '+')}, {score_text(b['mean'] + half, '+')}]"
         rating = f"{b['mu']:.1f} ± {b['sigma']:.1f}"
         mean = score_text(b["mean"])
-        out.write(f"{b['name']:<{w}} {mean:>16}  {ci:<22} {rating:>13}  {b['stand_ins']}\n")
+        extra = f"  {b['points']:6.1f}" if points else ""
+        out.write(f"{b['name']:<{w}} {mean:>16}  {ci:<22} {rating:>13}{extra}  {b['stand_ins']}\n")
     out.write("matches (game ids replay with `cardtable replay ID`):\n")
     for m in t.matches:
         ids = " ".join(str(g.game_id) for g in m.games)
@@ -232,3 +318,5 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
             f"  #{m.number:<4} round {m.round:<3} {m.bot_a} {score_text(m.score_a)} - "
             f"{score_text(m.score_b)} {m.bot_b}   games {ids}\n"
         )
+    for bye in t.byes:
+        out.write(f"  bye   round {bye.round:<3} {bye.bot} (+{score_text(bye.points)} points)\n")

@@ -100,8 +100,19 @@ def tournament_page(t: StoredTournament, chart_svg: str) -> str:
         '<table class="standings"><thead><tr><th>#</th><th>round</th><th>bot</th>'
         "<th>score per game</th><th>bot</th><th>games</th></tr></thead>"
         f"<tbody>{matches}</tbody></table>"
+        + _byes(t)
     )
     return _page(title, body)
+
+
+def _byes(t: StoredTournament) -> str:
+    """The Swiss byes: who sat out which round, and the points it scored."""
+    if not t.byes:
+        return ""
+    items = "".join(
+        f"<li>round {b.round}: {escape(b.bot)} (+{_num(b.points)} points)</li>" for b in t.byes
+    )
+    return f"<h2>Byes</h2><ul>{items}</ul>"
 
 
 def _interval(b: dict[str, Any]) -> str:
@@ -128,8 +139,7 @@ def stored_chart(t: StoredTournament) -> Any:
 
 def standings_of(t: StoredTournament) -> list[dict[str, Any]]:
     """The standings stored with a finished (or interrupted) tournament; for one
-    still running, worked out from the matches stored so far (Swiss byes, which
-    are not matches, are then missing from the points)."""
+    still running, worked out from the matches and Swiss byes stored so far."""
     if t.standings is not None:
         return list(t.standings.get("bots", []))
     names = [e["name"] for e in t.setup.get("entrants", [])]
@@ -146,6 +156,8 @@ def standings_of(t: StoredTournament) -> list[dict[str, Any]]:
         for g in m.games:
             for bot, n in zip(g.bots, g.stand_ins, strict=True):
                 stand_ins[bot] += n
+    for bye in t.byes:
+        points[bye.bot] += bye.points
     latest = {r.bot: r for r in t.ratings}
     out = []
     for n in names:

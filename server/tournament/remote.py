@@ -16,6 +16,7 @@ import logging
 import secrets
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -34,6 +35,7 @@ from server.persistence.store import SeatRecord, token_hash
 from server.seats import Seat
 from server.settings import Settings
 from server.table import Table
+from server.table_moves import is_stand_in
 from server.tournament.runner import (
     MatchGames,
     MatchPlayer,
@@ -46,7 +48,6 @@ from server.tournament.runner import (
 )
 
 TABLES_AT_ONCE = 4  # tables in play together (a remote bot plays them concurrently)
-STAND_IN_ACTOR = "timeout:stand_in"
 
 
 @dataclass(frozen=True)
@@ -190,8 +191,13 @@ def server_player(setup: TournamentSetup, server: Server, slots: list[RemoteSlot
                 await asyncio.sleep(0.02)
             return await _played(server, table, seating)
 
-    async def play(match: MatchGames) -> list[PlayedMatchGame]:
-        return list(await asyncio.gather(*(play_one(match.seed, s) for s in match.seatings)))
+    async def play(match: MatchGames, on_game: Callable[[], None]) -> list[PlayedMatchGame]:
+        async def one(seating: tuple[str, ...]) -> PlayedMatchGame:
+            played = await play_one(match.seed, seating)
+            on_game()
+            return played
+
+        return list(await asyncio.gather(*(one(s) for s in match.seatings)))
 
     return play
 
@@ -275,7 +281,8 @@ async def _played(server: Server, table: Table, seating: tuple[str, ...]) -> Pla
         scores, result_json = tuple(result.scores), result.to_json()
     stand_ins = [0] * len(seating)
     for a in stored.actions:
-        if a.actor == STAND_IN_ACTOR:
+        # A remote's expired turn, and a local bot's late, failed or illegal answer.
+        if is_stand_in(a.actor):
             stand_ins[a.seat] += 1
     played = PlayedGame(
         scores,

@@ -1,9 +1,10 @@
 """Drive a tournament: its schedule over a pool of game jobs (or a server's
-tables for a remote bot), ratings after every match, stored results, progress.
+tables for a remote bot, or workers over a bus), ratings after every match,
+stored results, progress, and resuming a stored run that stopped.
 
 The per-game work is ``bots.tournament.jobs.play_job`` (a picklable job in, a
 played game out); how a match's games get played is a ``MatchPlayer``, so the
-local pool, a live server and a remote worker are interchangeable here.
+local pool, a live server and remote workers are interchangeable here.
 """
 
 from __future__ import annotations
@@ -17,14 +18,21 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bots.arena import derive_seeds
+from bots.arena import PlayedGame, derive_seeds
 from bots.progress import Progress
 from bots.tournament.jobs import GameJob, play_job
 from bots.tournament.ratings import Rating, Ratings
 from bots.tournament.schedule import Pairing, Schedule, round_robin, seatings, swiss_round
 from bots.tournament.tally import MatchResult, SeatedGame, Tally, match_result
 from rules.registry import get_game
-from server.persistence.results import GameToStore, Results, StoredMatch, StoredRating
+from server.persistence.results import (
+    GameToStore,
+    Results,
+    StoredBye,
+    StoredMatch,
+    StoredRating,
+    StoredTournament,
+)
 
 # Matches in flight at once: enough to keep every worker busy, few enough that a
 # long run does not queue all its games (and hold their logs) up front.
@@ -68,13 +76,37 @@ class TournamentSetup:
             "duplicate": self.duplicate,
         }
 
+    @classmethod
+    def of_stored(cls, t: StoredTournament) -> TournamentSetup:
+        """The setup a stored tournament was run with (to resume it)."""
+        s = t.setup
+        return cls(
+            game=t.game_type,
+            options=dict(t.config),
+            entrants=tuple(
+                Entrant(e["name"], e["target"], bool(e.get("remote", False))) for e in s["entrants"]
+            ),
+            deals=int(s["deals"]),
+            seed=int(s["seed"]),
+            schedule=Schedule(s["schedule"]),
+            rounds=s.get("rounds"),
+            budget=float(s["budget"]),
+            scale=float(s.get("scale", 1.0)),
+            duplicate=bool(s.get("duplicate", True)),
+        )
+
 
 @dataclass(frozen=True)
 class MatchGames:
-    """The games a match plays: one deal (``seed``) in each seating (bot names)."""
+    """The games a match plays: one deal (``seed``) in each seating (bot names).
+    ``number`` is the match's place in the schedule (1-based, stable across a
+    resumed run) and ``tournament`` its stored tournament's id, if stored: with
+    the seating's index they name each game's job."""
 
     seed: int
     seatings: tuple[tuple[str, ...], ...]
+    number: int = 0
+    tournament: int | None = None
 
 
 @dataclass(frozen=True)
@@ -84,9 +116,12 @@ class PlayedMatchGame:
 
 
 class MatchPlayer(Protocol):
-    """Plays a match's games; awaited once per match, concurrently with others."""
+    """Plays a match's games; awaited once per match, concurrently with others.
+    Calls ``on_game()`` as each game ends (the progress bar counts games)."""
 
-    def __call__(self, match: MatchGames) -> Awaitable[list[PlayedMatchGame]]: ...
+    def __call__(
+        self, match: MatchGames, on_game: Callable[[], None]
+    ) -> Awaitable[list[PlayedMatchGame]]: ...
 
 
 @dataclass
@@ -96,36 +131,50 @@ class TournamentReport:
     matches: list[MatchResult] = field(default_factory=list)
     tournament_id: int | None = None
     seconds: float = 0.0
+    actions: int = 0  # in every game of the matches, those of a resumed run's past included
+    resumed: int = 0  # matches a resumed run found stored
 
 
-def local_player(setup: TournamentSetup, executor: Executor) -> MatchPlayer:
-    """Plays every game of a match as a ``GameJob`` on ``executor``."""
+def game_jobs(setup: TournamentSetup, match: MatchGames) -> list[GameJob]:
+    """One ``GameJob`` per seating of ``match``: what a local pool or a worker plays."""
     targets = {e.name: e.target for e in setup.entrants}
     options = json.dumps(get_game(setup.game).config_json(_config(setup)))
+    return [
+        GameJob(setup.game, options, match.seed, tuple(targets[n] for n in s), setup.budget)
+        for s in match.seatings
+    ]
 
-    async def play(match: MatchGames) -> list[PlayedMatchGame]:
-        loop = asyncio.get_running_loop()
-        futures = [
-            loop.run_in_executor(
-                executor,
-                play_job,
-                GameJob(
-                    setup.game,
-                    options,
-                    match.seed,
-                    tuple(targets[n] for n in seating),
-                    setup.budget,
-                ),
-            )
-            for seating in match.seatings
-        ]
-        played = await asyncio.gather(*futures)
+
+# Plays one of a match's games: the match, the seating's index, the job.
+JobRunner = Callable[[MatchGames, int, GameJob], Awaitable[PlayedGame]]
+
+
+def job_player(setup: TournamentSetup, run_job: JobRunner) -> MatchPlayer:
+    """Plays every game of a match as a ``GameJob`` handed to ``run_job``."""
+
+    async def play(match: MatchGames, on_game: Callable[[], None]) -> list[PlayedMatchGame]:
+        async def one(index: int, job: GameJob) -> PlayedGame:
+            played = await run_job(match, index, job)
+            on_game()
+            return played
+
+        jobs = game_jobs(setup, match)
+        played = await asyncio.gather(*(one(i, j) for i, j in enumerate(jobs)))
         return [
             PlayedMatchGame(SeatedGame(seating, p))
             for seating, p in zip(match.seatings, played, strict=True)
         ]
 
     return play
+
+
+def local_player(setup: TournamentSetup, executor: Executor) -> MatchPlayer:
+    """Plays every game of a match on ``executor`` (a local pool)."""
+
+    async def run_job(match: MatchGames, index: int, job: GameJob) -> PlayedGame:
+        return await asyncio.get_running_loop().run_in_executor(executor, play_job, job)
+
+    return job_player(setup, run_job)
 
 
 def make_executor(workers: int) -> Executor:
@@ -157,6 +206,10 @@ def total_games(setup: TournamentSetup) -> int:
     return len(round_robin(n)) * setup.deals * per_match
 
 
+class ResumeError(ValueError):
+    """A stored tournament that cannot be resumed as asked."""
+
+
 async def run_tournament(
     setup: TournamentSetup,
     player: MatchPlayer,
@@ -165,15 +218,27 @@ async def run_tournament(
     progress: Progress | None = None,
     start: dict[str, Rating] | None = None,
     on_match: Callable[[MatchResult], None] | None = None,
+    resume: StoredTournament | None = None,
 ) -> TournamentReport:
-    """Play the whole schedule; with ``results``, store everything as it goes."""
+    """Play the whole schedule; with ``results``, store everything as it goes.
+
+    With ``resume`` (a stored tournament of this setup that stopped), its stored
+    matches are counted again in schedule order instead of played, from its
+    stored starting ratings, and only the rest is played and stored: the
+    standings and ratings are those an uninterrupted run gives.  ``progress``
+    then counts the games played now (give it the stored ones as its initial)."""
     loop = asyncio.get_running_loop()
     began = loop.time()
     names = tuple(e.name for e in setup.entrants)
+    if resume is not None:
+        start = {r.bot: Rating(r.mu, r.sigma) for r in resume.ratings if r.match_number == 0}
     tally = Tally(names, Ratings(start))
     report = TournamentReport(setup, tally)
     config_json = get_game(setup.game).config_json(_config(setup))
-    if results is not None:
+    if results is not None and resume is not None:
+        report.tournament_id = resume.id
+        await results.reopen(resume.id)
+    elif results is not None:
         report.tournament_id = await results.create_tournament(
             setup.game, config_json, setup.to_json()
         )
@@ -182,8 +247,9 @@ async def run_tournament(
             setup.game,
             [StoredRating(0, n, r.mu, r.sigma) for _, n, r in tally.history],
         )
+    run = _Run(setup, player, tally, report, results, config_json, progress, on_match)
     try:
-        await _play_schedule(setup, player, tally, report, results, config_json, progress, on_match)
+        await run.schedule(resume.matches if resume is not None else [])
     except BaseException:
         # Interrupted (Ctrl-C, a failure): what was played stays, marked so.
         if results is not None and report.tournament_id is not None:
@@ -197,87 +263,152 @@ async def run_tournament(
     return report
 
 
-async def _play_schedule(
-    setup: TournamentSetup,
-    player: MatchPlayer,
-    tally: Tally,
-    report: TournamentReport,
-    results: Results | None,
-    config_json: dict[str, Any],
-    progress: Progress | None,
-    on_match: Callable[[MatchResult], None] | None,
-) -> None:
-    names = tuple(e.name for e in setup.entrants)
-    seeds = derive_seeds(setup.seed, setup.deals * (setup.rounds or 1))
-    for round_pairings, round_seeds in _rounds(setup, tally, seeds):
-        planned = iter([(p, seed) for p in round_pairings for seed in round_seeds])
-        # Up to WINDOW matches play at once (the executor bounds the work); they
-        # are counted in schedule order, so ratings are reproducible.
-        window: deque[InFlight] = deque()
-
-        _fill(window, planned, setup, player)
-        try:
-            while window:
-                pairing, seed, task = window.popleft()
-                played = await task
-                _fill(window, planned, setup, player)
-                a, b = names[pairing.a], names[pairing.b]
-                match = match_result(
-                    len(report.matches) + 1,
-                    pairing.round,
-                    a,
-                    b,
-                    seed,
-                    [g.game for g in played],
-                    setup.scale,
-                )
-                tally.add(match)
-                tally.met.add(frozenset({pairing.a, pairing.b}))
-                report.matches.append(match)
-                if results is not None and report.tournament_id is not None:
-                    await _store_match(
-                        results, report.tournament_id, setup, config_json, match, played, tally
-                    )
-                if progress is not None:
-                    progress.advance(len(played), _leader_text(tally))
-                if on_match is not None:
-                    on_match(match)
-        finally:
-            for _, _, task in window:
-                task.cancel()
+# A match in flight: its pairing, deal, number, and its games (stored ones when
+# a resumed run counts a match played before).
+InFlight = tuple[Pairing, int, int, "asyncio.Future[list[PlayedMatchGame]] | StoredMatch"]
 
 
-InFlight = tuple[Pairing, int, "asyncio.Future[list[PlayedMatchGame]]"]
+@dataclass
+class _Run:
+    """One run of a schedule: plays (or, resuming, recounts) its matches in order."""
 
+    setup: TournamentSetup
+    player: MatchPlayer
+    tally: Tally
+    report: TournamentReport
+    results: Results | None
+    config_json: dict[str, Any]
+    progress: Progress | None
+    on_match: Callable[[MatchResult], None] | None
+    numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
-def _fill(
-    window: deque[InFlight],
-    planned: Iterator[tuple[Pairing, int]],
-    setup: TournamentSetup,
-    player: MatchPlayer,
-) -> None:
-    """Start planned matches until ``WINDOW`` are in flight."""
-    names = [e.name for e in setup.entrants]
-    for p, seed in itertools.islice(planned, WINDOW - len(window)):
-        games = MatchGames(seed, match_seatings(setup, names[p.a], names[p.b], seed))
-        window.append((p, seed, asyncio.ensure_future(player(games))))
+    async def schedule(self, stored: Sequence[StoredMatch]) -> None:
+        setup, tally = self.setup, self.tally
+        seeds = derive_seeds(setup.seed, setup.deals * (setup.rounds or 1))
+        for round_no, (round_pairings, round_seeds, bye) in enumerate(
+            _rounds(setup, tally, seeds), 1
+        ):
+            if bye is not None:
+                await self._bye(round_no, bye)
+            planned = iter([(p, seed) for p in round_pairings for seed in round_seeds])
+            # Up to WINDOW matches play at once (the executor bounds the work); they
+            # are counted in schedule order, so ratings are reproducible.
+            window: deque[InFlight] = deque()
+            self._fill(window, planned, stored)
+            try:
+                while window:
+                    pairing, seed, number, games = window.popleft()
+                    if isinstance(games, StoredMatch):
+                        match = self._recount(pairing, seed, number, games)
+                    else:
+                        played = await games
+                        self._fill(window, planned, stored)
+                        match = await self._count(pairing, seed, played)
+                    if self.on_match is not None:
+                        self.on_match(match)
+            finally:
+                for *_, games in window:
+                    if not isinstance(games, StoredMatch):
+                        games.cancel()
+
+    def _fill(
+        self,
+        window: deque[InFlight],
+        planned: Iterator[tuple[Pairing, int]],
+        stored: Sequence[StoredMatch],
+    ) -> None:
+        """Start planned matches until ``WINDOW`` are in flight."""
+        names = [e.name for e in self.setup.entrants]
+        for p, seed in itertools.islice(planned, WINDOW - len(window)):
+            number = next(self.numbers)
+            if number <= len(stored):
+                window.append((p, seed, number, stored[number - 1]))
+                continue
+            seatings = match_seatings(self.setup, names[p.a], names[p.b], seed)
+            games = MatchGames(seed, seatings, number, self.report.tournament_id)
+            window.append((p, seed, number, asyncio.ensure_future(self.player(games, self._game))))
+
+    def _game(self) -> None:
+        if self.progress is not None:
+            self.progress.advance(1, _leader_text(self.tally))
+
+    async def _count(
+        self, pairing: Pairing, seed: int, played: list[PlayedMatchGame]
+    ) -> MatchResult:
+        """Count a match just played, and store it."""
+        names = [e.name for e in self.setup.entrants]
+        a, b = names[pairing.a], names[pairing.b]
+        match = match_result(
+            len(self.report.matches) + 1,
+            pairing.round,
+            a,
+            b,
+            seed,
+            [g.game for g in played],
+            self.setup.scale,
+        )
+        self._add(pairing, match, sum(g.game.played.actions for g in played))
+        if self.results is not None and self.report.tournament_id is not None:
+            await _store_match(
+                self.results,
+                self.report.tournament_id,
+                self.setup,
+                self.config_json,
+                match,
+                played,
+                self.tally,
+            )
+        return match
+
+    def _recount(self, pairing: Pairing, seed: int, number: int, m: StoredMatch) -> MatchResult:
+        """Count a match a resumed run finds stored: the same match the schedule
+        plans there, or the tournament is not the one this setup describes."""
+        names = [e.name for e in self.setup.entrants]
+        planned = (pairing.round, names[pairing.a], names[pairing.b], seed)
+        if (m.number, (m.round, m.bot_a, m.bot_b, m.seed)) != (number, planned):
+            raise ResumeError(
+                f"stored match {m.number} is not the one the schedule plans there: "
+                "the tournament cannot be resumed"
+            )
+        games = tuple(
+            SeatedGame(tuple(g.bots), PlayedGame(tuple(g.scores), (), 0, tuple(g.stand_ins)))
+            for g in m.games
+        )
+        match = MatchResult(
+            m.number, m.round, m.bot_a, m.bot_b, m.seed, m.score_a, m.score_b, games
+        )
+        self._add(pairing, match, sum(g.actions for g in m.games))
+        self.report.resumed += 1  # its games are the progress's initial count
+        return match
+
+    def _add(self, pairing: Pairing, match: MatchResult, actions: int) -> None:
+        self.tally.add(match)
+        self.tally.met.add(frozenset({pairing.a, pairing.b}))
+        self.report.matches.append(match)
+        self.report.actions += actions
+
+    async def _bye(self, round_no: int, bye: int) -> None:
+        """A bye scores as if every deal of the round were won."""
+        name = self.setup.entrants[bye].name
+        points = float(self.setup.deals)
+        self.tally.met.add(frozenset({bye}))
+        self.tally.points[name] += points
+        if self.results is not None and self.report.tournament_id is not None:
+            await self.results.add_bye(self.report.tournament_id, StoredBye(round_no, name, points))
 
 
 def _rounds(setup: TournamentSetup, tally: Tally, seeds: Sequence[int]) -> Any:
-    """(pairings, deal seeds) per round.  Round robin: every pair in one batch
-    on the same deals (so pairs are compared on the same cards); Swiss: each
-    round paired from the standings so far, on deals of its own."""
+    """(pairings, deal seeds, the bye or None) per round.  Round robin: every
+    pair in one batch on the same deals (so pairs are compared on the same
+    cards); Swiss: each round paired from the standings so far (its byes
+    counted), on deals of its own."""
     n = len(setup.entrants)
     if setup.schedule is Schedule.ROUND_ROBIN or n <= 2:
-        yield round_robin(n), seeds[: setup.deals]
+        yield round_robin(n), seeds[: setup.deals], None
         return
     for r in range(setup.rounds or 1):
         pairs, bye = swiss_round(r + 1, tally.order(), tally.met)
-        if bye is not None:
-            tally.met.add(frozenset({bye}))
-            # A bye scores as if every deal of the round were won.
-            tally.points[setup.entrants[bye].name] += float(setup.deals)
-        yield pairs, seeds[r * setup.deals : (r + 1) * setup.deals]
+        yield pairs, seeds[r * setup.deals : (r + 1) * setup.deals], bye
 
 
 async def _store_match(

@@ -26,3 +26,14 @@ class UndecidedBot:
         self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
     ) -> Action | None:
         return None  # cannot decide: the table's stand-in moves
+
+
+class SteadyBot:
+    """Takes a hundredth of a second a decision, well within any budget: its games
+    last long enough for a test to kill the process playing one."""
+
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        time.sleep(0.01)
+        return legal[0]

@@ -319,10 +319,10 @@ async def test_a_run_that_stops_keeps_what_was_played_marked_interrupted(sqlite_
             local = local_player(setup, ex)
             second_deal = derive_seeds(setup.seed, setup.deals)[1]
 
-            async def failing(match: Any) -> Any:
+            async def failing(match: Any, on_game: Any) -> Any:
                 if match.seed == second_deal:
                     raise RuntimeError("worker lost")
-                return await local(match)
+                return await local(match, on_game)
 
             with pytest.raises(RuntimeError, match="worker lost"):
                 await run_tournament(setup, failing, results=results)

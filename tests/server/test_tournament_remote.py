@@ -25,8 +25,8 @@ BOT = Path(__file__).with_name("remote_bot_script.py")
 POKER = ["--game", "poker", "--options", '{"seats": 2, "hands": 2}', "--bots", "rule"]
 
 
-def _tournament(db_url: str, *flags: str) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "server.cli", "tournament", *POKER, "--db", db_url, *flags]
+def _tournament(db_url: str, *flags: str, game: list[str] = POKER) -> subprocess.Popen[str]:
+    argv = [sys.executable, "-m", "server.cli", "tournament", *game, "--db", db_url, *flags]
     return subprocess.Popen(
         argv,
         cwd=ROOT,
@@ -157,6 +157,34 @@ def test_a_remote_bot_that_runs_out_of_time_gets_stand_ins(sqlite_url: str) -> N
         for g in games
         for a in g.actions
         if a.seat == next(s.seat for s in g.seats if s.kind == "human")
+    )
+
+
+def test_a_local_bots_illegal_answers_at_a_remote_table_count_as_stand_ins(
+    sqlite_url: str,
+) -> None:
+    """docs/bots.md, "Python bots": an answer the rules refuse gets the stand-in
+    and counts against the bot, also at a server table of a --remote-seat run."""
+    broken = [*POKER[:-1], "broken=tests.server.slow_bot:BrokenBot"]
+    proc = _tournament(sqlite_url, "--remote-seat", "rb", "--games", "1", game=broken)
+    url, token = _address(proc)
+    bot = _bot(url, token)
+    _, err = _finish(proc)
+    assert proc.returncode == 0, err
+    bot.communicate(timeout=30)
+    t, games = _stored(sqlite_url)
+    assert t.status == "finished"
+    moves = 0
+    for g in games:
+        seat = next(s.seat for s in g.seats if s.kind == "bot")
+        mine = [a for a in g.actions if a.seat == seat]
+        # Every answer was refused: each move is the stand-in's, logged as such.
+        assert mine and all(a.actor.endswith(":stand_in") for a in mine)
+        moves += len(mine)
+    standing = {b["name"]: b["stand_ins"] for b in t.standings["bots"]}
+    assert standing["broken"] == moves
+    assert standing["rb"] == sum(
+        1 for g in games for a in g.actions if a.actor == "timeout:stand_in"
     )
 
 
