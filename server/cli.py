@@ -198,7 +198,25 @@ def _add_tournament_parsers(sub: Any) -> None:
         "the matches stored are kept, the rest played)",
     )
     add_db(tour)
-    tour.set_defaults(func=cmd_tournament)
+    tour.set_defaults(
+        func=cmd_tournament,
+        # What a resumed tournament reads from the database; given with --resume, refused.
+        setup_defaults={
+            flag: (dest, tour.get_default(dest))
+            for dest, flag in (
+                ("game", "--game"),
+                ("bots", "--bots"),
+                ("games", "--games"),
+                ("schedule", "--schedule"),
+                ("rounds", "--rounds"),
+                ("seed", "--seed"),
+                ("options", "--options"),
+                ("budget", "--budget"),
+                ("no_duplicate", "--no-duplicate"),
+                ("fresh_ratings", "--fresh-ratings"),
+            )
+        },
+    )
 
     ts = sub.add_parser("tournaments", help="list stored tournaments")
     add_db(ts)

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from server.persistence.models import (
@@ -83,6 +84,18 @@ class StoredTournament:
     byes: list[StoredBye] = field(default_factory=list)
 
 
+class MatchAlreadyStored(Exception):
+    """Another run stored this match number of the tournament first: two processes
+    are running (or resuming) one tournament."""
+
+    def __init__(self, tournament_id: int, number: int) -> None:
+        super().__init__(
+            f"tournament {tournament_id}: match {number} is stored already; "
+            "another process is running this tournament"
+        )
+        self.tournament_id = tournament_id
+
+
 @dataclass(frozen=True)
 class GameToStore:
     """A finished game to store with its match: seats' bots, log and result."""
@@ -143,22 +156,26 @@ class Results:
                     else _insert_game(c, game_type, config, tournament_id, match.number, g)
                 )
                 ids.append(game_id)
-            mid = int(
-                c.execute(
-                    insert(TournamentMatchRow)
-                    .values(
-                        tournament_id=tournament_id,
-                        number=match.number,
-                        round=match.round,
-                        bot_a=match.bot_a,
-                        bot_b=match.bot_b,
-                        seed=match.seed,
-                        score_a=match.score_a,
-                        score_b=match.score_b,
-                    )
-                    .returning(TournamentMatchRow.id)
-                ).scalar_one()
-            )
+            try:
+                mid = int(
+                    c.execute(
+                        insert(TournamentMatchRow)
+                        .values(
+                            tournament_id=tournament_id,
+                            number=match.number,
+                            round=match.round,
+                            bot_a=match.bot_a,
+                            bot_b=match.bot_b,
+                            seed=match.seed,
+                            score_a=match.score_a,
+                            score_b=match.score_b,
+                        )
+                        .returning(TournamentMatchRow.id)
+                    ).scalar_one()
+                )
+            except IntegrityError:
+                # The unique (tournament, number) index: the whole transaction is undone.
+                raise MatchAlreadyStored(tournament_id, match.number) from None
             c.execute(
                 insert(TournamentGameRow),
                 [

@@ -18,7 +18,7 @@ from bots.progress import Progress
 from bots.tournament.schedule import Schedule, swiss_rounds
 from engine.errors import IllegalAction
 from rules.registry import get_game
-from server.persistence.results import Results, StoredTournament
+from server.persistence.results import MatchAlreadyStored, Results, StoredTournament
 from server.persistence.store import Store
 from server.settings import Settings
 from server.tournament.page import standings_of
@@ -115,7 +115,7 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
             report = found
         else:
             report = asyncio.run(_run(args, setup, db_url))
-    except SetupError as exc:
+    except (SetupError, MatchAlreadyStored) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -143,6 +143,17 @@ def check_flags(args: argparse.Namespace, db_url: str | None) -> None:
         raise SetupError("--resume reads the tournament from the database: not with --no-store")
     if args.resume is not None and args.remote_seat:
         raise SetupError("--resume takes the entrants from the database: not with --remote-seat")
+    if args.resume is not None:
+        # setup_defaults: each setup flag's destination and default (server/cli.py).
+        given = [
+            flag
+            for flag, (dest, default) in args.setup_defaults.items()
+            if getattr(args, dest) != default
+        ]
+        if given:
+            raise SetupError(
+                f"--resume plays the stored tournament's own setup: not with {', '.join(given)}"
+            )
     if not args.bus:
         return
     from server.bus.mqtt import parse_mqtt_url

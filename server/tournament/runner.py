@@ -27,6 +27,7 @@ from bots.tournament.tally import MatchResult, SeatedGame, Tally, match_result
 from rules.registry import get_game
 from server.persistence.results import (
     GameToStore,
+    MatchAlreadyStored,
     Results,
     StoredBye,
     StoredMatch,
@@ -250,6 +251,8 @@ async def run_tournament(
     run = _Run(setup, player, tally, report, results, config_json, progress, on_match)
     try:
         await run.schedule(resume.matches if resume is not None else [])
+    except MatchAlreadyStored:
+        raise  # another run of this tournament is live: its status is that run's
     except BaseException:
         # Interrupted (Ctrl-C, a failure): what was played stays, marked so.
         if results is not None and report.tournament_id is not None:

@@ -15,7 +15,7 @@ import pytest
 from bots.progress import Progress
 from bots.tournament.schedule import Schedule
 from server.cli import main
-from server.persistence.results import Results, StoredTournament
+from server.persistence.results import MatchAlreadyStored, Results, StoredTournament
 from server.persistence.store import Store
 from server.tournament.page import standings_of, tournament_page
 from server.tournament.runner import (
@@ -155,12 +155,44 @@ def test_a_resume_that_does_not_match_the_stored_matches_is_refused(tmp_path: An
         asyncio.run(resume_other())
 
 
+def test_two_runs_of_one_tournament_store_each_match_once(tmp_path: Any) -> None:
+    # Two processes resume one stopped tournament: the one that stores a match number
+    # second stops with a clear error and leaves the other run's status alone.
+    whole_url = f"sqlite:///{tmp_path}/whole.db"
+    url = f"sqlite:///{tmp_path}/t.db"
+    whole = asyncio.run(load_tournament(whole_url, asyncio.run(run_stored(whole_url, SWISS))))
+    tid = asyncio.run(run_stored(url, SWISS, stop_at=4))
+
+    async def race() -> None:
+        t = await load_tournament(url, tid)
+        store = await Store.open(url)
+        try:
+            results = Results(store)
+            with make_executor(0) as ex:
+                local = local_player(SWISS, ex)
+
+                async def late(match: Any, on_game: Any) -> Any:
+                    if match.number == 4:  # the other run gets there first, and finishes
+                        await run_tournament(SWISS, local, results=results, resume=t)
+                    return await local(match, on_game)
+
+                await run_tournament(SWISS, late, results=results, resume=t)
+        finally:
+            await store.close()
+
+    with pytest.raises(MatchAlreadyStored, match=f"tournament {tid}: match 4 is stored already"):
+        asyncio.run(race())
+    assert stored_outcome(asyncio.run(load_tournament(url, tid))) == stored_outcome(whole)
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
         (["--resume", "1", "--no-store"], "--resume reads the tournament from the database"),
         (["--resume", "1", "--remote-seat", "x"], "--resume takes the entrants"),
         (["--resume", "9"], "no stored tournament 9"),
+        (["--resume", "1", "--games", "4"], "setup: not with --games"),
+        (["--resume", "1", "--seed", "2", "--fresh-ratings"], "not with --seed, --fresh-ratings"),
         (["--bus", "http://x"], "not an mqtt://HOST:PORT URL"),
         (["--bus", "mqtt://127.0.0.1:1", "--no-store"], "--bus needs the database"),
         (["--bus", "mqtt://127.0.0.1:1", "--workers", "2"], "give --workers to `cardtable worker`"),
