@@ -374,7 +374,9 @@ def _pbn_card(face: int) -> str:
     return text[1] + text[0]
 
 
-DD_STRAINS = "NSHDC"  # DoubleDummyTricks and OptimumResultTable order, per declarer N E S W
+DD_STRAINS = "NSHDC"  # DoubleDummyTricks and OptimumResultTable order, per declarer
+# Declarers N, S, E, W, as RealBridge's and BBO's exports and PBNCreator write them.
+DD_SEATS = "NSEW"
 
 
 @lru_cache(maxsize=64)
@@ -386,7 +388,7 @@ def _table(deal: str) -> Mapping[str, Mapping[str, int]]:
 def dd_tags(board: BoardOut) -> list[str]:
     """DoubleDummyTricks, OptimumScore, ParContract and OptimumResultTable."""
     table = _table(board.deal)
-    digits = "".join(f"{table[st][s]:x}" for s in SEATS for st in DD_STRAINS)
+    digits = "".join(f"{table[st][s]:x}" for s in DD_SEATS for st in DD_STRAINS)
     result = par(table, Vulnerability(board.vulnerable), board.dealer)
     contracts = "; ".join(
         f"{'NS' if c.declarers[0] % 2 == 0 else 'EW'} {c.call}" for c in result.contracts
@@ -397,7 +399,7 @@ def dd_tags(board: BoardOut) -> list[str]:
         f'[ParContract "{contracts or "Pass"}"]',
         '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]',
     ]
-    for s in SEATS:
+    for s in DD_SEATS:
         for st in DD_STRAINS:
             lines.append(f"{s} {'NT' if st == 'N' else st:>2} {table[st][s]:>2}")
     return lines
