@@ -74,6 +74,13 @@ class _Game:
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
+def _unescape(text: str) -> str:
+    """A tag value's text: ``\\"`` is a quote and ``\\\\`` a backslash (PBN strings
+    escape as PGN's do); any other backslash is itself: BridgeComposer's suit
+    symbols ``\\S`` ``\\H`` ``\\D`` ``\\C``, the standard's ``Denomination\\2R``."""
+    return re.sub(r'\\(["\\])', r"\1", text)
+
+
 def _lex(text: str) -> list[_Game]:
     """Split a file into games of tags with the tokens that follow each tag."""
     games: list[_Game] = []
@@ -112,7 +119,7 @@ def _lex(text: str) -> list[_Game]:
                 if m is None:
                     raise PbnError("a tag is written [Name \"value\"]", line=number)
                 name = m.group(1)
-                value = re.sub(r"\\(.)", r"\1", m.group(2))
+                value = _unescape(m.group(2))
                 if name in game.names() and name != "Note":
                     games.append(game)  # a repeated tag starts the next game
                     game = _Game()
@@ -270,7 +277,7 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
         tag.value = value
         if tag.name == "Note":
             ref, _, text = value.partition(":")
-            notes.setdefault(ref.strip(), text)
+            notes.setdefault(ref.strip(), text.strip())  # "1: text" and "1:text" alike
         else:
             values[tag.name] = value
     for name, value in sticky.items():
@@ -366,7 +373,9 @@ def read(text: str, game: Game[Any, Any]) -> list[GameRecord]:
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """Escape what ``_unescape`` reads back: a quote, and a backslash before a quote,
+    a backslash or the end; any other backslash is written as it is."""
+    return re.sub(r'\\(?=["\\]|$)', r"\\\\", value).replace('"', '\\"')
 
 
 def _pbn_card(face: int) -> str:

@@ -4,7 +4,7 @@ files, each naming its source, that once read or wrote wrong (docs/formats.md)."
 from __future__ import annotations
 
 from rules.bridge import BridgeGame
-from rules.bridge.game import PBN
+from rules.bridge.game import LIN, PBN
 
 GAME = BridgeGame()
 
@@ -63,6 +63,16 @@ C8 CQ CK C4
 """
 
 
+def test_notes_are_read_without_the_space_after_the_colon():
+    """`[Note "1: text"]` and `[Note "1:text "]` give the same alert, so a board
+    exported to LIN (which trims its values) reads back with the same calls."""
+    (record,) = PBN.read(REALBRIDGE)
+    assert alerts(record)[:3] == ["11-13,17-19 or clubs", None, "9-11, no 4cM"]
+    (again,) = LIN.read(LIN.write([record]))
+    assert again.actions == record.actions
+    assert replay(record).results[0].score_ns == 120  # the file's Score
+
+
 def test_double_dummy_tricks_list_the_declarers_north_south_east_west():
     """RealBridge (like BBO's exports) writes the 20 digits for declarers N, S, E,
     W, each in NT S H D C; ours are the same digits in the same order."""
@@ -70,3 +80,45 @@ def test_double_dummy_tricks_list_the_declarers_north_south_east_west():
     text = PBN.write([record])
     assert '[DoubleDummyTricks "77667775576677566775"]' in text
     assert '[OptimumScore "NS 90"]' in text
+
+
+# A BridgeComposer teaching file's board 2 (Rick-Wilson/pbn-to-pdf, "tests/fixtures/
+# Precision 1C Auctions with Notes.pbn"): notes with BridgeComposer's suit symbols.
+BRIDGECOMPOSER = """\
+[Event "Precision 1C Opener Leveled by Responses x100"]
+[Board "2"]
+[Dealer "N"]
+[Vulnerable "NS"]
+[Deal "N:A82.AKT43.K53.AT KT53.J75.J987.62 J7.Q98.A64.KQ974 Q964.62.QT2.J853"]
+[Auction "N"]
+1C Pass 1NT =1= Pass
+2C =2= Pass 2S =3= Pass
+[Note "1:5+\\Cs, GF"]
+[Note "2:waiting"]
+[Note "3:5332, non-min; start with 1\\S with 5min 332 and 8-10"]
+"""
+
+
+def test_a_backslash_that_escapes_nothing_is_kept():
+    r"""Only \" and \\ are escapes in a PBN string; BridgeComposer's \C (a club
+    symbol) stays in the alert and goes back out as it came in."""
+    (record,) = PBN.read(BRIDGECOMPOSER)
+    assert alerts(record)[2] == "5+\\Cs, GF"
+    assert alerts(record)[6].startswith("5332, non-min; start with 1\\S with")
+    text = PBN.write([record])
+    assert '[Note "1:5+\\Cs, GF"]' in text
+    (again,) = PBN.read(text)
+    assert again.actions == record.actions
+
+
+def test_an_unknown_tag_with_a_backslash_in_it_is_written_back_as_it_was():
+    """The PBN 2.1 reference verifier's own example (timheilman/bridge-pbn,
+    spec/resource/reference_impl_tests/correct_21.pbn) has an OptimumPlayTable whose
+    column format reads "S\\8R"; it is kept, and written back, with its backslashes."""
+    text = ('[Board "16"]\n[Dealer "W"]\n[Vulnerable "EW"]\n'
+            '[Deal "W:AJ9754.J62.K62.6 32..A954.AQJ9875 KQ86.KQT843.QJ.K T.A975.T873.T432"]\n'
+            '[OptimumPlayTable "S\\8R;H\\8R;D\\8R;C\\8R"]\n'
+            "KQ86    -       QJ      K\n")
+    (record,) = PBN.read(text)
+    assert record.tags["OptimumPlayTable"].splitlines()[0] == "S\\8R;H\\8R;D\\8R;C\\8R"
+    assert '[OptimumPlayTable "S\\8R;H\\8R;D\\8R;C\\8R"]\nKQ86 - QJ K' in PBN.write([record])
