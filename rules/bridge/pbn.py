@@ -3,7 +3,8 @@
 The reader takes files as other programs write them: comments (``;`` to the end
 of the line, ``{...}`` over lines), ``%`` lines, games split by empty lines or by
 a tag that repeats, several events in one file, tag values ``#`` copied from the
-previous game, ``?`` for unknown values, a hand left out of the Deal, auction
+previous game, ``?`` for unknown values, a game without a Deal that is the previous
+board at another table, a hand left out of the Deal, auction
 notes (``=1=`` with ``[Note "1:..."]``, kept as alerts), ``AP``, ``!``/``?``
 suffixes and ``$n`` annotations, ``[Play "-"]``, play records that stop anywhere
 (a Result then settles the rest as a claim, by whoever is on turn), a Result with
@@ -53,6 +54,10 @@ STRUCTURAL = frozenset({
     "DoubleDummyTricks", "OptimumScore", "ParContract", "OptimumResultTable",
 })
 PLAYERS = ("North", "East", "South", "West")
+# A game without a Deal but with any of these is the previous board at another
+# table, and takes these from the game before it.
+TABLE_TAGS = frozenset({"Auction", "Play", "Contract", "Declarer", "Result"})
+BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 
 
 @dataclass
@@ -284,6 +289,14 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
         if name not in values and game.tags:
             values[name] = value
             game.tags.append(_Tag(name, value, game.tags[0].line))
+    if "Deal" not in values and TABLE_TAGS & values.keys() and not _unknown(
+            previous.get("Deal", "")):
+        # The previous game's board played at another table: a file that writes
+        # each board's tags once (docs/decisions.md, "Where PBN is silent").
+        for name in BOARD_TAGS:
+            if name not in values and name in previous:
+                values[name] = previous[name]
+                game.tags.append(_Tag(name, values[name], game.tags[0].line))
     previous.update(values)
     by_name = {t.name: t for t in game.tags}
     if "Deal" not in values or _unknown(values["Deal"]):
