@@ -3,7 +3,8 @@
 The reader takes files as other programs write them: comments (``;`` to the end
 of the line, ``{...}`` over lines), ``%`` lines, games split by empty lines or by
 a tag that repeats, several events in one file, tag values ``#`` copied from the
-previous game, ``?`` for unknown values, a hand left out of the Deal, auction
+previous game, ``?`` for unknown values, a game without a Deal that is the previous
+board at another table, a hand left out of the Deal, auction
 notes (``=1=`` with ``[Note "1:..."]``, kept as alerts), ``AP``, ``!``/``?``
 suffixes and ``$n`` annotations, ``[Play "-"]``, play records that stop anywhere
 (a Result then settles the rest as a claim, by whoever is on turn), a Result with
@@ -53,6 +54,10 @@ STRUCTURAL = frozenset({
     "DoubleDummyTricks", "OptimumScore", "ParContract", "OptimumResultTable",
 })
 PLAYERS = ("North", "East", "South", "West")
+# A game without a Deal but with any of these is the previous board at another
+# table, and takes these from the game before it.
+TABLE_TAGS = frozenset({"Auction", "Play", "Contract", "Declarer", "Result"})
+BOARD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 
 
 @dataclass
@@ -72,6 +77,13 @@ class _Game:
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+
+
+def _unescape(text: str) -> str:
+    """A tag value's text: ``\\"`` is a quote and ``\\\\`` a backslash (PBN strings
+    escape as PGN's do); any other backslash is itself: BridgeComposer's suit
+    symbols ``\\S`` ``\\H`` ``\\D`` ``\\C``, the standard's ``Denomination\\2R``."""
+    return re.sub(r'\\(["\\])', r"\1", text)
 
 
 def _lex(text: str) -> list[_Game]:
@@ -112,7 +124,7 @@ def _lex(text: str) -> list[_Game]:
                 if m is None:
                     raise PbnError("a tag is written [Name \"value\"]", line=number)
                 name = m.group(1)
-                value = re.sub(r"\\(.)", r"\1", m.group(2))
+                value = _unescape(m.group(2))
                 if name in game.names() and name != "Note":
                     games.append(game)  # a repeated tag starts the next game
                     game = _Game()
@@ -270,13 +282,21 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
         tag.value = value
         if tag.name == "Note":
             ref, _, text = value.partition(":")
-            notes.setdefault(ref.strip(), text)
+            notes.setdefault(ref.strip(), text.strip())  # "1: text" and "1:text" alike
         else:
             values[tag.name] = value
     for name, value in sticky.items():
         if name not in values and game.tags:
             values[name] = value
             game.tags.append(_Tag(name, value, game.tags[0].line))
+    if "Deal" not in values and TABLE_TAGS & values.keys() and not _unknown(
+            previous.get("Deal", "")):
+        # The previous game's board played at another table: a file that writes
+        # each board's tags once (docs/decisions.md, "Where PBN is silent").
+        for name in BOARD_TAGS:
+            if name not in values and name in previous:
+                values[name] = previous[name]
+                game.tags.append(_Tag(name, values[name], game.tags[0].line))
     previous.update(values)
     by_name = {t.name: t for t in game.tags}
     if "Deal" not in values or _unknown(values["Deal"]):
@@ -366,7 +386,9 @@ def read(text: str, game: Game[Any, Any]) -> list[GameRecord]:
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """Escape what ``_unescape`` reads back: a quote, and a backslash before a quote,
+    a backslash or the end; any other backslash is written as it is."""
+    return re.sub(r'\\(?=["\\]|$)', r"\\\\", value).replace('"', '\\"')
 
 
 def _pbn_card(face: int) -> str:
@@ -374,7 +396,9 @@ def _pbn_card(face: int) -> str:
     return text[1] + text[0]
 
 
-DD_STRAINS = "NSHDC"  # DoubleDummyTricks and OptimumResultTable order, per declarer N E S W
+DD_STRAINS = "NSHDC"  # DoubleDummyTricks and OptimumResultTable order, per declarer
+# Declarers N, S, E, W, as RealBridge's and BBO's exports and PBNCreator write them.
+DD_SEATS = "NSEW"
 
 
 @lru_cache(maxsize=64)
@@ -386,7 +410,7 @@ def _table(deal: str) -> Mapping[str, Mapping[str, int]]:
 def dd_tags(board: BoardOut) -> list[str]:
     """DoubleDummyTricks, OptimumScore, ParContract and OptimumResultTable."""
     table = _table(board.deal)
-    digits = "".join(f"{table[st][s]:x}" for s in SEATS for st in DD_STRAINS)
+    digits = "".join(f"{table[st][s]:x}" for s in DD_SEATS for st in DD_STRAINS)
     result = par(table, Vulnerability(board.vulnerable), board.dealer)
     contracts = "; ".join(
         f"{'NS' if c.declarers[0] % 2 == 0 else 'EW'} {c.call}" for c in result.contracts
@@ -397,7 +421,7 @@ def dd_tags(board: BoardOut) -> list[str]:
         f'[ParContract "{contracts or "Pass"}"]',
         '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]',
     ]
-    for s in SEATS:
+    for s in DD_SEATS:
         for st in DD_STRAINS:
             lines.append(f"{s} {'NT' if st == 'N' else st:>2} {table[st][s]:>2}")
     return lines

@@ -72,7 +72,7 @@ def test_export_writes_double_dummy_tricks_and_par_for_every_board():
     text = write(read(EXAMPLE))
     assert text.count("[DoubleDummyTricks ") == 4 and text.count("[ParContract ") == 4
     table = dd_table(DEAL)
-    digits = "".join(f"{table[st][s]:x}" for s in "NESW" for st in "NSHDC")
+    digits = "".join(f"{table[st][s]:x}" for s in "NSEW" for st in "NSHDC")
     assert f'[DoubleDummyTricks "{digits}"]' in text
     board_one = text.split("\n\n")[1]
     p = par(table, "None", "N")
