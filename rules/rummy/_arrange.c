@@ -200,25 +200,29 @@ static PyObject *meld_step(int kind, int f, u128 faces, int k) {
     return Py_BuildValue("(iNi)", kind, tup, k);
 }
 
-static int append_step(PyObject *steps, PyObject *step) {
-    if (!step) return 1;
-    int fail = PyList_Append(steps, step);
-    Py_DECREF(step);
-    return fail;
-}
+/* A decision read back: a leftover card (kind -1) or a meld. */
+typedef struct {
+    int kind, f, k;
+    u128 faces; /* a meld's other naturals, as count fields */
+} Step;
+
+#define MAX_STEPS (3 * SUITED) /* each decision takes a natural card, of at most 3 a face */
 
 /* The decisions that reach ``value`` in status ``st``: at each state the first move,
- * in solve's order, whose table gives it.  0 on success. */
-static int trace(Space *t, u128 rem, int net, int st, int value, PyObject *steps) {
+ * in solve's order, whose table gives it, into ``steps``; their count, -1 on failure.
+ * No Python object is made here: a collection could run Python code that searches
+ * the same space (another thread, a finalizer) while this one still reads it. */
+static int trace(Space *t, u128 rem, int net, int st, int value, Step *steps) {
+    int n = 0;
     while (rem) {
         int f, avail, hit = 0, len, r;
         u128 rest;
         int wild = first_card(t, rem, net, &f, &rest, &avail);
         int pts = wild ? 0 : t->points[f];
         r = reaches(t, rest, wild ? net + 1 : net, wild ? 0 : 1, pts, st, value, &hit);
-        if (r < 0) return 1;
+        if (r < 0) return -1;
         if (r) {
-            if (!wild && append_step(steps, PyLong_FromLong(f))) return 1;
+            if (!wild) steps[n++] = (Step){-1, f, 0, 0};
             rem = rest, net = wild ? net + 1 : net, st = hit, value -= pts;
             continue;
         }
@@ -226,26 +230,34 @@ static int trace(Space *t, u128 rem, int net, int st, int value, PyObject *steps
             int shift = kind ? 0 : ROW * (f / RANKS);
             long first = kind ? arrange_set_moves(t, f, rest, &len)
                               : arrange_run_moves(t, f % RANKS, (uint32_t)(rest >> shift) & ((1u << ROW) - 1), &len);
-            if (first < 0) return 1;
+            if (first < 0) return -1;
             for (int i = 0; i < len && !r; i++) {
                 Move m = t->moves[first + i];
                 if (m.k > avail) break;
                 u128 nxt = rest - (m.delta << shift);
                 r = reaches(t, nxt, net - m.k, m.map, 0, st, value, &hit);
-                if (r < 0) return 1;
+                if (r < 0) return -1;
                 if (r) {
-                    int k = m.k + t->jok[hit] - t->jok[st];
-                    if (append_step(steps, meld_step(kind, f, m.delta << shift, k))) return 1;
+                    steps[n++] = (Step){kind, f, m.k + t->jok[hit] - t->jok[st], m.delta << shift};
                     rem = nxt, net -= m.k, st = hit;
                 }
             }
         }
-        if (!r) {
-            PyErr_SetString(PyExc_AssertionError, "no move reaches the value");
-            return 1;
-        }
+        if (!r) return -2; /* no move reaches the value */
     }
-    return 0;
+    return n;
+}
+
+/* The decisions as search.py's trace gives them: leftover faces, melds (kind, faces, jokers). */
+static PyObject *steps_list(const Step *steps, int n) {
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        const Step *s = &steps[i];
+        PyObject *step = s->kind < 0 ? PyLong_FromLong(s->f) : meld_step(s->kind, s->f, s->faces, s->k);
+        if (!step) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, step);
+    }
+    return out;
 }
 
 #ifndef MOVES_KEPT /* (small values only to test the clearing) */
@@ -429,12 +441,10 @@ static PyObject *search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             best_st = e.st, best_value = e.v;
         }
     }
-    PyObject *steps = PyList_New(0);
-    if (steps && trace(t, rem, (int)a[3], best_st, best_value, steps)) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        Py_CLEAR(steps);
-    }
-    return steps;
+    Step steps[MAX_STEPS];
+    int n = trace(t, rem, (int)a[3], best_st, best_value, steps);
+    if (n == -2) PyErr_SetString(PyExc_AssertionError, "no move reaches the value");
+    return n < 0 ? (n == -1 ? PyErr_NoMemory() : NULL) : steps_list(steps, n);
 }
 
 static PyMethodDef methods[] = {

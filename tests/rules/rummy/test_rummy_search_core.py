@@ -10,6 +10,8 @@ cards.  The brute-force tests check the default (compiled) path against the opti
 
 from __future__ import annotations
 
+import gc
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -89,3 +91,44 @@ def test_spaces_too_large_for_the_core_take_the_python_search() -> None:
     assert plan.shape == (3, 2, 9, 8)
     assert search._space(plan, rules) is None
     assert best_shape(counts, rules) == best_shape(counts, rules, compiled=False)
+
+
+def test_searches_from_threads_and_collections_do_not_disturb_each_other() -> None:
+    # The core keeps one memo per space and makes no Python object until a search
+    # is over, so nothing can start another search of the same space mid-way (a
+    # finalizer run by a collection, or another thread while such code runs).
+    # Here: three threads, a collection at nearly every allocation, and each
+    # collection's finalizer searching another hand of the same space.
+    cases = random_cases("indian", 300, seed=36)
+    expected = [best_shape(c, r, compiled=False) for c, r in cases]
+    by_space: dict[int, list[Case]] = {}
+    for c, r in cases:
+        by_space.setdefault(id(search._space(search._plan(c, r), r)), []).append((c, r))
+    # for each hand, another one searched in the same space
+    partner = [by_space[id(search._space(search._plan(c, r), r))][-1] for c, r in cases]
+
+    class Searcher:
+        def __init__(self, case: Case) -> None:
+            self.case = case
+            self.me = self  # a cycle: only the collector frees it
+
+        def __del__(self) -> None:
+            best_shape(*self.case)
+
+    def run(out: list[object]) -> None:
+        for (c, r), other in zip(cases, partner, strict=True):
+            Searcher(other)
+            out.append(best_shape(c, r))
+
+    results: list[list[object]] = [[] for _ in range(3)]
+    threads = [threading.Thread(target=run, args=(out,)) for out in results]
+    old = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)  # a collection at nearly every allocation
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        gc.set_threshold(*old)
+    assert all(out == expected for out in results)
