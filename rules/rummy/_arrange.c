@@ -378,33 +378,43 @@ done:
 }
 
 
-/* search(space, rem_low, rem_high, supply, wild_rank, points, declaration, runs_required,
- *        pure_runs_required, spare_ok, joker_points, total) -> the winning decisions:
- * leftover faces and melds (kind, faces, jokers), as search.py's trace gives them */
+/* search(space, counts, supply, wild_rank, points, declaration, runs_required,
+ *        pure_runs_required, spare_ok, joker_points) -> the winning decisions:
+ * leftover faces and melds (kind, faces, jokers), as search.py's trace gives them.
+ * ``counts``: the hand's 54 face counts; ``supply``: the printed jokers acting as jokers. */
 static PyObject *search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "search takes 12 arguments");
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "search takes 10 arguments");
         return NULL;
     }
     Space *t = PyCapsule_GetPointer(args[0], CAPSULE);
     if (!t) return NULL;
-    long a[12];
-    for (int i = 1; i < 12; i++) {
-        if (i <= 2 || i == 5) continue;
+    long a[10], counts[SUITED + 2];
+    for (int i = 2; i < 10; i++) {
+        if (i == 4) continue;
         a[i] = PyLong_AsLong(args[i]);
         if (a[i] == -1 && PyErr_Occurred()) return NULL;
     }
-    uint64_t lo = PyLong_AsUnsignedLongLong(args[1]), hi = PyLong_AsUnsignedLongLong(args[2]);
-    if (PyErr_Occurred()) return NULL;
-    if (args[5] != t->points_obj) {
+    if (read_ints(args[1], SUITED + 2, counts)) return NULL;
+    if (args[4] != t->points_obj) {
         long pts[SUITED + 2];
-        if (read_ints(args[5], SUITED + 2, pts)) return NULL;
+        if (read_ints(args[4], SUITED + 2, pts)) return NULL;
         for (int f = 0; f < SUITED; f++) t->points[f] = (int)pts[f];
-        Py_INCREF(args[5]); /* held, so the identity check above stays sound */
-        Py_XSETREF(t->points_obj, args[5]);
+        Py_INCREF(args[4]); /* held, so the identity check above stays sound */
+        Py_XSETREF(t->points_obj, args[4]);
     }
-    int wild = (int)a[4];
+    u128 rem = 0;
+    long total = (counts[SUITED] + counts[SUITED + 1]) * a[9]; /* the whole hand's points */
+    for (int f = 0; f < SUITED; f++) {
+        if (counts[f] < 0 || counts[f] > 3) {
+            PyErr_SetString(PyExc_ValueError, "a face count must be 0 to 3");
+            return NULL;
+        }
+        rem |= (u128)counts[f] << (2 * f);
+        total += t->points[f] * counts[f];
+    }
+    int wild = (int)a[3];
     t->wild_ones = 0;
     for (int s = 0; s < 4 && wild >= 0; s++) t->wild_ones |= (u128)1 << (2 * (s * RANKS + wild));
     t->wild_twos = t->wild_ones << 1;
@@ -414,9 +424,8 @@ static PyObject *search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         t->stamp = 1;
     }
     t->memo_used = 0, t->ntables = 0;
-    u128 rem = (u128)hi << 64 | lo;
     uint32_t off;
-    int len = solve(t, rem, (int)a[3], &off);
+    int len = solve(t, rem, (int)a[2], &off);
     if (len < 0) return PyErr_NoMemory();
     if (len == 0) {
         PyErr_SetString(PyExc_AssertionError, "no arrangement found");
@@ -426,11 +435,11 @@ static PyObject *search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int best_st = 0, best_value = 0;
     for (int i = 0; i < len; i++) { /* the least key, first found on ties (search.py) */
         Entry e = t->tables[off + i];
-        long dead = e.v + t->jok[e.st] * a[10];
-        if (a[6]) {
-            int ok = t->runs[e.st] >= a[7] && t->pure[e.st] >= a[8];
-            key[0] = ok && t->left[e.st] + t->jok[e.st] <= a[9] ? 0 : 1;
-            key[1] = ok ? dead : a[11];
+        long dead = e.v + t->jok[e.st] * a[9];
+        if (a[5]) {
+            int ok = t->runs[e.st] >= a[6] && t->pure[e.st] >= a[7];
+            key[0] = ok && t->left[e.st] + t->jok[e.st] <= a[8] ? 0 : 1;
+            key[1] = ok ? dead : total;
             key[2] = dead;
         } else {
             key[0] = dead;
@@ -442,7 +451,7 @@ static PyObject *search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     Step steps[MAX_STEPS];
-    int n = trace(t, rem, (int)a[3], best_st, best_value, steps);
+    int n = trace(t, rem, (int)a[2], best_st, best_value, steps);
     if (n == -2) PyErr_SetString(PyExc_AssertionError, "no move reaches the value");
     return n < 0 ? (n == -1 ? PyErr_NoMemory() : NULL) : steps_list(steps, n);
 }

@@ -6,7 +6,9 @@ worse, so the search's winner stays optimal and becomes one of ``combos``.
 
 from __future__ import annotations
 
-from .grid import RANKS, SUITED, rules_geometry
+from functools import lru_cache
+
+from .grid import RANKS, SUITED, Geometry, rules_geometry
 from .melds import Kind, meld_ok, meld_ok_spec
 from .options import MeldRules
 
@@ -92,9 +94,11 @@ def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | No
 
     by_rank: list[list[int]] = [[] for _ in range(RANKS)]  # each in suit order
     per_suit = [0] * 4
+    suit_ranks = [0] * 4  # per suit, a bit per rank present
     for g in sorted(present):
         by_rank[g % RANKS].append(g)
         per_suit[g // RANKS] += 1
+        suit_ranks[g // RANKS] |= 1 << g % RANKS
     for r in range(RANKS):
         nats = by_rank[r]
         if len(nats) + supply < rules.set_min:
@@ -109,12 +113,21 @@ def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | No
     for s in range(4):
         if per_suit[s] + supply < rules.run_min:
             continue  # not enough jokers for any run of this suit
-        for window in geom.windows(rules.run_min):
-            chosen = sorted({s * RANKS + r for r in window if s * RANKS + r in present})
-            if not chosen:
+        for window, bits in _window_bits(geom, rules.run_min):
+            hit = suit_ranks[s] & bits
+            # a window needs a natural, and its gaps take more jokers than there are
+            # (wild cards used as themselves only lower the supply)
+            if not hit or rules.run_min - hit.bit_count() > supply:
                 continue
+            chosen = sorted({s * RANKS + r for r in window if hit >> r & 1})
             k = rules.run_min - len(chosen)
             own = sum(1 for g in chosen if g in capable)
             if k <= supply - own and meld_ok(Kind.RUN, tuple(chosen), k, rules):
                 return (0, tuple(chosen), k), take(chosen, k)
     return None
+
+
+@lru_cache(maxsize=64)
+def _window_bits(geom: Geometry, length: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The run windows of ``length`` places, each with its ranks as a bitmask."""
+    return tuple((w, sum(1 << r for r in set(w))) for w in geom.windows(length))

@@ -63,7 +63,6 @@ _CORE = _load_core()
 class _Plan(NamedTuple):
     """What one search needs, read off the hand and the rules."""
 
-    rem0: int  # the natural cards, two bits a face
     supply: int  # printed jokers that act as jokers
     held: int  # every joker-capable card
     wild: int | None
@@ -72,7 +71,6 @@ class _Plan(NamedTuple):
     shape: tuple[int, int, int, int]  # status space: runs, pure runs, cards left, jokers left
     declaration: bool
     spare_ok: int  # cards that may stay out of melds in a declaration
-    total: int  # points of the whole hand
 
 
 def _plan(counts: tuple[int, ...], rules: MeldRules) -> _Plan:
@@ -85,14 +83,6 @@ def _plan(counts: tuple[int, ...], rules: MeldRules) -> _Plan:
     cap = min(held, rules.max_jokers) if uses_jokers else 0
     declaration = rules.objective is Objective.DECLARATION
     spare_ok = max(0, sum(counts) - rules.declare_size)
-    points = rules.face_points
-    rem0 = total = 0
-    for f in range(SUITED):
-        c = counts[f]
-        if c:
-            rem0 |= c << (2 * f)
-            total += points[f] * c
-    total += printed * rules.joker_points
     if declaration:
         n_runs, n_pure, n_left = rules.runs_required + 1, rules.pure_runs_required + 1, spare_ok + 2
     else:  # the deadwood objective needs one status
@@ -101,9 +91,9 @@ def _plan(counts: tuple[int, ...], rules: MeldRules) -> _Plan:
     # only when they matter: they count as cards left, or they cost points
     n_jokers = held + 1 if declaration or rules.joker_points else 1
     return _Plan(
-        rem0, supply, held, wild,
+        supply, held, wild,
         cap if rules.jokers_in_runs else 0, cap if rules.jokers_in_sets else 0,
-        (n_runs, n_pure, n_left, n_jokers), declaration, spare_ok, total,
+        (n_runs, n_pure, n_left, n_jokers), declaration, spare_ok,
     )
 
 
@@ -114,16 +104,15 @@ def best_shape(
 
     ``compiled=False`` forces the Python search (the tests compare both)."""
     plan = _plan(counts, rules)
-    steps = _compiled_steps(plan, rules) if compiled and _CORE is not None else None
+    steps = _compiled_steps(counts, plan, rules) if compiled and _CORE is not None else None
     if steps is None:
-        steps = _python_steps(plan, rules)
+        steps = _python_steps(counts, plan, rules)
     return _finish(steps, counts, plan.supply)
 
 
 # The core's search space per rule set, joker cap and status space (built once).
 _SPACES: dict[tuple[int, int, AceRule, int, int, int, tuple[int, int, int, int]], Any] = {}
 _ACE_CODE = {AceRule.LOW: 0, AceRule.LOW_OR_HIGH: 1, AceRule.WRAP: 2}
-_LOW64 = (1 << 64) - 1
 _MAX_STATUSES = 256  # the core's limit (a 14-card indian hand needs at most 198)
 
 
@@ -147,23 +136,24 @@ def _space(plan: _Plan, rules: MeldRules) -> Any:
     return found
 
 
-def _compiled_steps(plan: _Plan, rules: MeldRules) -> list[Shape | int] | None:
+def _compiled_steps(
+    counts: tuple[int, ...], plan: _Plan, rules: MeldRules
+) -> list[Shape | int] | None:
     """The winning decisions from the compiled core (None: it does not take this space)."""
     space = _space(plan, rules)
     if space is None:
         return None
     steps: list[Shape | int] = _CORE.search(
-        space, plan.rem0 & _LOW64, plan.rem0 >> 64, plan.supply,
-        -1 if plan.wild is None else plan.wild,
+        space, counts, plan.supply, -1 if plan.wild is None else plan.wild,
         rules.face_points, plan.declaration, rules.runs_required, rules.pure_runs_required,
-        plan.spare_ok, rules.joker_points, plan.total,
+        plan.spare_ok, rules.joker_points,
     )
     return steps
 
 
-def _python_steps(plan: _Plan, rules: MeldRules) -> list[Shape | int]:
+def _python_steps(counts: tuple[int, ...], plan: _Plan, rules: MeldRules) -> list[Shape | int]:
     """The winning decisions (melds as shapes, leftover cards as faces), in Python."""
-    rem0, supply, held, wild = plan.rem0, plan.supply, plan.held, plan.wild
+    supply, held, wild = plan.supply, plan.held, plan.wild
     points = rules.face_points
     declaration = plan.declaration
     need_runs, need_pure = rules.runs_required, rules.pure_runs_required
@@ -179,6 +169,9 @@ def _python_steps(plan: _Plan, rules: MeldRules) -> list[Shape | int]:
     wild_ones = sum(1 << (2 * f) for f in wild_faces)  # low bit of each wild field
     wild_twos = wild_ones << 1
     wild_bits = wild_ones | wild_twos
+    rem0 = 0
+    for f in range(SUITED):
+        rem0 |= counts[f] << (2 * f)
 
     sts = statuses_of(*shape)
     statuses, index, after_left = sts.statuses, sts.index, sts.after_left
@@ -337,6 +330,7 @@ def _python_steps(plan: _Plan, rules: MeldRules) -> list[Shape | int]:
     top = solve(rem0, supply)
     if not top:
         raise AssertionError("no arrangement found")  # leaving every card over always works
+    total = sum(points[f] * counts[f] for f in range(SUITED)) + (counts[52] + counts[53]) * jp
     best_key: tuple[int, ...] | None = None
     best_st = best_value = 0
     for st, value in top.items():
@@ -345,9 +339,7 @@ def _python_steps(plan: _Plan, rules: MeldRules) -> list[Shape | int]:
         dead = value + jokers_left * jp
         if declaration:
             ok = runs >= need_runs and pure >= need_pure
-            k: tuple[int, ...] = (
-                0 if ok and nleft <= spare_ok else 1, dead if ok else plan.total, dead
-            )
+            k: tuple[int, ...] = (0 if ok and nleft <= spare_ok else 1, dead if ok else total, dead)
         else:
             k = (dead,)
         if best_key is None or k < best_key:
