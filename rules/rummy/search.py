@@ -114,13 +114,14 @@ def best_shape(
 _SPACES: dict[tuple[int, int, AceRule, int, int, int, tuple[int, int, int, int]], Any] = {}
 _ACE_CODE = {AceRule.LOW: 0, AceRule.LOW_OR_HIGH: 1, AceRule.WRAP: 2}
 _MAX_STATUSES = 256  # the core's limit (a 14-card indian hand needs at most 198)
+_MISSING = object()
 
 
 def _space(plan: _Plan, rules: MeldRules) -> Any:
     key = (plan.run_cap, rules.run_min, rules.ace, plan.set_cap, rules.set_min, rules.set_max,
            plan.shape)
-    found = _SPACES.get(key)
-    if found is None:
+    found = _SPACES.get(key, _MISSING)  # None: a space the core does not take
+    if found is _MISSING:
         sts = statuses_of(*plan.shape)
         n = len(sts.statuses)
         found = _SPACES[key] = None if n > _MAX_STATUSES else _CORE.new_space(
