@@ -115,6 +115,25 @@ static int take_moves(Space *t, long first, int len, u128 rest, int shift, int n
     return 0;
 }
 
+/* Drop an entry when a status at least as good has no more points; the entries
+ * kept, in order.  Apart from solve so its copies are not in every frame of the
+ * recursion. */
+static __attribute__((noinline)) int prune(const Space *t, uint16_t *st, int32_t *v, int n) {
+    uint16_t ost[MAXST];
+    int32_t ov[MAXST];
+    memcpy(ost, st, (size_t)n * sizeof *st);
+    memcpy(ov, v, (size_t)n * sizeof *v);
+    int kept = 0;
+    for (int a = 0; a < n; a++) {
+        const uint64_t *dom = t->dom + (size_t)ost[a] * t->words;
+        int drop = 0;
+        for (int b = 0; b < n && !drop; b++)
+            drop = ov[b] <= ov[a] && (dom[ost[b] >> 6] >> (ost[b] & 63) & 1);
+        if (!drop) st[kept] = ost[a], v[kept++] = ov[a];
+    }
+    return kept;
+}
+
 static int solve(Space *t, u128 rem, int net, uint32_t *off) {
     uint16_t st[MAXST];
     int32_t v[MAXST];
@@ -144,21 +163,7 @@ static int solve(Space *t, u128 rem, int net, uint32_t *off) {
     if (first < 0 || take_moves(t, first, len, rest, shift, net, avail, st, v, &n)) return -1;
     first = arrange_set_moves(t, f, rest, &len);
     if (first < 0 || take_moves(t, first, len, rest, 0, net, avail, st, v, &n)) return -1;
-    if (n > 1) { /* drop an entry when a status at least as good has no more points */
-        uint16_t ost[MAXST];
-        int32_t ov[MAXST];
-        memcpy(ost, st, (size_t)n * sizeof *st);
-        memcpy(ov, v, (size_t)n * sizeof *v);
-        int kept = 0;
-        for (int a = 0; a < n; a++) {
-            const uint64_t *dom = t->dom + (size_t)ost[a] * t->words;
-            int drop = 0;
-            for (int b = 0; b < n && !drop; b++)
-                drop = ov[b] <= ov[a] && (dom[ost[b] >> 6] >> (ost[b] & 63) & 1);
-            if (!drop) st[kept] = ost[a], v[kept++] = ov[a];
-        }
-        n = kept;
-    }
+    if (n > 1) n = prune(t, st, v, n);
     return store(t, rem, net, st, v, n, off) ? -1 : n;
 }
 

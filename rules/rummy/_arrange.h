@@ -63,9 +63,8 @@ typedef struct {
     size_t ntables, captables;
     /* one call's inputs */
     int points[SUITED];
-    PyObject *points_obj; /* the tuple ``points`` was read from (a borrowed identity) */
+    PyObject *points_obj; /* the tuple ``points`` was read from (held, so its id stays its own) */
     u128 wild_ones, wild_twos;
-    int failed;
 } Space;
 
 static inline int popc(u128 x) {

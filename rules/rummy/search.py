@@ -54,7 +54,7 @@ def _load_core() -> Any:
     try:
         return importlib.import_module("rules.rummy._arrange")
     except ImportError:
-        return None  # not built: the search below answers (docs/rummy.md, "How best works")
+        return None  # not built: the search below answers (docs/rummy.md, "How `best` works")
 
 
 _CORE = _load_core()

@@ -2,7 +2,7 @@
 
 Both must return the same arrangement (not only an equally good one) on every hand:
 the core runs the same search with the same move order and tie-breaks
-(docs/rummy.md, "How best works").  The hands: the brute-force tests' random and
+(docs/rummy.md, "How `best` works").  The hands: the brute-force tests' random and
 dense ones, rule variants (each ace rule, a joker limit, jokers only in runs or only
 in sets, longer runs, priced jokers, three runs required) and hands of 10 to 20
 cards.  The brute-force tests check the default (compiled) path against the optimum.
