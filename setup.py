@@ -63,6 +63,13 @@ setup(
             sources=["rules/rummy/_deadwood.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
+        # The best-arrangement search (rules/rummy/search.py); optional at run time.
+        Extension(
+            "rules.rummy._arrange",
+            sources=["rules/rummy/_arrange.c", "rules/rummy/_arrange_moves.c"],
+            depends=["rules/rummy/_arrange.h"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
         # The poker evaluator's lookups (rules/poker/evaluator.py); optional at run time.
         Extension(
             "rules.poker._eval",

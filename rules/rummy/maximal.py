@@ -6,8 +6,10 @@ worse, so the search's winner stays optimal and becomes one of ``combos``.
 
 from __future__ import annotations
 
-from .grid import RANKS, SUITED, rules_geometry
-from .melds import Kind, is_joker_face, meld_ok, meld_ok_spec
+from functools import lru_cache
+
+from .grid import RANKS, SUITED, Geometry, rules_geometry
+from .melds import Kind, meld_ok, meld_ok_spec
 from .options import MeldRules
 
 Shape = tuple[int, tuple[int, ...], int]
@@ -37,17 +39,27 @@ def extend_to_maximal(arrangement: ShapeArrangement, rules: MeldRules) -> ShapeA
 def _jokers_in(left: list[int], rules: MeldRules) -> list[int]:
     """Joker-capable leftover cards, printed jokers first (wild cards may still
     be useful as themselves)."""
-    return sorted((g for g in left if is_joker_face(g, rules)), key=lambda g: (g < SUITED, g))
+    printed, wild = rules.printed_jokers, rules.wild_rank  # ``is_joker_face``, inlined
+    return sorted(
+        (g for g in left if (printed if g >= SUITED else wild is not None and g % RANKS == wild)),
+        key=lambda g: (g < SUITED, g),
+    )
 
 
 def _add_natural(melds: list[Shape], left: list[int], rules: MeldRules) -> bool:
     spec = rules.meld_spec
+    # a set's naturals share a rank and a run's a suit: only a card of that rank or
+    # suit can join (checking the others would only find that they cannot)
+    lines = [faces[0] % RANKS if kind else faces[0] // RANKS for kind, faces, _ in melds]
     for g in sorted(set(left)):
         if g >= SUITED:
             continue
+        rank, suit = g % RANKS, g // RANKS
         for i, (kind, faces, k) in enumerate(melds):
+            if lines[i] != (rank if kind else suit) or g in faces:
+                continue
             grown = tuple(sorted((*faces, g)))
-            if g not in faces and meld_ok_spec(kind, grown, k, spec):
+            if meld_ok_spec(kind, grown, k, spec):
                 melds[i] = (kind, grown, k)
                 left.remove(g)
                 return True
@@ -80,8 +92,15 @@ def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | No
                 spare.remove(g)
         return chosen + spare[:k]
 
+    by_rank: list[list[int]] = [[] for _ in range(RANKS)]  # each in suit order
+    per_suit = [0] * 4
+    suit_ranks = [0] * 4  # per suit, a bit per rank present
+    for g in sorted(present):
+        by_rank[g % RANKS].append(g)
+        per_suit[g // RANKS] += 1
+        suit_ranks[g // RANKS] |= 1 << g % RANKS
     for r in range(RANKS):
-        nats = [s * RANKS + r for s in range(4) if s * RANKS + r in present]
+        nats = by_rank[r]
         if len(nats) + supply < rules.set_min:
             continue  # not enough jokers for any set of these
         for n in range(min(len(nats), rules.set_max), 0, -1):
@@ -92,14 +111,23 @@ def _new_meld(left: list[int], rules: MeldRules) -> tuple[Shape, list[int]] | No
                 return (1, tuple(chosen), k), take(chosen, k)
     geom = rules_geometry(rules)
     for s in range(4):
-        if sum(1 for g in present if g // RANKS == s) + supply < rules.run_min:
+        if per_suit[s] + supply < rules.run_min:
             continue  # not enough jokers for any run of this suit
-        for window in geom.windows(rules.run_min):
-            chosen = sorted({s * RANKS + r for r in window if s * RANKS + r in present})
-            if not chosen:
+        for window, bits in _window_bits(geom, rules.run_min):
+            hit = suit_ranks[s] & bits
+            # a window needs a natural, and its gaps take more jokers than there are
+            # (wild cards used as themselves only lower the supply)
+            if not hit or rules.run_min - hit.bit_count() > supply:
                 continue
+            chosen = sorted({s * RANKS + r for r in window if hit >> r & 1})
             k = rules.run_min - len(chosen)
             own = sum(1 for g in chosen if g in capable)
             if k <= supply - own and meld_ok(Kind.RUN, tuple(chosen), k, rules):
                 return (0, tuple(chosen), k), take(chosen, k)
     return None
+
+
+@lru_cache(maxsize=64)
+def _window_bits(geom: Geometry, length: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The run windows of ``length`` places, each with its ranks as a bitmask."""
+    return tuple((w, sum(1 << r for r in set(w))) for w in geom.windows(length))

@@ -18,346 +18,150 @@ many as it has room for; a run without jokers may also stay pure), so a
 meld's joker count is never a branch of the search.  Tables hold values only;
 the winning decisions are read back afterwards by walking down from the top
 and taking, at each state, the first move that reaches the value (the memo
-answers every step).  The winner is then extended to a maximal arrangement (:mod:`.maximal`; adding
-cards never makes an objective worse), so ``best`` always returns one of ``combos``.
+answers every step).  The compiled core ``_arrange`` (``_arrange.c``) runs the
+same search with the same move order and tie-breaks, so both give the same
+arrangement; this module is its fallback and reference.  The winner is then
+extended to a maximal arrangement (:mod:`.maximal`; adding cards never makes an
+objective worse), so ``best`` always returns one of ``combos``.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import lru_cache
+import importlib
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from .grid import RANKS, SUITED
+from .moves import (
+    COLUMN,
+    ROW,
+    ROW_MASK,
+    SHIFT_RANK,
+    UNIT,
+    candidate_tables,
+    single_run_of,
+    statuses_of,
+)
 from .options import AceRule, MeldRules, Objective
 
 Shape = tuple[int, tuple[int, ...], int]
 ShapeArrangement = tuple[tuple[Shape, ...], tuple[int, ...]]
 # Per status: the least leftover points.
 Table = dict[int, int]
-# A run or set candidate: (jokers, the other naturals as 2-bit count fields, ranks or
-# faces, how many more jokers it could take).
-Candidate = tuple[int, int, tuple[int, ...], int]
-# What the search reads: (jokers, the other naturals, how it moves the status,
-# ranks or faces).
-Move = tuple[int, int, list[int], tuple[int, ...]]
-
-_ROW = 2 * RANKS  # bits per suit row of the state
 
 
-def _run_places(ace: AceRule) -> list[list[int]]:
-    """Per line a suit's ranks can lie on for a run, each rank's place on it."""
-    low = [(r + 1) % RANKS for r in range(RANKS)]  # ace low: A 2 3 ... K
-    if ace is AceRule.LOW:
-        return [low]
-    if ace is AceRule.LOW_OR_HIGH:
-        return [low, [r + 1 for r in range(RANKS)]]  # and 2 3 ... K A
-    return [[(r + 1 - s) % RANKS for r in range(RANKS)] for s in range(RANKS)]  # every rotation
+def _load_core() -> Any:
+    try:
+        return importlib.import_module("rules.rummy._arrange")
+    except ImportError:
+        return None  # not built: the search below answers (docs/rummy.md, "How `best` works")
 
 
-@lru_cache(maxsize=8)
-def _run_lines(ace: AceRule) -> tuple[tuple[int, ...], ...]:
-    """Per line of :func:`_run_places`, its ranks in place order."""
-    return tuple(
-        tuple(sorted(range(RANKS), key=lambda r: places[r])) for places in _run_places(ace)
+_CORE = _load_core()
+
+
+class _Plan(NamedTuple):
+    """What one search needs, read off the hand and the rules."""
+
+    supply: int  # printed jokers that act as jokers
+    held: int  # every joker-capable card
+    wild: int | None
+    run_cap: int
+    set_cap: int
+    shape: tuple[int, int, int, int]  # status space: runs, pure runs, cards left, jokers left
+    declaration: bool
+    spare_ok: int  # cards that may stay out of melds in a declaration
+
+
+def _plan(counts: tuple[int, ...], rules: MeldRules) -> _Plan:
+    uses_jokers = rules.uses_jokers
+    wild = rules.wild_rank if uses_jokers else None
+    printed = counts[52] + counts[53]
+    supply = printed if rules.printed_jokers and uses_jokers else 0
+    held = supply + (sum(counts[s * RANKS + wild] for s in range(4)) if wild is not None else 0)
+    # candidate lists are cached per joker cap; a state takes those within its means
+    cap = min(held, rules.max_jokers) if uses_jokers else 0
+    declaration = rules.objective is Objective.DECLARATION
+    spare_ok = max(0, sum(counts) - rules.declare_size)
+    if declaration:
+        n_runs, n_pure, n_left = rules.runs_required + 1, rules.pure_runs_required + 1, spare_ok + 2
+    else:  # the deadwood objective needs one status
+        n_runs = n_pure = n_left = 1
+    # jokers left over are counted exactly (melds above may still take them), and
+    # only when they matter: they count as cards left, or they cost points
+    n_jokers = held + 1 if declaration or rules.joker_points else 1
+    return _Plan(
+        supply, held, wild,
+        cap if rules.jokers_in_runs else 0, cap if rules.jokers_in_sets else 0,
+        (n_runs, n_pure, n_left, n_jokers), declaration, spare_ok,
     )
 
 
-def _reach(rank: int, higher: int, cap: int, ace: AceRule) -> int:
-    """The ranks of ``higher`` that can share a run with ``rank`` with at most ``cap``
-    jokers: on some line, at most ``cap`` empty places lie between them.  Every
-    run candidate takes its naturals among these (so they are what it depends on)."""
-    keep = 0
-    for line in _run_lines(ace):
-        at = line.index(rank)
-        for step in (1, -1):
-            gaps = 0
-            i = at + step
-            while 0 <= i < RANKS:
-                r = line[i]
-                if higher >> r & 1:
-                    keep |= 1 << r
-                else:
-                    gaps += 1
-                    if gaps > cap:
-                        break
-                i += step
-    return higher & keep
+def best_shape(
+    counts: tuple[int, ...], rules: MeldRules, compiled: bool = True
+) -> ShapeArrangement:
+    """An optimal arrangement (as shapes) of a hand given as 54 face counts.
+
+    ``compiled=False`` forces the Python search (the tests compare both)."""
+    plan = _plan(counts, rules)
+    steps = _compiled_steps(counts, plan, rules) if compiled and _CORE is not None else None
+    if steps is None:
+        steps = _python_steps(counts, plan, rules)
+    return _finish(steps, counts, plan.supply)
 
 
-def _least_spans(
-    cards: list[tuple[int, int]], base: int, bit: dict[int, int], cap: int, spans: dict[int, int]
-) -> None:
-    """Record in ``spans`` the least span of every subset of ``cards`` (place, rank),
-    in place order, that holds ``cards[base]`` and has at most ``cap`` gaps."""
-
-    def walk(i: int, first: int, n: int, mask: int, has_base: bool) -> None:
-        for j in range(i, len(cards) if has_base else base + 1):
-            place, r = cards[j]
-            lo = place if n == 0 else first
-            if place - lo + 1 - (n + 1) > cap:
-                break
-            sub = mask | bit[r]
-            with_base = has_base or j == base
-            if with_base:
-                span = place - lo + 1
-                if spans.get(sub, RANKS + 1) > span:
-                    spans[sub] = span
-            walk(j + 1, lo, n + 1, sub, with_base)
-
-    walk(0, 0, 0, 0, False)
+# The core's search space per rule set, joker cap and status space (built once).
+_SPACES: dict[tuple[int, int, AceRule, int, int, int, tuple[int, int, int, int]], Any] = {}
+_ACE_CODE = {AceRule.LOW: 0, AceRule.LOW_OR_HIGH: 1, AceRule.WRAP: 2}
+_MAX_STATUSES = 256  # the core's limit (a 14-card indian hand needs at most 198)
+_MISSING = object()
 
 
-@lru_cache(maxsize=1 << 14)
-def _run_candidates(
-    rank: int, higher: int, cap: int, run_min: int, ace: AceRule
-) -> tuple[Candidate, ...]:
-    """Runs whose first natural (in search order) is of ``rank``, in one suit:
-    (jokers, the other naturals as count fields of the suit's row, all ranks, spare
-    room), with the fewest jokers that make the run; it could take up to "spare
-    room" more.
-
-    ``higher`` is a bitmask of the other ranks of the suit that may join (those
-    still ahead in the search); ``cap`` the most jokers one run may take.  Sorted
-    by jokers, then by which of ``higher`` are taken (as a bitmask over them).
-    Only subsets with at most ``cap`` gaps are visited: along a line, in place
-    order, the gaps only grow as cards are added.
-    """
-    others = [r for r in range(RANKS) if higher >> r & 1 and r != rank]
-    bit = {r: 1 << i for i, r in enumerate(others)} | {rank: 0}
-    spans: dict[int, int] = {}  # subset (bitmask over others) -> least span in places
-    for places in _run_places(ace):
-        cards = sorted((places[r], r) for r in (rank, *others))
-        base = next(i for i, (_, r) in enumerate(cards) if r == rank)
-        _least_spans(cards, base, bit, cap, spans)
-    out = []
-    for mask, span in spans.items():
-        ranks = (rank, *(others[i] for i in range(len(others)) if mask >> i & 1))
-        n = len(ranks)
-        row = sum(1 << (2 * r) for r in ranks[1:])
-        k = max(0, run_min - n, span - n)
-        room = min(cap, RANKS - n) - k
-        if room >= 0:
-            out.append((k, mask, row, tuple(sorted(ranks)), room))
-    out.sort(key=lambda c: (c[0], c[1]))
-    return tuple((k, row, ranks, room) for k, _, row, ranks, room in out)
-
-
-@lru_cache(maxsize=1 << 12)
-def _set_candidates(
-    face: int, higher: int, cap: int, set_min: int, set_max: int, single_run: tuple[int, int]
-) -> tuple[Candidate, ...]:
-    """Sets whose lowest natural is ``face`` (``higher``: suits above it present):
-    (jokers, the other naturals as count fields of the state, faces, spare room),
-    with the fewest jokers; it could take up to "spare room" more.
-
-    ``face`` alone is left out when ``single_run`` (the jokers and spare room of
-    the run of one card and jokers; jokers -1 when there is none) needs the same
-    jokers and has at least the room: that run takes the same cards and counts as
-    a run, so the set can never do better."""
-    suit, rank = divmod(face, RANKS)
-    others = [s for s in range(suit + 1, 4) if higher >> s & 1]
-    out = []
-    for mask in range(1 << len(others)):
-        faces = (face, *(others[i] * RANKS + rank for i in range(len(others)) if mask >> i & 1))
-        n = len(faces)
-        k = max(0, set_min - n)
-        room = min(cap, set_max - n) - k
-        if room < 0 or (n == 1 and k == single_run[0] and room <= single_run[1]):
-            continue
-        out.append((k, sum(1 << (2 * g) for g in faces[1:]), faces, room))
-    return tuple(sorted(out, key=lambda c: c[0]))
-
-
-Status = tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class _Statuses:
-    """Statuses as small ints: (runs, pure runs, cards left, jokers left), the first
-    three capped at what the declaration rule looks at, the last exact; and how
-    the moves of the search change them (lists indexed by status)."""
-
-    statuses: list[Status]
-    index: dict[Status, int]
-    after_left: list[int]  # a natural card left over
-    after_pure_run: list[int]  # a run without jokers
-    # by spare room (capped at the jokers in hand): a run with jokers, a set; each
-    # takes as many of the jokers left over below it as it has room for
-    after_run: list[list[int]]
-    after_set: list[list[int]]
-    # per status, a bitmask of the other statuses at least as good in every
-    # respect (more runs, more pure runs, fewer cards and jokers left): an entry
-    # that one of them matches or beats on points can never win, because later
-    # moves treat both alike
-    dominated_by: list[int]
-
-
-@lru_cache(maxsize=64)
-def _statuses(n_runs: int, n_pure: int, n_left: int, n_jokers: int) -> _Statuses:
-    statuses = [
-        (r, p, lft, j)
-        for r in range(n_runs)
-        for p in range(n_pure)
-        for lft in range(n_left)
-        for j in range(n_jokers)
-    ]
-    index = {st: i for i, st in enumerate(statuses)}
-
-    def shift(dr: int, dp: int, dl: int, room: int) -> list[int]:
-        return [
-            index[(
-                min(r + dr, n_runs - 1), min(p + dp, n_pure - 1), min(lft + dl, n_left - 1),
-                max(0, j - room),
-            )]
-            for r, p, lft, j in statuses
-        ]
-
-    return _Statuses(
-        statuses,
-        index,
-        shift(0, 0, 1, 0),
-        shift(1, 1, 0, 0),
-        [shift(1, 0, 0, room) for room in range(n_jokers)],
-        [shift(0, 0, 0, room) for room in range(n_jokers)],
-        [
-            sum(
-                1 << o
-                for o, (r2, p2, l2, j2) in enumerate(statuses)
-                if o != i and r2 >= r and p2 >= p and l2 <= lft and j2 <= j
-            )
-            for i, (r, p, lft, j) in enumerate(statuses)
-        ],
-    )
-
-
-def _compress_table(width: int) -> list[int]:
-    """For each ``2 * width``-bit count field, one bit per non-zero count."""
-    table = [0] * (1 << (2 * width))
-    for x in range(1 << (2 * width)):
-        bits = 0
-        for i in range(width):
-            if x >> (2 * i) & 3:
-                bits |= 1 << i
-        table[x] = bits
-    return table
-
-
-_PRESENT7 = _compress_table(7)  # ranks 2..8 of a suit
-_PRESENT6 = _compress_table(6)  # ranks 9..A
-_COLUMN = sum(3 << (_ROW * su) for su in range(4))  # a rank's four count fields
-_ROW_MASK = (1 << _ROW) - 1  # a suit's thirteen count fields
-_UNIT = [1 << (2 * f) for f in range(SUITED)]  # one card of a face
-_SHIFT_RANK = [(_ROW * (f // RANKS), f % RANKS) for f in range(SUITED)]  # a face's row, rank
-# a rank column's fields (shifted down to the deuce) -> bitmask of the suits present
-_SUITS_PRESENT = {
-    sum(n << (_ROW * su) for su, n in enumerate(ns)): sum(1 << su for su, n in enumerate(ns) if n)
-    for ns in itertools.product(range(4), repeat=4)
-}
-_ABOVE = [sum(1 << su for su in range(s + 1, 4)) for s in range(4)]  # suits above each suit
-
-
-CandidateTables = tuple[
-    dict[int, tuple[Move, ...]],
-    Callable[[int, int], tuple[Move, ...]],
-    dict[int, tuple[Move, ...]],
-    Callable[[int, int], tuple[Move, ...]],
-]
-_CANDIDATE_TABLES: dict[
-    tuple[int, int, AceRule, int, int, int, tuple[int, int, int, int]], CandidateTables
-] = {}
-
-
-def _single_run(run_cap: int, run_min: int) -> tuple[int, int]:
-    """The jokers and spare room of a run of one natural card (jokers -1: none)."""
-    k = run_min - 1
-    return (k, min(run_cap, RANKS - 1) - k) if k <= run_cap else (-1, 0)
-
-
-def _candidate_tables(
-    run_cap: int, run_min: int, ace: AceRule, set_cap: int, set_min: int, set_max: int,
-    shape: tuple[int, int, int, int],
-) -> CandidateTables:
-    """Run and set moves of one rule set, joker cap and status space, as dicts the
-    search reads directly, keyed by the state's own fields (a run: the suit's row
-    of counts ``<< 4 | rank``; a set: the rank's column of counts ``<< 6 | face``),
-    with the functions that fill them.
-
-    A move is (jokers, the other naturals, status change).  A run without jokers
-    gives two: as a pure run, and as a run that takes jokers left over below it
-    (then no longer pure)."""
-    key = (run_cap, run_min, ace, set_cap, set_min, set_max, shape)
-    found = _CANDIDATE_TABLES.get(key)
-    if found is not None:
-        return found
-    runs: dict[int, tuple[Move, ...]] = {}
-    sets: dict[int, tuple[Move, ...]] = {}
-    # the same moves by what they depend on (rank or face, and which ranks or
-    # suits are present): a new row or column mostly finds them built already
-    runs_by_ranks: dict[int, tuple[Move, ...]] = {}
-    sets_by_suits: dict[int, tuple[Move, ...]] = {}
-    single_run = _single_run(run_cap, run_min)
-    sts = _statuses(*shape)
-    top = shape[3] - 1  # more room than the jokers in hand is never needed
-
-    def run_cands(rank: int, row: int) -> tuple[Move, ...]:
-        if len(runs) > 1 << 16:
-            runs.clear()
-        higher = (_PRESENT7[row & 0x3FFF] | _PRESENT6[(row >> 14) & 0xFFF] << 7) & ~(1 << rank)
-        higher = _reach(rank, higher, run_cap, ace)
-        found = runs_by_ranks.get(rank << RANKS | higher)
-        if found is None:
-            out: list[Move] = []
-            for k, delta, ranks, room in _run_candidates(rank, higher, run_cap, run_min, ace):
-                if k == 0:
-                    out.append((0, delta, sts.after_pure_run, ranks))
-                    if room and top:
-                        out.append((0, delta, sts.after_run[min(room, top)], ranks))
-                else:
-                    out.append((k, delta, sts.after_run[min(room, top)], ranks))
-            found = runs_by_ranks[rank << RANKS | higher] = tuple(out)
-        runs[row << 4 | rank] = found
-        return found
-
-    def set_cands(face: int, column: int) -> tuple[Move, ...]:
-        if len(sets) > 1 << 16:
-            sets.clear()
-        higher = _SUITS_PRESENT[column] & _ABOVE[face // RANKS]
-        found = sets_by_suits.get(face << 4 | higher)
-        if found is None:
-            found = sets_by_suits[face << 4 | higher] = tuple(
-                (k, delta, sts.after_set[min(room, top)], faces)
-                for k, delta, faces, room in _set_candidates(
-                    face, higher, set_cap, set_min, set_max, single_run
-                )
-            )
-        sets[column << 6 | face] = found
-        return found
-
-    found = _CANDIDATE_TABLES[key] = (runs, run_cands, sets, set_cands)
+def _space(plan: _Plan, rules: MeldRules) -> Any:
+    key = (plan.run_cap, rules.run_min, rules.ace, plan.set_cap, rules.set_min, rules.set_max,
+           plan.shape)
+    found = _SPACES.get(key, _MISSING)  # None: a space the core does not take
+    if found is _MISSING:
+        sts = statuses_of(*plan.shape)
+        n = len(sts.statuses)
+        found = _SPACES[key] = None if n > _MAX_STATUSES else _CORE.new_space(
+            sts.statuses,
+            sts.after_left,
+            sts.after_pure_run,
+            sts.after_run,
+            sts.after_set,
+            [tuple(o for o in range(n) if mask >> o & 1) for mask in sts.dominated_by],
+            (plan.run_cap, rules.run_min, _ACE_CODE[rules.ace], plan.set_cap, rules.set_min,
+             rules.set_max, *single_run_of(plan.run_cap, rules.run_min)),
+        )
     return found
 
 
-def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
-    """An optimal arrangement (as shapes) of a hand given as 54 face counts."""
-    wild = rules.wild_rank if rules.uses_jokers else None
-    printed = counts[52] + counts[53]
-    supply = printed if rules.printed_jokers and rules.uses_jokers else 0
-    dead_printed = [] if supply else [f for f in (52, 53) for _ in range(counts[f])]
+def _compiled_steps(
+    counts: tuple[int, ...], plan: _Plan, rules: MeldRules
+) -> list[Shape | int] | None:
+    """The winning decisions from the compiled core (None: it does not take this space)."""
+    space = _space(plan, rules)
+    if space is None:
+        return None
+    steps: list[Shape | int] = _CORE.search(
+        space, counts, plan.supply, -1 if plan.wild is None else plan.wild,
+        rules.face_points, plan.declaration, rules.runs_required, rules.pure_runs_required,
+        plan.spare_ok, rules.joker_points,
+    )
+    return steps
+
+
+def _python_steps(counts: tuple[int, ...], plan: _Plan, rules: MeldRules) -> list[Shape | int]:
+    """The winning decisions (melds as shapes, leftover cards as faces), in Python."""
+    supply, held, wild = plan.supply, plan.held, plan.wild
     points = rules.face_points
-    held = supply + (sum(counts[s * RANKS + wild] for s in range(4)) if wild is not None else 0)
-    # candidate lists are cached per joker cap; a state takes those within its means
-    cap = min(held, rules.max_jokers) if rules.uses_jokers else 0
-    run_cap = cap if rules.jokers_in_runs else 0
-    set_cap = cap if rules.jokers_in_sets else 0
-    declaration = rules.objective is Objective.DECLARATION
+    declaration = plan.declaration
     need_runs, need_pure = rules.runs_required, rules.pure_runs_required
-    size = sum(counts)
-    spare_ok = max(0, size - rules.declare_size)
+    spare_ok = plan.spare_ok
     jp = rules.joker_points
-    geom_ace, run_min = rules.ace, rules.run_min
-    set_min, set_max = rules.set_min, rules.set_max
+    shape = plan.shape
+    n_jokers = shape[3]
 
     # The state holds two bits per face, in face order.  Wild cards are taken
     # first, so whether each acts as itself or as a joker is settled before the
@@ -370,15 +174,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     for f in range(SUITED):
         rem0 |= counts[f] << (2 * f)
 
-    if declaration:
-        n_runs, n_pure, n_left = need_runs + 1, need_pure + 1, spare_ok + 2
-    else:  # the deadwood objective needs one status
-        n_runs = n_pure = n_left = 1
-    # jokers left over are counted exactly (melds above may still take them), and
-    # only when they matter: they count as cards left, or they cost points
-    n_jokers = held + 1 if declaration or jp else 1
-    shape = (n_runs, n_pure, n_left, n_jokers)
-    sts = _statuses(*shape)
+    sts = statuses_of(*shape)
     statuses, index, after_left = sts.statuses, sts.index, sts.after_left
     dominated_by = sts.dominated_by
     stay = list(range(len(statuses)))
@@ -388,8 +184,8 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     # the jokers in hand, so a debt indexes from the end without clashing)
     memos: list[dict[int, Table]] = [{} for _ in range(2 * held + 2)]
     memo_gets = [m.get for m in memos]
-    run_cache, run_cands, set_cache, set_cands = _candidate_tables(
-        run_cap, run_min, geom_ace, set_cap, set_min, set_max, shape
+    run_cache, run_cands, set_cache, set_cands = candidate_tables(
+        plan.run_cap, rules.run_min, rules.ace, plan.set_cap, rules.set_min, rules.set_max, shape
     )
 
     def solve(rem: int, net: int) -> Table:
@@ -415,7 +211,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         else:  # a plain card: left over
             low = rem & -rem
             f = (low.bit_length() - 1) >> 1
-            rest = rem - _UNIT[f]
+            rest = rem - UNIT[f]
             avail = net
             pts = points[f]
             sub = memo_gets[net](rest)
@@ -426,8 +222,8 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                 old = get(nst)
                 if old is None or dead + pts < old:
                     table[nst] = dead + pts
-        shift, rank = _SHIFT_RANK[f]
-        row = (rest >> shift) & _ROW_MASK  # the suit's cards still ahead in the search
+        shift, rank = SHIFT_RANK[f]
+        row = (rest >> shift) & ROW_MASK  # the suit's cards still ahead in the search
         cands = run_cache.get(row << 4 | rank)
         if cands is None:
             cands = run_cands(rank, row)
@@ -443,7 +239,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
                 old = get(nst)
                 if old is None or dead < old:
                     table[nst] = dead
-        column = rest >> (2 * rank) & _COLUMN  # the rank's cards still ahead
+        column = rest >> (2 * rank) & COLUMN  # the rank's cards still ahead
         cands = set_cache.get(column << 6 | f)
         if cands is None:
             cands = set_cands(f, column)
@@ -480,25 +276,25 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
         if w:
             low = w & -w
             f = (low.bit_length() - 1) >> 1
-            rest = rem - _UNIT[f]
+            rest = rem - UNIT[f]
             w = rest & wild_bits
             avail = net + (w & wild_ones).bit_count() + 2 * (w & wild_twos).bit_count()
             yield rest, net + 1, stay, 0, None
         else:
             low = rem & -rem
             f = (low.bit_length() - 1) >> 1
-            rest = rem - _UNIT[f]
+            rest = rem - UNIT[f]
             avail = net
             yield rest, net, after_left, points[f], f
-        shift, rank = _SHIFT_RANK[f]
-        row = (rest >> shift) & _ROW_MASK
+        shift, rank = SHIFT_RANK[f]
+        row = (rest >> shift) & ROW_MASK
         runs = run_cache.get(row << 4 | rank)
         for k, delta, moved, ranks in run_cands(rank, row) if runs is None else runs:
             if k > avail:
                 break
-            faces = tuple(shift // _ROW * RANKS + r for r in ranks)
+            faces = tuple(shift // ROW * RANKS + r for r in ranks)
             yield rest - (delta << shift), net - k, moved, 0, (0, faces, k)
-        column = rest >> (2 * rank) & _COLUMN
+        column = rest >> (2 * rank) & COLUMN
         sets = set_cache.get(column << 6 | f)
         for k, delta, moved, faces in set_cands(f, column) if sets is None else sets:
             if k > avail:
@@ -535,7 +331,7 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
     top = solve(rem0, supply)
     if not top:
         raise AssertionError("no arrangement found")  # leaving every card over always works
-    total = sum(points[f] * counts[f] for f in range(SUITED)) + printed * jp
+    total = sum(points[f] * counts[f] for f in range(SUITED)) + (counts[52] + counts[53]) * jp
     best_key: tuple[int, ...] | None = None
     best_st = best_value = 0
     for st, value in top.items():
@@ -549,15 +345,20 @@ def best_shape(counts: tuple[int, ...], rules: MeldRules) -> ShapeArrangement:
             k = (dead,)
         if best_key is None or k < best_key:
             best_key, best_st, best_value = k, st, value
-    melds: list[Shape] = []
-    leftover: list[int] = list(dead_printed)
-    used_jokers = 0
     steps = trace(rem0, supply, best_st, best_value)
     # ``solve`` refers to itself, a cycle that would keep the memo alive until the
     # cyclic garbage collector finds it (hand after hand, making it run often):
     # free the tables now
     for m in memos:
         m.clear()
+    return steps
+
+
+def _finish(steps: list[Shape | int], counts: tuple[int, ...], supply: int) -> ShapeArrangement:
+    """The arrangement the decisions make: melds, and leftover cards (idle jokers too)."""
+    melds: list[Shape] = []
+    leftover: list[int] = [] if supply else [f for f in (52, 53) for _ in range(counts[f])]
+    used_jokers = 0
     for step in steps:
         if isinstance(step, int):
             leftover.append(step)
