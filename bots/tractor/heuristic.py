@@ -2,6 +2,9 @@
 
 * Draw: declares a suit when the hand holds enough of what would be trump,
   never overrides its partner, and reinforces its own declaration.
+* Overbid window (``kitty_theft``): overrides with the draw's measure of a
+  good trump suit (never its partner), taking the kitty, unless it declared
+  already this round; otherwise passes.
 * Kitty: buries low side-suit singles (shortest suits first, to make voids),
   keeping pairs, tractors, trumps, points and aces.
 * Lead: a throw only when no unseen card can beat any of its units (the cards
@@ -74,7 +77,7 @@ class TractorHeuristicBot:
             kinds = {a.get("type") for a in legal}
             if "confirm" in kinds:
                 return {"type": "confirm"}  # keep the play just made
-            if phase == "draw":
+            if phase in ("draw", "overbid"):
                 return self._draw(view, legal, seat)
             if phase == "bury":
                 return self._bury(view, legal)
@@ -102,12 +105,18 @@ class TractorHeuristicBot:
         if (partnered and declarer is not None and declarer % 2 == seat % 2
                 and declarer != seat):
             return fallback  # never override the partner
+        overbid = view.get("phase") == "overbid"
+        if overbid and any(d.get("seat") == seat for d in view.get("declarations", ())):
+            # One declaration a round after the burial at most: reinforcing would
+            # only take back a kitty it buried, and re-declaring against a seat
+            # that overrides it could go on for ever (reinforce_while_equivalent).
+            return fallback
         if declarer == seat:
             return declares[0]  # only a reinforcement can be offered to the declarer
         hand = to_ids(view["hand"])
         rank = rank_index(view["rank"])
         n = len(hand)
-        late = view.get("stock_left", 0) <= 12
+        late = not overbid and view.get("stock_left", 0) <= 12
 
         def support(action: Action) -> float:
             f = parse_face(action["cards"][0])

@@ -45,6 +45,7 @@ from rules.tractor.phases.base import PhaseRules, TractorMove
 from rules.tractor.phases.common import sort_hand
 from rules.tractor.phases.draw import Draw, new_round, round_events
 from rules.tractor.phases.kitty import Bury, Call
+from rules.tractor.phases.overbid import Overbid
 from rules.tractor.phases.play import Play
 from rules.tractor.phases.round_end import Over, RoundOver
 from rules.tractor.presentation import TractorPresentation
@@ -56,6 +57,7 @@ __all__ = ["TractorGame", "TractorMove", "sort_hand"]
 PHASES: dict[Phase, PhaseRules] = {
     Phase.DRAW: Draw(),
     Phase.BURY: Bury(),
+    Phase.OVERBID: Overbid(),
     Phase.CALL: Call(),
     Phase.PLAY: Play(),
     Phase.ROUND_OVER: RoundOver(),

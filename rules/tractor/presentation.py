@@ -200,7 +200,9 @@ class TractorPresentation(Presentation):
             decls = view.get("declarations") or []
             last = decls[-1].get("cards") if decls else None
             reinforce = len(cards) == 2 and last == cards[:1]
-            return f"{'Reinforce to' if reinforce else 'Declare'} {declaration_text(cards)}"
+            word = "Reinforce to" if reinforce else "Declare"
+            steal = " (take the kitty)" if view.get("phase") == "overbid" else ""
+            return f"{word} {declaration_text(cards)}{steal}"
         if kind == "pass":
             return "Pass (do not declare)"
         if kind == "play":
@@ -267,6 +269,10 @@ class TractorPresentation(Presentation):
             )
         if kind == "kitty":
             return f"You pick up the kitty: {cards_text(event.get('cards'))}" if you else None
+        if kind == "kitty_taken":
+            return (f"{actor} {verb('overbid', you)} and {verb('take', you)} the kitty "
+                    f"from {who(event.get('from'), names, viewer)}: trump "
+                    f"{trump_text(event.get('suit'))}")
         if kind == "buried":
             return f"{actor} {verb('bury', you)} {plural(event.get('count'), 'card')}"
         if kind == "throw_failed":
