@@ -223,6 +223,8 @@ class TractorPresentation(Presentation):
             return "Withdraw your declaration"
         if kind == "end_round":
             return "End the round now (its result is decided)"
+        if kind == "end_match":
+            return "End the match (agreed by the players)"
         if kind == "confirm":
             return "Let the play stand"
         return capital(str(kind).replace("_", " "))
@@ -303,6 +305,9 @@ class TractorPresentation(Presentation):
             return f"{actor} {verb('take', you)} back {cards_text(event.get('cards'))}"
         if kind == "round_ended_early":
             return "The round ends early: its result can no longer change"
+        if kind == "match_ended":
+            return (f"The players agree to end the match after "
+                    f"{plural(event.get('rounds'), 'round')}: the levels stand as they are")
         if kind == "takeback_bid":
             return (f"{actor} {verb('withdraw', you)} the declaration "
                     f"{declaration_text(event.get('cards'))}")
