@@ -248,3 +248,22 @@ def test_heuristic_bots_finish_rounds_under_kitty_theft(options: dict[str, Any])
         assert state.phase is Phase.OVER
         cards = [*state.played, *state.kitty, *(c for h in state.hands for c in h)]
         assert sorted(cards) == list(range(config.decks * FACES_PER_DECK))
+
+
+def test_the_window_and_the_theft_read_as_words() -> None:
+    """Labels and narration (docs/architecture.md, "Presentation"): an overbid
+    says it takes the kitty, and everyone is told who took it and the trump."""
+    words = GAME.presentation
+    names = list(GAME.seat_names(GAME.parse_config({})))
+    s = to_burial(HANDS, (0, "2H"), kitty_theft=True)
+    s, _ = bury_lowest(s)
+    labels = [words.action_label(GAME.view(s, 1), a) for a in GAME.legal(s, 1)]
+    assert labels == ["Declare ♠ with 2♠ 2♠ (take the kitty)", "Pass (do not declare)"]
+    s, _ = act(s, 1, "declare", "2S 2S")
+    before = GAME.view(s, 2)
+    s, events = act(s, 3, "pass")
+    taken = next(e for e in events if e.kind == "kitty_taken")
+    line = words.narrate(before, taken.to_json(), 2, names)
+    assert line == f"{names[1]} overbids and takes the kitty from {names[0]}: trump ♠", line
+    mine = words.narrate(GAME.view(s, 1), taken.to_json(), 1, names)
+    assert mine is not None and mine.startswith("You overbid and take the kitty")
