@@ -164,84 +164,37 @@ def _partitions_below(group: Sequence[int], top: int) -> Iterator[tuple[int, ...
     yield from (g for g in go(sum(group), top) if g < start)
 
 
-class _LazyPartitions:
-    """One grouping's set partitions in :func:`_set_partitions` order, built
-    lazily, keeping of each level only what can give a requirement first.
+def _kept_partitions(widths: Sequence[int], ok: Callable[[list[Shape]], bool]
+                     ) -> list[Partition]:
+    """The set partitions of tuples of ``widths`` in :func:`_set_partitions`
+    order, keeping only what can give a requirement first.
 
     Level n (the partitions of 0..n-1) is the stable sort by :func:`_key` of
-    the children of level n-1 in its order, so a key's class of level n is
-    the children with that key of the parents of level n-1 in order (a
-    parent's key is one of three).  Two partitions of one level whose blocks
-    make the same shapes (``widths`` of their elements) have the same
-    descendants' requirements, each met under the earlier one first (the
-    order compares the upper levels' keys, equal for matching descendants,
-    then the earlier levels), so only the first is kept; nor is one whose
-    shapes ``ok`` rejects (``ok`` must be monotone: it rejects every
-    descendant of what it rejects).  Each (level, key) class is a lazily
-    grown list."""
+    the children of level n-1 in its order.  Two partitions of one level whose
+    blocks make the same shapes have the same descendants' requirements, each
+    met under the earlier one first (the order compares the later levels'
+    keys, equal for matching descendants, before the earlier levels), so only
+    the first is kept; nor is one whose shapes ``ok`` rejects (``ok`` must be
+    monotone: it rejects every descendant of what it rejects).  Same shapes
+    mean the same key, so the first in build order is the first in order."""
 
-    def __init__(self, widths: Sequence[int], ok: Callable[[list[Shape]], bool]) -> None:
-        self.widths = widths
-        self.ok = ok
-        self.lists: dict[tuple[int, tuple[int, int]], list[Partition]] = {}
-        self.sources: dict[tuple[int, tuple[int, int]], Iterator[Partition]] = {}
+    def shapes(part: Partition) -> list[Shape]:
+        return [tuple(widths[i] for i in block) for block in part]
 
-    def shapes(self, part: Partition) -> list[Shape]:
-        return [tuple(self.widths[i] for i in block) for block in part]
-
-    def level(self, n: int, skip: tuple[int, int] | None = None) -> Iterator[Partition]:
-        """Level ``n`` in order (without the class ``skip``)."""
-        for key in _keys(n):
-            if key != skip:
-                yield from self._cls(n, key)
-
-    def _cls(self, n: int, key: tuple[int, int]) -> Iterator[Partition]:
-        got = self.lists.setdefault((n, key), [])
-        i = 0
-        while True:
-            if i < len(got):
-                yield got[i]
-                i += 1
-                continue
-            src = self.sources.get((n, key))
-            if src is None:
-                src = self.sources[(n, key)] = self._make(n, key)
-            nxt = next(src, None)
-            if nxt is None:
-                return
-            got.append(nxt)
-
-    def _make(self, n: int, key: tuple[int, int]) -> Iterator[Partition]:
-        seen: set[tuple[Shape, ...]] = set()  # shapes already given in this class
-
-        def fresh(part: Partition) -> bool:
-            shapes = self.shapes(part)
-            sign = tuple(sorted(shapes))
-            if sign in seen:
-                return False
-            seen.add(sign)
-            return self.ok(shapes)
-
-        if n == 1:
-            if key == (-1, 1) and fresh(((0,),)):
-                yield ((0,),)
-            return
-        most, blocks = -key[0], key[1]
-        for pkey in _keys(n - 1):
-            if -pkey[0] not in (most, most - 1) or pkey[1] not in (blocks, blocks - 1):
-                continue  # no child of that class has this key
-            for parent in self._cls(n - 1, pkey):
-                for child in _children(parent, n - 1):
-                    if _key(child) == key and fresh(child):
-                        yield child
-
-
-@lru_cache(maxsize=256)
-def _keys(n: int) -> tuple[tuple[int, int], ...]:
-    """The keys set partitions of ``n`` elements can have, in order."""
-    return tuple(sorted((-most, blocks) for most in range(1, n + 1)
-                        for blocks in range(1, n - most + 2)
-                        if most + blocks - 1 <= n <= most * blocks))
+    level: list[Partition] = [((0,),)] if ok(shapes(((0,),))) else []
+    for n in range(1, len(widths)):
+        seen: set[tuple[Shape, ...]] = set()
+        kept: list[Partition] = []
+        for parent in level:
+            for child in _children(parent, n):
+                made = shapes(child)
+                sign = tuple(sorted(made))
+                if sign not in seen:
+                    seen.add(sign)
+                    if ok(made):
+                        kept.append(child)
+        level = sorted(kept, key=_key)
+    return level
 
 
 def walk_chain(lead: Requirement, new_adjacency: bool,
@@ -315,7 +268,9 @@ def _front(group: tuple[int, ...], unit: Shape, others: list[Shape], adjacency: 
             return False
         return could_hit(tuple(sorted(shapes + others, reverse=True)))
 
-    own = (-len(big), 1) if group == tuple(sorted(unit, reverse=True)) else None
-    parts = _LazyPartitions(big, ok)
-    for part in parts.level(len(big), skip=own):
-        yield tuple(sorted(parts.shapes(part) + ones + others, reverse=True))
+    own = group == tuple(sorted(unit, reverse=True))
+    for part in _kept_partitions(big, ok):
+        if own and len(part) == 1:
+            continue  # the unit itself, before the tail
+        shapes = [tuple(big[i] for i in block) for block in part]
+        yield tuple(sorted(shapes + ones + others, reverse=True))
