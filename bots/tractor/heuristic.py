@@ -2,9 +2,10 @@
 
 * Draw: declares a suit when the hand holds enough of what would be trump,
   never overrides its partner, and reinforces its own declaration.
-* Overbid window (``kitty_theft``): overrides with the draw's measure of a
-  good trump suit (never its partner), taking the kitty, unless it declared
-  already this round; otherwise passes.
+* Overbid window (``kitty_theft``): overrides (never its partner), taking the
+  kitty, when its suit would give its hand more trumps than the trump standing
+  (a card more) and at least 30% of the hand, unless it declared already this
+  round; otherwise passes.
 * Kitty: buries low side-suit singles (shortest suits first, to make voids),
   keeping pairs, tractors, trumps, points and aces.
 * Lead: a throw only when no unseen card can beat any of its units (the cards
@@ -128,6 +129,13 @@ class TractorHeuristicBot:
             return trumps / max(n, 1)
 
         best = max(declares, key=support)
+        if overbid:
+            # Taking the kitty makes its suit trump: worth it when that gives the
+            # hand more trumps than the trump standing (a card more) and a fair share.
+            standing = tables(_trump(view))
+            held = sum(standing.suit[c % FACES_PER_DECK] == TRUMP for c in hand)
+            mine = support(best) * max(n, 1)
+            return best if mine >= max(0.3 * n, held + 1) else fallback
         # About a third of all cards are trump; declare with clearly more than that,
         # or late in the draw with at least a fair share.
         if (n >= 6 and support(best) >= 0.42) or (late and support(best) >= 0.3):

@@ -267,3 +267,26 @@ def test_the_window_and_the_theft_read_as_words() -> None:
     assert line == f"{names[1]} overbids and takes the kitty from {names[0]}: trump ♠", line
     mine = words.narrate(GAME.view(s, 1), taken.to_json(), 1, names)
     assert mine is not None and mine.startswith("You overbid and take the kitty")
+
+
+def test_the_heuristic_bot_overbids_for_a_suit_it_holds_and_not_twice() -> None:
+    """The heuristic overbids when its suit gives its hand more trumps than the
+    trump standing (docs/tractor.md, "Bots"): seat 1's spades against seat 0's
+    hearts.  Once it has declared this round it passes, though it could still
+    reinforce (which would only take back the kitty it buried)."""
+    s = to_burial(["2H 3C", "2S 2S 2S 3S 4S 5S 6S 7S", "3D", "4D"], (0, "2H"),
+                  kitty_theft=True, deck_count=3)
+    s, _ = bury_lowest(s)
+    assert s.phase is Phase.OVERBID and GAME.to_act(s) == (1,)
+    bot = TractorHeuristicBot()
+    action = bot.decide(GAME.view(s, 1), GAME.legal(s, 1), 1, 0, 1.0)
+    assert action == {"type": "declare", "cards": ["2S", "2S"]}
+    s, _ = GAME.act(s, 1, action)
+    for _ in range(2):  # in this window, then in the one after its burial
+        assert s.phase is Phase.OVERBID and GAME.to_act(s) == (1,)  # it may reinforce
+        assert bot.decide(GAME.view(s, 1), GAME.legal(s, 1), 1, 0, 1.0) == {"type": "pass"}
+        s, _ = act(s, 1, "pass")
+        if s.phase is Phase.BURY:
+            assert s.kitty_holder == 1
+            s, _ = bury_lowest(s)
+    assert s.phase is Phase.PLAY and s.kitty_holder == 1
