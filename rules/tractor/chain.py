@@ -22,8 +22,13 @@ Partition = tuple[tuple[int, ...], ...]
 _T = TypeVar("_T")
 
 SMALL = 8
-"""Units of at most this many cards have short tails (at most 46 requirements);
-:func:`walk_chain` generates lazily the tail of the one unit above it."""
+"""Units of at most this many cards have short tails (at most 45 requirements);
+:func:`walk_chain` walks lazily the tail of the one unit above it."""
+
+LISTED = 16
+"""Units of at most this many cards list their tails in a fraction of a second
+(3,903 requirements for four quadruples); a unit above it is walked lazily
+beside them."""
 
 
 @lru_cache(maxsize=64)
@@ -209,7 +214,8 @@ def walk_chain(lead: Requirement, new_adjacency: bool,
     requirement the walk yields that passes the test is the chain's first.
 
     When one unit has more than :data:`SMALL` cards and the others at most
-    that, the big unit's tail is walked lazily: while it has more left than
+    that (or more than :data:`LISTED` and the others at most that), the big
+    unit's tail is walked lazily: while it has more left than
     the others together it moves alone (rbtying/shengji's order), so its
     requirements are the big unit's, grouping by grouping, with the others
     unchanged, and subtrees of set partitions ``could_hit`` rejects are
@@ -219,7 +225,9 @@ def walk_chain(lead: Requirement, new_adjacency: bool,
     reqs, allowed = _units(lead, new_adjacency)
     sizes = [sum(r) for r in reqs]
     big = max(range(len(reqs)), key=lambda i: sizes[i])
-    if sizes[big] <= SMALL or sum(s > SMALL for s in sizes) > 1:
+    rest = max((s for i, s in enumerate(sizes) if i != big), default=0)
+    lazy = any(sizes[big] > limit >= rest for limit in (SMALL, LISTED))
+    if not lazy:
         yield from (r for r in _distinct(lead, new_adjacency) if could_hit(r))
         return
     unit = reqs[big]

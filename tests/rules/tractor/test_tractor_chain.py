@@ -12,7 +12,7 @@ import pytest
 
 from engine.cards import FACES_PER_DECK
 from rules.tractor import tuples
-from rules.tractor.chain import SMALL, decomposition_chain, walk_chain
+from rules.tractor.chain import LISTED, SMALL, decomposition_chain, walk_chain
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.tuples import Requirement
 
@@ -32,6 +32,15 @@ def leads(seed: int, n: int) -> list[tuple[Requirement, bool]]:
 
 def test_the_big_units_are_walked_lazily() -> None:
     assert all(sum(u) > SMALL for u in BIG) and all(sum(u) <= SMALL for u in SMALL_UNITS)
+    assert sum((2,) * 9) > LISTED >= sum((2,) * 5)
+
+
+@pytest.mark.parametrize("adjacency", [True, False])
+def test_a_unit_above_sixteen_cards_beside_one_above_eight(adjacency: bool) -> None:
+    """Above LISTED cards a unit is walked lazily beside units of up to LISTED."""
+    lead = ((2,) * 9, (2,) * 5, (1,))
+    want = list(dict.fromkeys(decomposition_chain(lead, adjacency)))
+    assert list(walk_chain(lead, adjacency, lambda r: True)) == want
 
 
 @pytest.mark.parametrize(("lead", "adjacency"), leads(1, 40))
