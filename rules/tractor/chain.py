@@ -12,6 +12,7 @@ cannot hold a requirement the caller is looking for.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
@@ -222,14 +223,51 @@ def walk_chain(lead: Requirement, new_adjacency: bool,
     skipped; its last groupings, where the others move too, are merged as
     :func:`decomposition_chain` merges them.  Otherwise the chain is listed.
     """
+    plan = _plan(lead, new_adjacency)
+    if plan is None:
+        yield from (r for r in _distinct(lead, new_adjacency) if could_hit(r))
+        return
+    seen: set[Requirement] = set()
+
+    def fresh(req: Requirement) -> bool:
+        if req in seen:
+            return False
+        seen.add(req)
+        return could_hit(req)
+
     reqs, allowed = _units(lead, new_adjacency)
+    first = tuple(sorted(reqs, reverse=True))
+    if fresh(first):
+        yield first
+    unit = reqs[plan.big]
+    others = [r for i, r in enumerate(reqs) if i != plan.big]
+    for g in plan.front:
+        yield from (r for r in _front(g, unit, others, allowed[plan.big], could_hit)
+                    if fresh(r))
+    yield from (r for r in _merge(reqs, [list(t) for t in plan.tails], allowed) if fresh(r))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How :func:`walk_chain` walks a lead: the unit walked lazily, the
+    groupings it walks alone, and every unit's list for the merge (the big
+    unit's last groupings)."""
+
+    big: int
+    front: tuple[tuple[int, ...], ...]
+    tails: tuple[tuple[Requirement, ...], ...]
+
+
+@lru_cache(maxsize=4096)
+def _plan(lead: Requirement, new_adjacency: bool) -> _Plan | None:
+    """The lazy walk's plan for a lead (it depends on the lead's shapes alone),
+    or None: list the chain."""
+    reqs, _ = _units(lead, new_adjacency)
     sizes = [sum(r) for r in reqs]
     big = max(range(len(reqs)), key=lambda i: sizes[i])
     rest = max((s for i, s in enumerate(sizes) if i != big), default=0)
-    lazy = any(sizes[big] > limit >= rest for limit in (SMALL, LISTED))
-    if not lazy:
-        yield from (r for r in _distinct(lead, new_adjacency) if could_hit(r))
-        return
+    if not any(sizes[big] > limit >= rest for limit in (SMALL, LISTED)):
+        return None
     unit = reqs[big]
     tails = [_tail(r) if i != big else [] for i, r in enumerate(reqs)]
     groups = list(_partitions_below(unit, max(unit)))
@@ -241,24 +279,10 @@ def walk_chain(lead: Requirement, new_adjacency: bool,
         cut -= 1
         back = _grouping_entries(groups[cut]) + back
     if len(back) < need:  # a short tail after all: list it
-        yield from (r for r in _distinct(lead, new_adjacency) if could_hit(r))
-        return
-    seen: set[Requirement] = set()
-
-    def fresh(req: Requirement) -> bool:
-        if req in seen:
-            return False
-        seen.add(req)
-        return could_hit(req)
-
-    first = tuple(sorted(reqs, reverse=True))
-    if fresh(first):
-        yield first
-    others = [r for i, r in enumerate(reqs) if i != big]
-    for g in (tuple(sorted(unit, reverse=True)), *groups[:cut]):
-        yield from (r for r in _front(g, unit, others, allowed[big], could_hit) if fresh(r))
+        return None
     tails[big] = back
-    yield from (r for r in _merge(reqs, tails, allowed) if fresh(r))
+    return _Plan(big, (tuple(sorted(unit, reverse=True)), *groups[:cut]),
+                 tuple(tuple(t) for t in tails))
 
 
 def _front(group: tuple[int, ...], unit: Shape, others: list[Shape], adjacency: bool,
