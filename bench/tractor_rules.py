@@ -14,7 +14,8 @@ Adversarial long throws (mixed tractors, pairs and singles, up to 25 cards):
   triples, quadruples, tractors of tuples, pairs and singles against hands
   with more trumps, under every draw policy -- the production tuple check vs
   the same chain walked with a permutation search (every ordering of a
-  requirement's blocks, first fit, as Algorithm 3 does for pairs).
+  requirement's blocks, first fit, as Algorithm 3 does for pairs); then long
+  tractor leads, the chain listed against the lazy walk.
 
 Every measurement is cold: production's tractor-packing memo and the
 reference's memo are cleared before each call.  Prints median / p99 / worst in
@@ -43,7 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.tractor_bots import GAME, self_play_speed
-from bench.tractor_tuples import tuple_bench
+from bench.tractor_tuples import long_leads, tuple_bench
 from engine.cards import FACES_PER_DECK
 from engine.rng import Rng
 from rules.tractor.order import TRUMP, Trump, tables
@@ -251,6 +252,7 @@ def main() -> None:
     print(f"  answers differ on {differ} cases")
 
     tuple_bench(rnd, max(40, args.cases // 20), timed)
+    long_leads()
 
     accepted_plays(args.games, args.seed)
 

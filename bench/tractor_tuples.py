@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from engine.cards import FACES_PER_DECK
 from engine.errors import IllegalAction
-from rules.tractor import tuples
+from rules.tractor import chain, tuples
 from rules.tractor.options import TrickDrawPolicy
 from rules.tractor.order import TRUMP, Trump, tables
 
@@ -180,3 +181,43 @@ def tuple_bench(rnd: random.Random, n: int, timed: Timer) -> None:
     print(f"  ratio permutation/production: median {rm / pm:7.1f}x  worst {rw / pw:7.1f}x")
     print(f"  answers differ on {differ} cases (first fit per ordering can miss a "
           "placement the production search finds)")
+
+
+def long_leads() -> None:
+    """The chain's exponential corner: one long tractor led against a hand whose
+    pairs run in fives (three decks).  The first requirement the hand meets,
+    found by listing the chain (rbtying/shengji's order, what the check did
+    before rules/tractor/chain.py) and by the lazy walk; every cache cleared
+    before each (a lead shape's first follow)."""
+    trump = Trump(0, 3)
+    t = tables(trump)
+    faces = sorted((f for f in range(FACES_PER_DECK) if t.suit[f] == TRUMP),
+                   key=lambda f: (t.phi[f], f))
+    held = Counter({f: 2 for i, f in enumerate(faces) if i % 6 != 5})
+
+    def meets(req: tuples.Requirement) -> bool:
+        return tuples.can_match(held, req, trump)
+
+    def cold() -> None:
+        for fn in (tuples._can_match, chain.decomposition_chain, chain.full_decomposition,
+                   chain._set_partitions, chain._groupings, chain._distinct):
+            fn.cache_clear()
+
+    print("long tractor leads (first requirement a hand of 5-pair runs meets):")
+    for shape, listed in (((2,) * 8, True), ((2,) * 9, True), ((2,) * 10, True),
+                          ((3,) * 6, True), ((4,) * 4, True), ((2,) * 11, False),
+                          ((2,) * 12, False), ((3,) * 8, False)):
+        lead = (shape,)
+        cold()
+        t0 = time.perf_counter()
+        first = next(chain.walk_chain(lead, True, meets), None)
+        walk = time.perf_counter() - t0
+        cells = f"walk {walk * 1e3:8.1f} ms"
+        if listed:
+            cold()
+            t0 = time.perf_counter()
+            listing = chain.decomposition_chain(lead)
+            same = next((r for r in listing if meets(r)), None)
+            cells += (f"   listing {len(listing):7d} requirements "
+                      f"{(time.perf_counter() - t0) * 1e3:9.1f} ms  same answer {same == first}")
+        print(f"  {len(shape)} x width {shape[0]}: {cells}")

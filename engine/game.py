@@ -28,6 +28,11 @@ from engine.statistics import StatTable
 from engine.tools import Tool
 
 Action = Mapping[str, Any]
+
+END_MATCH = "end_match"
+"""The action type a table logs when its players agreed to end the match
+(docs/architecture.md, "Ending a match by agreement").  No game takes it as a
+move from a seat: :func:`apply_logged` hands it to :meth:`Game.end_by_agreement`."""
 S = TypeVar("S")
 C = TypeVar("C", bound="GameConfig")
 
@@ -131,6 +136,8 @@ class Game(ABC, Generic[S, C]):
     # The command-line tools this game offers (engine/tools.py): `cardtable` runs
     # them by name through the registry.
     tools: ClassVar[tuple[Tool, ...]] = ()
+    # Whether the players may end the whole match by agreement (end_by_agreement).
+    ends_by_agreement: ClassVar[bool] = False
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""
@@ -214,6 +221,13 @@ class Game(ABC, Generic[S, C]):
         """Carry out ``move`` (of ``move_type``, checked for this state and seat by
         :meth:`apply`); only :meth:`apply` calls it."""
 
+    def end_by_agreement(self, state: S) -> tuple[S, list[Event]]:
+        """The match ended now because its players agreed to: a finished state whose
+        ``result`` gives the standings as they stand, and what happened.  Only for
+        games with ``ends_by_agreement``, and only while the game is not over; the
+        table decides when the players agreed, the log keeps it as ``END_MATCH``."""
+        raise IllegalAction("not_allowed", f"{self.title} cannot be ended by agreement")
+
     def act(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
         """Validate, then apply, a raw action: for callers that keep no canonical form
         (replays, bots simulating, tests).  Raises :class:`IllegalAction`."""
@@ -267,3 +281,14 @@ class Game(ABC, Generic[S, C]):
         """Display names of the seats: the presentation's (``Seat 1``.. unless a
         game names them, as bridge's ``North``..)."""
         return self.presentation.seat_names(self.seat_count(config))
+
+
+def apply_logged(game: Game[Any, Any], state: Any, seat: int,
+                 action: Action) -> tuple[Any, list[Event]]:
+    """Re-apply one logged action: a move checked as it was when played, or the
+    match ended by agreement (``END_MATCH``, which the table logs)."""
+    if action.get("type") == END_MATCH:
+        if game.result(state) is not None:
+            raise IllegalAction("game_over", "the game is over")
+        return game.end_by_agreement(state)
+    return game.apply(state, seat, game.validate(state, seat, action))

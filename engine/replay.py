@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.events import Event
-from engine.game import Action, Game
+from engine.game import Action, Game, apply_logged
 
 
 @dataclass(frozen=True)
@@ -49,9 +49,9 @@ def steps(
     state = game.new(config, seed)
     yield Step(0, -1, {}, state, game.initial_events(state))
     for entry in log:
-        # Checked as it was when played: validate, then apply the move.
-        state, events = game.apply(state, entry.seat, game.validate(state, entry.seat,
-                                                                   entry.action))
+        # Checked as it was when played: validate, then apply the move (or the
+        # match ended by agreement).
+        state, events = apply_logged(game, state, entry.seat, entry.action)
         yield Step(entry.seq, entry.seat, entry.action, state, events)
 
 

@@ -117,6 +117,12 @@ class TableInfo(BaseModel):
     spectators: int = 0
     turn_seconds: float | None = None
     time_bank: float | None = None
+    agreed_end: bool = Field(default=False, description="the game may be ended by "
+                             "agreement of its players (end_match)")
+    end_votes: list[int] = Field(default_factory=list, description="seats that agreed "
+                                 "to end the match (empty: no proposal open)")
+    end_needed: list[int] = Field(default_factory=list, description="while a proposal "
+                                  "is open, the seats whose agreement it needs")
 
 
 class SeatClaim(BaseModel):

@@ -127,6 +127,16 @@ class Autoplay(Message):
     on: bool = True
 
 
+class EndMatch(Message):
+    """Propose, or agree, to end the whole match now (``agree``), or refuse, which
+    withdraws the proposal (docs/protocol.md, "Ending the match")."""
+
+    type: Literal["end_match"]
+    table: Id
+    seat_token: str
+    agree: bool = True
+
+
 class Resume(Message):
     """Re-attach to a table after a reconnect: the events after ``since`` (or a
     snapshot if they are no longer kept); with ``seat_token``, as that seat."""
@@ -205,6 +215,7 @@ ClientMessage = Annotated[
     | Start
     | Act
     | Autoplay
+    | EndMatch
     | Resume
     | Replay
     | ListGames
@@ -228,6 +239,7 @@ CLIENT_TYPES = {
         Start,
         Act,
         Autoplay,
+        EndMatch,
         Resume,
         Replay,
         ListGames,

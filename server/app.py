@@ -61,6 +61,7 @@ TABLE_REQUESTS: dict[type[Any], bool] = {
     rq.Start: False,
     rq.Act: False,
     rq.Autoplay: False,
+    rq.EndMatch: False,
 }
 
 
@@ -416,6 +417,9 @@ class Server:
             case rq.Autoplay(table=tid, seat_token=seat_token, on=on):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.autoplay(reply, seat_token, on))
+            case rq.EndMatch(table=tid, seat_token=seat_token, agree=agree):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.vote_end(reply, seat_token, agree))
             case rq.Resume(table=tid, since=since, seat_token=token):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.resume(reply, since, token))

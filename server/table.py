@@ -29,6 +29,7 @@ from server.seats import Seat
 from server.table_absence import TableAbsence
 from server.table_context import TableContext
 from server.table_moves import TableMoves
+from server.table_votes import TableVotes
 from server.turnclock import TurnClock
 
 log = logging.getLogger("cardtable.table")
@@ -37,7 +38,7 @@ KEEP_FINISHED = 300.0  # seconds a finished table stays in memory (late viewers 
 
 
 @dataclass(eq=False)
-class Table(TableMoves, TableAbsence):
+class Table(TableMoves, TableAbsence, TableVotes):
     ctx: TableContext[Table]
     id: int
     name: str
@@ -70,6 +71,7 @@ class Table(TableMoves, TableAbsence):
     # (re-sent after a snapshot, so late viewers see them too).
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
     analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    end_votes: set[int] = field(default_factory=set)  # seats agreeing to end the match
 
     @cached_property
     def names(self) -> list[str]:
@@ -175,6 +177,7 @@ class Table(TableMoves, TableAbsence):
             "spectators": sum(1 for v in self.viewers.values() if v == SPECTATOR),
             "turn_seconds": self.turn_seconds,
             "time_bank": self.time_bank,
+            **self.vote_info(),
         }
 
     def seat_of_token(self, token: str | None) -> Seat | None:
@@ -428,8 +431,8 @@ class Table(TableMoves, TableAbsence):
         reply.send(p.ack(self.id, accepted))
         return accepted
 
-    async def autoplay(self, reply: Reply, seat_token: str, on: bool) -> None:
-        """Switch the seat's autoplay (docs/protocol.md, "Autoplay")."""
+    def own_live_seat(self, reply: Reply, seat_token: str, what: str) -> Seat:
+        """The requester's seat at this live table (``what`` needs a live game)."""
         conn = reply.conn
         conn.require_session()
         seat = self.seat_of_token(seat_token)
@@ -437,7 +440,12 @@ class Table(TableMoves, TableAbsence):
             raise TableError(ErrorCode.BAD_SEAT_TOKEN, "that seat token is not yours here")
         if self.status != "live":
             raise TableError(ErrorCode.NOT_STARTED if self.status == "waiting"
-                             else ErrorCode.GAME_OVER, "autoplay needs a live game")
+                             else ErrorCode.GAME_OVER, f"{what} needs a live game")
+        return seat
+
+    async def autoplay(self, reply: Reply, seat_token: str, on: bool) -> None:
+        """Switch the seat's autoplay (docs/protocol.md, "Autoplay")."""
+        seat = self.own_live_seat(reply, seat_token, "autoplay")
         await self.set_autoplay(seat, on)
         reply.send(p.table_status(self.info()))
 
@@ -447,6 +455,12 @@ class Table(TableMoves, TableAbsence):
             new_state, events = self.game.apply(self.state, seat, move)
         except IllegalAction as exc:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.message, exc.code) from None
+        return await self.commit(seat, dict(move.action), actor, new_state, events)
+
+    async def commit(self, seat: int, action: dict[str, Any], actor: str, new_state: Any,
+                     events: list[Event]) -> int:
+        """Store an action that led to ``new_state``, then make it the table's:
+        the new version, everyone's update, the end of the game if it ended."""
         version = self.version + 1
         result = self.game.result(new_state)
         # Durable before visible: nobody hears of an action the database lacks,
@@ -455,7 +469,7 @@ class Table(TableMoves, TableAbsence):
             self.id,
             version,
             seat,
-            dict(move.action),
+            action,
             actor,
             status="finished" if result is not None else None,
             result=result.to_json() if result is not None else None,
@@ -464,6 +478,7 @@ class Table(TableMoves, TableAbsence):
         self.history.append((version, events, new_state))
         if result is not None:
             self.status = "finished"
+            self.end_votes.clear()
             self._stop_clock()
         else:
             self.schedule_moves()  # first, so the update shows the new turn's clock

@@ -2,6 +2,10 @@
 
 * Draw: declares a suit when the hand holds enough of what would be trump,
   never overrides its partner, and reinforces its own declaration.
+* Overbid window (``kitty_theft``): overrides (never its partner), taking the
+  kitty, when its suit would give its hand more trumps than the trump standing
+  (a card more) and at least 30% of the hand, unless it declared already this
+  round; otherwise passes.
 * Kitty: buries low side-suit singles (shortest suits first, to make voids),
   keeping pairs, tractors, trumps, points and aces.
 * Lead: a throw only when no unseen card can beat any of its units (the cards
@@ -74,7 +78,7 @@ class TractorHeuristicBot:
             kinds = {a.get("type") for a in legal}
             if "confirm" in kinds:
                 return {"type": "confirm"}  # keep the play just made
-            if phase == "draw":
+            if phase in ("draw", "overbid"):
                 return self._draw(view, legal, seat)
             if phase == "bury":
                 return self._bury(view, legal)
@@ -102,12 +106,18 @@ class TractorHeuristicBot:
         if (partnered and declarer is not None and declarer % 2 == seat % 2
                 and declarer != seat):
             return fallback  # never override the partner
+        overbid = view.get("phase") == "overbid"
+        if overbid and any(d.get("seat") == seat for d in view.get("declarations", ())):
+            # One declaration a round after the burial at most: reinforcing would
+            # only take back a kitty it buried, and re-declaring against a seat
+            # that overrides it could go on for ever (reinforce_while_equivalent).
+            return fallback
         if declarer == seat:
             return declares[0]  # only a reinforcement can be offered to the declarer
         hand = to_ids(view["hand"])
         rank = rank_index(view["rank"])
         n = len(hand)
-        late = view.get("stock_left", 0) <= 12
+        late = not overbid and view.get("stock_left", 0) <= 12
 
         def support(action: Action) -> float:
             f = parse_face(action["cards"][0])
@@ -119,6 +129,13 @@ class TractorHeuristicBot:
             return trumps / max(n, 1)
 
         best = max(declares, key=support)
+        if overbid:
+            # Taking the kitty makes its suit trump: worth it when that gives the
+            # hand more trumps than the trump standing (a card more) and a fair share.
+            standing = tables(_trump(view))
+            held = sum(standing.suit[c % FACES_PER_DECK] == TRUMP for c in hand)
+            mine = support(best) * max(n, 1)
+            return best if mine >= max(0.3 * n, held + 1) else fallback
         # About a third of all cards are trump; declare with clearly more than that,
         # or late in the draw with at least a fair share.
         if (n >= 6 and support(best) >= 0.42) or (late and support(best) >= 0.3):

@@ -126,6 +126,8 @@ def read_position(view: JSON, seat: int) -> Position | None:
         played=played,
         points=int(view.get("points") or 0),
         failed_throws=tuple(int(x) for x in view.get("failed_throws") or (0, 0)),
+        # Who holds the kitty (the landlord unless a seat took it by an overbid).
+        exchanger=view.get("exchanger"),
     )
     return Position(state, unseen, tuple(hidden))
 

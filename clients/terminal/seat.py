@@ -184,6 +184,7 @@ class SeatClient:
                 "an amount (raise 37, bet 50, all in, claim 9), "
                 "'draw all' (while cards are drawn), "
                 "'auto' (a bot plays for you until you choose a move again), "
+                "'end' (propose, or agree, to end the match now; 'keep' refuses), "
                 "or a JSON action; "
                 "'q' leaves (resume later with --resume)."
             )
@@ -194,6 +195,12 @@ class SeatClient:
                                   "table": self.session.table,
                                   "seat_token": self.session.seat_token, "on": True})
             self.write("(a bot plays for you; choose a move at any prompt to take over)")
+            return
+        if word in ("end", "keep"):
+            await self._send(ws, {"type": "end_match", "id": "end_match",
+                                  "table": self.session.table,
+                                  "seat_token": self.session.seat_token,
+                                  "agree": word == "end"})
             return
         if views.wants_auto_draw(text):
             offer = views.auto_draw_offer(self.legal, self.view)
@@ -324,6 +331,23 @@ class SeatClient:
                 self.write(f"(bot {new['bot']} is playing your seat while you are away)")
             else:
                 self.write("(your seat is yours again)")
+        self._tell_end_votes(before, info)
+
+    def _tell_end_votes(self, before: dict[str, Any], info: dict[str, Any]) -> None:
+        """Say when a proposal to end the match opens, gains an agreement or is
+        withdrawn (docs/protocol.md, "Ending the match")."""
+        was, now = before.get("end_votes") or [], info.get("end_votes") or []
+        if was == now or info.get("status") != "live":
+            return
+        names = self.session.names or []
+        who = ", ".join(names[s] if s < len(names) else f"seat {s + 1}" for s in now)
+        if not now:
+            self.write("(the proposal to end the match was withdrawn; play on)")
+        elif self.me in now:
+            self.write(f"(ending the match: agreed {who}; waiting for the others)")
+        else:
+            self.write(f"(ending the match: agreed {who}; type 'end' at your prompt to "
+                       "agree, 'keep' to play on)")
 
     async def _on_state(self, ws: ClientConnection, msg: dict[str, Any]) -> int | None:
         self.view = msg.get("view") or {}

@@ -117,7 +117,11 @@ def render_tractor(
     kitty = view.get("kitty")
     if isinstance(kitty, list) and kitty and phase == "play":
         lines.append(f"Kitty (buried, only you see it): {cards_text(kitty)}")
-    if phase == "bury" and me is not None and view.get("landlord") == me:
+    if phase == "overbid":
+        lines.append("The kitty is buried: a declaration that overrides the standing one "
+                     "takes it (or pass)")
+    holder = view.get("exchanger", view.get("landlord"))
+    if phase == "bury" and me is not None and holder == me:
         n = len(view.get("hand") or []) - min(view.get("hand_sizes") or [0])
         lines.append(
             f"Bury {plural(n, 'card')}: pick one of the menu or type them (e.g. 3c 4c 4d ...)"

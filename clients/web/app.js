@@ -70,6 +70,12 @@ export function setup() {
     const on = !$("#btn-autoplay").dataset.on;
     send({ type: "autoplay", table: S.cur.table, seat_token: S.cur.seat_token, on });
   });
+  const endMatch = (agree) => {
+    if (!S.cur || !S.cur.seat_token) return;
+    send({ type: "end_match", table: S.cur.table, seat_token: S.cur.seat_token, agree });
+  };
+  $("#btn-end-match").addEventListener("click", () => endMatch(true));
+  $("#btn-keep-playing").addEventListener("click", () => endMatch(false));
   $("#btn-leave").addEventListener("click", () => {
     if (!S.cur) return;
     const live = S.cur.status === "live" && S.cur.seat !== null;

@@ -135,6 +135,9 @@ export function tractorNote(view, legal) {
     const decl = has("declare") ? " You may declare trump." : "";
     return has("draw") ? `draw a card (or “Draw all”).${decl}` : `declare or pass.${decl}`;
   }
+  if (view.phase === "overbid") {
+    return "overbid to take the kitty: declare (it must still stand once everyone has passed), or pass.";
+  }
   if (has("bury")) return `pick ${plural(legal.find((a) => a.type === "bury").cards.length, "card")} to bury, then press “Bury”.`;
   if (has("call")) return "call your friends: a suggested call, or pick cards and copies.";
   if (has("play")) {

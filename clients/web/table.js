@@ -34,6 +34,18 @@ export function renderTable() {
   $("#btn-autoplay").classList.toggle("hidden", !(status === "live" && mine && mine.kind === "human"));
   $("#btn-autoplay").textContent = auto ? "Take back my seat" : "Autoplay";
   $("#btn-autoplay").dataset.on = auto ? "1" : "";
+  // Ending the whole match by agreement (docs/protocol.md, "Ending the match").
+  const votes = (status === "live" && info && info.end_votes) || [];
+  const seated = !!(status === "live" && mine && mine.kind === "human" && info.agreed_end);
+  $("#btn-end-match").classList.toggle("hidden", !seated || votes.includes(me));
+  $("#btn-end-match").textContent = votes.length ? "Agree to end the match" : "Propose ending the match";
+  $("#btn-keep-playing").classList.toggle("hidden", !seated || !votes.length);
+  const pending = ((info && info.end_needed) || []).filter((s) => !votes.includes(s));
+  const who = (list) => list.map((s) => seatName(s, names, me)).join(", ");
+  $("#end-vote").classList.toggle("hidden", !votes.length);
+  $("#end-vote").textContent = votes.length
+    ? `Ending the match: agreed ${who(votes)}${pending.length ? `; waiting for ${who(pending)}` : ""}`
+    : "";
 
   // seats
   $("#seats").replaceChildren(...(info ? info.seats : []).map((s) => {

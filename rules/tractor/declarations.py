@@ -58,7 +58,7 @@ def declaration_options(state: TractorState, seat: int) -> list[tuple[int, int]]
     or of a higher suit); the seat whose declaration stands may only add
     copies of its card (``bid_reinforcement``, ``allow_reinforce``).
     """
-    if state.phase is not Phase.DRAW or state.rank == NT_LEVEL:
+    if state.phase not in (Phase.DRAW, Phase.OVERBID) or state.rank == NT_LEVEL:
         return []  # at the NT level only the jokers are trump: nothing to declare
     counts: dict[int, int] = {}
     rank = state.rank

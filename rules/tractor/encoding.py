@@ -9,7 +9,7 @@ from rules.tractor.state import TractorState
 def encode(state: TractorState, config: JSON) -> JSON:
     """Every bit of ``state`` as JSON (``config``: the table's options as JSON)."""
     trump = state.trump
-    return {
+    out: JSON = {
         "config": config,
         "seed": state.seed,
         "round_no": state.round_no,
@@ -47,3 +47,8 @@ def encode(state: TractorState, config: JSON) -> JSON:
             tb.seat, list(tb.cards), tb.winning, list(tb.called_by), tb.points],
         "retracted": list(state.retracted),
     }
+    if state.config.version >= 3:
+        # Fields of version 3; older tables hash as they always did.
+        out["exchanger"] = state.exchanger
+        out["overbid_mark"] = state.overbid_mark
+    return out

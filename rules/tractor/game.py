@@ -21,6 +21,8 @@ Actions (JSON):
 * ``{"type": "takeback"}`` / ``{"type": "confirm"}`` (option ``takeback_allowed``:
   the last player withdraws, or keeps, a play the next player has not answered)
 * ``{"type": "next_round"}``
+* ``{"type": "end_match"}`` is never a seat's move: the table logs it when the
+  players agreed to end the match (``end_by_agreement``: the levels as they stand).
 
 Finding Friends (``finding_friends``, 5-8 seats) deals ``config.decks`` decks
 with a ``config.kitty_size`` kitty, adds a ``call`` phase after the burial and
@@ -45,8 +47,9 @@ from rules.tractor.phases.base import PhaseRules, TractorMove
 from rules.tractor.phases.common import sort_hand
 from rules.tractor.phases.draw import Draw, new_round, round_events
 from rules.tractor.phases.kitty import Bury, Call
+from rules.tractor.phases.overbid import Overbid
 from rules.tractor.phases.play import Play
-from rules.tractor.phases.round_end import Over, RoundOver
+from rules.tractor.phases.round_end import Over, RoundOver, end_by_agreement
 from rules.tractor.presentation import TractorPresentation
 from rules.tractor.sides import match_result
 from rules.tractor.state import Phase, TractorState
@@ -56,6 +59,7 @@ __all__ = ["TractorGame", "TractorMove", "sort_hand"]
 PHASES: dict[Phase, PhaseRules] = {
     Phase.DRAW: Draw(),
     Phase.BURY: Bury(),
+    Phase.OVERBID: Overbid(),
     Phase.CALL: Call(),
     Phase.PLAY: Play(),
     Phase.ROUND_OVER: RoundOver(),
@@ -69,6 +73,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
     config_model = TractorConfig
     move_type = TractorMove
     presentation = TractorPresentation()
+    ends_by_agreement = True
 
     def seat_count(self, config: TractorConfig) -> int:
         return config.seats
@@ -108,6 +113,10 @@ class TractorGame(Game[TractorState, TractorConfig]):
         self, state: TractorState, seat: int, move: TractorMove
     ) -> tuple[TractorState, list[Event]]:
         return PHASES[state.phase].apply(state, seat, move)
+
+    def end_by_agreement(self, state: TractorState) -> tuple[TractorState, list[Event]]:
+        """The match ended by its players' agreement: levels as they stand."""
+        return end_by_agreement(state)
 
     def view(self, state: TractorState, viewer: int) -> JSON:
         return views.view(state, viewer, self.name, self.to_act_visible(state, viewer))

@@ -149,6 +149,19 @@ class FirstLandlord(StrEnum):
     BY_FIRST_BID = "by_first_bid"
 
 
+class FirstLeader(StrEnum):
+    """Who leads the first trick of a round (rbtying/shengji: always the landlord)."""
+
+    #: The landlord.
+    LANDLORD = "landlord"
+    #: The last seat to bury the kitty: the landlord, or the last seat that took
+    #: the kitty by an overbid (``kitty_theft``).
+    EXCHANGER = "exchanger"
+    #: The seat whose declaration fixed trump (the landlord when none did: the
+    #: kitty was turned up, or the NT level).
+    TRUMP_DECLARER = "trump_declarer"
+
+
 class RankScope(StrEnum):
     """Whether levels are kept per partnership or per player."""
 
@@ -209,9 +222,11 @@ class TractorConfig(GameConfig):
     draw) -- for short casual tables and for tests.
     """
 
-    #: 2: the rules of docs/tractor.md.  1: tables stored before the house-rule
-    #: options existed replay as they were played (see :data:`LEGACY_FIELDS`).
-    version: int = Field(default=2, ge=1, le=2)
+    #: 3: the rules of docs/tractor.md.  Tables stored under an older version
+    #: replay as they were played and may not set the options added after it
+    #: (:data:`ADDED_IN`): 1 before the house-rule options, 2 before
+    #: ``kitty_theft`` and ``first_leader``.
+    version: int = Field(default=3, ge=1, le=3)
     seats: int = Field(default=4, ge=4, le=8)
     finding_friends: bool = False
     kitty_multiplier: KittyMultiplier = KittyMultiplier.DOUBLE_UNIT
@@ -244,6 +259,11 @@ class TractorConfig(GameConfig):
     bonus_level: BonusLevelPolicy = BonusLevelPolicy.SMALLER_LANDLORD_TEAM
     advancement: AdvancementPolicy = AdvancementPolicy.DEFEND_MAX
     defend_ranks: tuple[str, ...] = ()
+    kitty_theft: bool = Field(default=False, description=(
+        "After each burial any seat may override the standing declaration; the seat "
+        "whose declaration then stands takes the kitty, its trump holds, and it buries "
+        "in turn (rbtying/shengji's kitty theft)."))
+    first_leader: FirstLeader = FirstLeader.LANDLORD
 
     @field_validator("max_rank")
     @classmethod
@@ -259,14 +279,19 @@ class TractorConfig(GameConfig):
     @model_validator(mode="before")
     @classmethod
     def _legacy(cls, data: object) -> object:
-        # A version-1 table was stored before these options existed: it keeps
-        # the rules it was played under (no bonus level, no rank to defend,
-        # Finding Friends capped at three decks of pairs) and may not set them.
-        if not isinstance(data, dict) or data.get("version") != 1:
+        # A table stored under an older version keeps the rules it was played
+        # under and may not set the options added after it.  Version 1 had no
+        # bonus level and no rank to defend, and Finding Friends capped at
+        # three decks of pairs.
+        if not isinstance(data, dict) or data.get("version") not in (1, 2):
             return data
-        named = sorted(set(data) & set(LEGACY_FIELDS))
+        version = data["version"]
+        named = sorted(set(data) & set(absent_fields(version)))
         if named:
-            raise ValueError(f"{named[0]}: not an option of version 1 (use version 2)")
+            raise ValueError(f"{named[0]}: not an option of version {version} "
+                             f"(use version {VERSION})")
+        if version == 2:
+            return data
         return {**data, "bonus_level": BonusLevelPolicy.NONE,
                 "advancement": AdvancementPolicy.UNRESTRICTED}
 
@@ -328,11 +353,20 @@ class TractorConfig(GameConfig):
                 or self.bomb_policy is not BombPolicy.NO_BOMBS)
 
     def to_json(self) -> dict[str, object]:
-        """The options as stored and shown (a version-1 table without the options
-        it did not have, so its stored form and state hash are unchanged)."""
+        """The options as stored and shown (an older version's table without the
+        options it did not have, so its stored form and state hash are unchanged)."""
         data = self.model_dump(mode="json")
-        if self.version == 1:
-            for name in LEGACY_FIELDS:
+        for name in absent_fields(self.version):
+            data.pop(name, None)
+        return data
+
+    def view_json(self) -> dict[str, object]:
+        """The options as the play-phase view carries them: every option but
+        those added after version 2 on older tables (the views of version-1
+        tables always listed the version-2 options; pinned replays keep them)."""
+        data = self.model_dump(mode="json")
+        if self.version < 3:
+            for name in ADDED_IN[3]:
                 data.pop(name, None)
         return data
 
@@ -367,14 +401,27 @@ class TractorConfig(GameConfig):
         return 13 if self.max_rank == "NT" else RANKS.index(self.max_rank)
 
 
-LEGACY_FIELDS = (
-    "deck_count", "kitty_cards", "trick_draw_policy", "bomb_policy", "bid_policy",
-    "joker_bid_policy", "first_landlord", "early_end", "friend_selection", "multiple_join",
-    "friend_count",
-    "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
-    "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement", "defend_ranks",
-)
+VERSION = 3
+"""The config version new tables get."""
+
+ADDED_IN: dict[int, tuple[str, ...]] = {
+    2: ("deck_count", "kitty_cards", "trick_draw_policy", "bomb_policy", "bid_policy",
+        "joker_bid_policy", "first_landlord", "early_end", "friend_selection", "multiple_join",
+        "friend_count",
+        "bid_reinforcement", "bid_takeback", "score_step_per_deck", "turnover_steps",
+        "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement",
+        "defend_ranks"),
+    3: ("kitty_theft", "first_leader"),
+}
+"""The options each config version added."""
+
+LEGACY_FIELDS = ADDED_IN[2]
 """Options a version-1 table does not have (added with version 2)."""
+
+
+def absent_fields(version: int) -> tuple[str, ...]:
+    """The options a table of ``version`` does not have (added after it)."""
+    return tuple(name for v, names in ADDED_IN.items() if v > version for name in names)
 
 
 def deal_sizes(seats: int, finding_friends: bool, deck_count: int = 0,

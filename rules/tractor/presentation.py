@@ -200,7 +200,9 @@ class TractorPresentation(Presentation):
             decls = view.get("declarations") or []
             last = decls[-1].get("cards") if decls else None
             reinforce = len(cards) == 2 and last == cards[:1]
-            return f"{'Reinforce to' if reinforce else 'Declare'} {declaration_text(cards)}"
+            word = "Reinforce to" if reinforce else "Declare"
+            steal = " (take the kitty)" if view.get("phase") == "overbid" else ""
+            return f"{word} {declaration_text(cards)}{steal}"
         if kind == "pass":
             return "Pass (do not declare)"
         if kind == "play":
@@ -221,6 +223,8 @@ class TractorPresentation(Presentation):
             return "Withdraw your declaration"
         if kind == "end_round":
             return "End the round now (its result is decided)"
+        if kind == "end_match":
+            return "End the match (agreed by the players)"
         if kind == "confirm":
             return "Let the play stand"
         return capital(str(kind).replace("_", " "))
@@ -267,6 +271,10 @@ class TractorPresentation(Presentation):
             )
         if kind == "kitty":
             return f"You pick up the kitty: {cards_text(event.get('cards'))}" if you else None
+        if kind == "kitty_taken":
+            return (f"{actor} {verb('overbid', you)} and {verb('take', you)} the kitty "
+                    f"from {who(event.get('from'), names, viewer)}: trump "
+                    f"{trump_text(event.get('suit'))}")
         if kind == "buried":
             return f"{actor} {verb('bury', you)} {plural(event.get('count'), 'card')}"
         if kind == "throw_failed":
@@ -297,6 +305,9 @@ class TractorPresentation(Presentation):
             return f"{actor} {verb('take', you)} back {cards_text(event.get('cards'))}"
         if kind == "round_ended_early":
             return "The round ends early: its result can no longer change"
+        if kind == "match_ended":
+            return (f"The players agree to end the match after "
+                    f"{plural(event.get('rounds'), 'round')}: the levels stand as they are")
         if kind == "takeback_bid":
             return (f"{actor} {verb('withdraw', you)} the declaration "
                     f"{declaration_text(event.get('cards'))}")

@@ -6,7 +6,11 @@ A match is a sequence of rounds.  Each round goes through the phases
   ``draw``); any seat may declare trump at any moment, or ``pass`` on the
   declarations it could make now.  When the stock is down to the kitty, the
   seats that can still declare get a last word; then trump is fixed.
-* ``BURY``: the landlord holds the kitty and buries as many cards.
+* ``BURY``: the landlord (or a seat that took the kitty by an overbid) holds
+  the kitty and buries as many cards.
+* ``OVERBID`` (option ``kitty_theft``): after a burial, any seat may override
+  the standing declaration; the one whose declaration then stands takes the
+  kitty (``BURY`` again, under its trump), else the round goes on.
 * ``CALL`` (Finding Friends only): the landlord calls the friend cards.
 * ``PLAY``: tricks, led by the landlord first.
 * ``ROUND_OVER``: the kitty is shown and the round scored; the next landlord
@@ -38,6 +42,7 @@ def team(seat: int) -> int:
 class Phase(StrEnum):
     DRAW = "draw"
     BURY = "bury"
+    OVERBID = "overbid"
     CALL = "call"
     PLAY = "play"
     ROUND_OVER = "round_over"
@@ -143,11 +148,22 @@ class TractorState:
     takeback: Takeback | None = None  # the open takeback window, if any
     # Cards played and then taken back this round: everyone saw them.
     retracted: tuple[int, ...] = ()
+    # Option ``kitty_theft``: the seat holding the kitty to bury (None: the
+    # landlord), and the declarations standing when the open overbid window
+    # opened (None: no window open).
+    exchanger: int | None = None
+    overbid_mark: int | None = None
 
     @property
     def rank(self) -> int:
         """The round's current rank: the landlord's level (everyone's in round one)."""
         return self.levels[self.landlord if self.landlord is not None else self.starter]
+
+    @property
+    def kitty_holder(self) -> int | None:
+        """The seat that holds (or last buried) the kitty: the landlord unless a
+        seat took it by an overbid."""
+        return self.exchanger if self.exchanger is not None else self.landlord
 
     @property
     def current(self) -> Declaration | None:

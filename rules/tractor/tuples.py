@@ -18,17 +18,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import TypeVar
 
 from engine.cards import FACES_PER_DECK
 from engine.errors import IllegalAction
+from rules.tractor.chain import (
+    Requirement,
+    Shape,
+    decomposition_chain,
+    full_decomposition,
+    walk_chain,
+)
 from rules.tractor.options import BombPolicy, TrickDrawPolicy
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.units import Structure, Template, Unit, suit_of_play
 
-Shape = tuple[int, ...]
-Requirement = tuple[Shape, ...]
-_T = TypeVar("_T")
+__all__ = ["decomposition_chain", "full_decomposition"]  # the chain lives in chain.py
+
 Counts = tuple[tuple[int, int], ...]
 """Face counts as a sorted tuple of (face, copies): hashable, for the memo."""
 
@@ -158,96 +163,6 @@ def describe(req: Requirement) -> str:
 
 
 # ----------------------------------------------------------------------------
-# The decomposition chain (what a follower must fall back to)
-
-
-@lru_cache(maxsize=64)
-def _groupings(n: int) -> tuple[tuple[int, ...], ...]:
-    """Integer partitions of ``n`` as descending lists, largest first."""
-    if n == 1:
-        return ((1,),)
-    out: list[tuple[int, ...]] = []
-    for g in _groupings(n - 1):
-        bumped: set[int] = set()
-        for i, v in enumerate(g):
-            if v not in bumped:
-                bumped.add(v)
-                out.append((*g[:i], v + 1, *g[i + 1:]))
-        out.append((*g, 1))
-    return tuple(_dedup(sorted(out, reverse=True)))
-
-
-def _dedup(items: Sequence[_T]) -> list[_T]:
-    """Drop consecutive repeats."""
-    out: list[_T] = []
-    for x in items:
-        if not out or out[-1] != x:
-            out.append(x)
-    return out
-
-
-@lru_cache(maxsize=64)
-def _set_partitions(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Partitions of {0..n-1} into blocks, those with the biggest block first,
-    then those with fewer blocks."""
-    if n == 1:
-        return (((0,),),)
-    out: list[tuple[tuple[int, ...], ...]] = []
-    for part in _set_partitions(n - 1):
-        for i in range(len(part)):
-            out.append((*part[:i], (*part[i], n - 1), *part[i + 1:]))
-        out.append((*part, (n - 1,)))
-    out.sort(key=lambda p: (-max(len(b) for b in p), len(p)))
-    return tuple(_dedup(out))
-
-
-@lru_cache(maxsize=256)
-def full_decomposition(n: int) -> tuple[Requirement, ...]:
-    """Every way to play ``n`` cards as adjacent groups of tuples, strongest first."""
-    out: list[Requirement] = []
-    for group in _groupings(n):
-        big = [v for v in group if v > 1]
-        ones: list[Shape] = [(1,)] * (len(group) - len(big))
-        if not big:
-            out.append(tuple(ones))
-            continue
-        for part in _set_partitions(len(big)):
-            blocks = [tuple(big[i] for i in block) for block in part] + ones
-            out.append(tuple(sorted(blocks, reverse=True)))
-    return tuple(_dedup(out))
-
-
-@lru_cache(maxsize=4096)
-def decomposition_chain(lead: Requirement, new_adjacency: bool = True) -> tuple[Requirement, ...]:
-    """The lead's requirement, then the weaker ones a follower falls back to.
-
-    Each unit walks its own list of decompositions (those after it in
-    :func:`full_decomposition`); at every step the unit with the most left
-    takes its next one.  Without ``new_adjacency`` (only tractors draw
-    tractors) a non-tractor unit never turns into an adjacency requirement.
-    """
-    reqs = [tuple(sorted(r, reverse=True)) for r in lead]
-    chains: list[list[Requirement]] = []
-    for r in reqs:
-        full = list(full_decomposition(sum(r)))
-        after = full[full.index((r,)) + 1:] if (r,) in full else []
-        chains.append(list(reversed(after)))  # a stack: pop() gives the next
-    current: list[Requirement] = [(r,) for r in reqs]
-    allowed = [new_adjacency or len(r) > 1 for r in reqs]
-    out: list[Requirement] = [tuple(sorted(reqs, reverse=True))]
-    order = list(range(len(reqs)))
-    while True:
-        order.sort(key=lambda i: -len(chains[i]))
-        if not order or not chains[order[0]]:
-            break
-        i = order[0]
-        current[i] = chains[i].pop()
-        if all(len(a) == 1 or allowed[j] for j in order for a in current[j]):
-            out.append(tuple(sorted((a for j in order for a in current[j]), reverse=True)))
-    return tuple(out)
-
-
-# ----------------------------------------------------------------------------
 # Matching a requirement
 
 
@@ -368,11 +283,14 @@ def required(lead: Structure, hand_in_suit: Sequence[int], trump: Trump,
              policy: TrickDrawPolicy) -> Requirement | None:
     """The first requirement of the chain the hand's cards of the suit can meet
     (None: none, so anything of the suit will do)."""
-    counts = _counts(hand_in_suit)
-    for req in decomposition_chain(lead_requirement(lead), _new_adjacency(policy)):
-        if can_match(counts, req, trump, _protects(policy)):
-            return req
-    return None
+    key = _key(_counts(hand_in_suit))
+    protect = _protects(policy)
+
+    def holds(req: Requirement) -> bool:
+        return _can_match(key, req, trump, protect)
+
+    # The walk yields only requirements ``holds`` accepts: the first is the one.
+    return next(walk_chain(lead_requirement(lead), _new_adjacency(policy), holds), None)
 
 
 def is_bomb(cards: Sequence[int]) -> bool:
@@ -420,15 +338,21 @@ def check_follow_tuples(lead: Structure, hand: Sequence[int], play: Sequence[int
     protect = _protects(policy)
     play_counts = _counts(play)
     rest = _counts(in_suit) - play_counts
-    hand_counts = _counts(in_suit)
-    for req in decomposition_chain(lead_requirement(lead), _new_adjacency(policy)):
-        if can_match(play_counts, req, trump):
-            if protect and _bypasses_genuine(req, play_counts, rest, trump):
-                break
-            return
-        if can_match(hand_counts, req, trump, protect):
-            break
-    else:
+    play_key, hand_key = _key(play_counts), _key(_counts(in_suit))
+
+    def by_play(req: Requirement) -> bool:
+        return _can_match(play_key, req, trump, False)
+
+    def by_hand(req: Requirement) -> bool:
+        return _can_match(hand_key, req, trump, protect)
+
+    # Only a requirement the play or the hand meets decides; the walk yields
+    # those alone, in the chain's order, so its first is the deciding one.
+    walk = walk_chain(lead_requirement(lead), _new_adjacency(policy),
+                      lambda r: by_play(r) or by_hand(r))
+    req = next(walk, None)
+    if req is None or (by_play(req) and not (
+            protect and _bypasses_genuine(req, play_counts, rest, trump))):
         return
     raise IllegalAction("must_match_structure",
                         f"your hand can follow with {describe(req)}; the play must too")

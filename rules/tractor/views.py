@@ -1,6 +1,7 @@
 """What each viewer of a tractor table sees, and which faces are secret from it.
 
-The kitty is seen by the landlord alone until the round ends; during the draw
+The kitty is seen by the seat holding it alone (the landlord, or the seat that
+took it by an overbid) until the round ends; during the draw
 the stock and the other hands are hidden, and so is who else could declare
 (``to_act_visible``).  The public part of a view is the same for every viewer,
 so it is built once per state.
@@ -28,13 +29,12 @@ def view(state: TractorState, viewer: int, name: str, to_act: tuple[int, ...]) -
     # shallow-copied (views are read-only JSON; nested lists are shared).
     out: JSON = dict(_PUBLIC_VIEW.get(state, 0, lambda: _public_view(state, name)))
     out["to_act"] = list(to_act)
-    landlord = state.landlord
     shown_kitty = state.phase in (Phase.ROUND_OVER, Phase.OVER) or viewer == OMNISCIENT
     if viewer == OMNISCIENT:
         out["hands"] = [spell(h) for h in state.hands]
     elif viewer != SPECTATOR and 0 <= viewer < state.seats:
         out["hand"] = spell(state.hands[viewer])
-        shown_kitty = shown_kitty or viewer == landlord
+        shown_kitty = shown_kitty or viewer == state.kitty_holder
     if shown_kitty and state.phase is not Phase.DRAW:
         out["kitty"] = spell(state.kitty)
     return out
@@ -88,9 +88,11 @@ def _public_view(state: TractorState, name: str) -> JSON:
             "failed_throws": list(state.failed_throws),
             # The table's house rules are public; a bot that simulates the rest
             # of the round plays by them (bots/tractor/montecarlo.py).
-            "options": state.config.model_dump(mode="json"),
+            "options": state.config.view_json(),
         })
         out.update(sides_for(state.config).public_view(state))
+        if state.config.version >= 3:
+            out["exchanger"] = state.kitty_holder  # who holds (or last buried) the kitty
     if state.config.version > 1:
         # The trick rules, so that a bot or client checks plays as the table does.
         out["rules"] = {**play_rules(state.config).to_json(), "decks": state.config.decks,
@@ -133,13 +135,14 @@ def _secrets(state: TractorState, viewer: int) -> frozenset[int]:
     for s, faces in enumerate(seats):
         if s != viewer:
             hidden |= faces
-    if viewer != state.landlord:
+    holder = state.kitty_holder
+    if viewer != holder:
         hidden |= kitty
     # Faces shown to everyone (declared, turned up, played) are not secret,
     # and with two decks neither is a face the viewer holds itself.
     hidden -= public
     if 0 <= viewer < state.seats:
         hidden -= seats[viewer]
-        if viewer == state.landlord:
+        if viewer == holder:
             hidden -= kitty
     return frozenset(hidden)

@@ -271,6 +271,25 @@ async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, Server]) 
     assert await p.js("document.querySelectorAll('#rp-board .felt.tractor .tr-hand').length") == 4
 
 
+async def test_a_tractor_match_is_ended_by_the_button(page: tuple[Page, Server]) -> None:
+    """docs/protocol.md, "Ending the match": the only human proposes, the bots agree
+    by policy, so the match ends at once and the page shows the result."""
+    p, server = page
+    await create(p, "tractor", {"rounds": 5})
+    await p.wait("S.cur.status === 'live' && "
+                 "!document.querySelector('#btn-end-match').classList.contains('hidden')")
+    assert await p.js("document.querySelector('#btn-end-match').textContent") == (
+        "Propose ending the match")
+    await p.js("document.querySelector('#btn-end-match').click(); 1")
+    await p.wait("S.cur.status === 'finished'")
+    log = await p.js("[...document.querySelectorAll('#log li')].map((l) => l.textContent)")
+    assert any(line.startswith("The players agree to end the match") for line in log), log
+    assert "Game finished" in await p.js("document.querySelector('#result').textContent")
+    assert await p.js("document.querySelector('#btn-end-match').classList.contains('hidden')")
+    stored = await server.store.get_game(int(await p.js("S.cur.table")))
+    assert stored is not None and stored.status == "finished"
+
+
 async def watch_bots_finish(p: Page, game: str, options: dict[str, Any]) -> int:
     """Create a table of bots only, watch it to the end; its id."""
     await p.js("document.querySelector('#create-spectate').checked = true; 1")

@@ -249,3 +249,24 @@ async def test_play_a_crazy_eights_game_against_bots(server: Server, tmp_path: P
     assert stored is not None and stored.status == "finished"
     ours = [a.action for a in stored.actions if a.seat == 0 and a.action["type"] == "play"]
     assert len(ours) == len(typed)
+
+
+async def test_end_a_tractor_match_by_typing_end(server: Server, tmp_path: Path) -> None:
+    # docs/protocol.md, "Ending the match": the only human agrees (the bots agree by
+    # policy), so typing 'end' at the first prompt ends the match at once.
+    keys, screen = Keyboard(["end"], default="1"), Screen()
+    args = play_args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "tractor",
+        "--options", '{"rounds": 3}', "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
+    assert code == 0, screen.text
+    out = screen.text
+    assert re.search(r"^The players agree to end the match after 0 rounds: the levels stand",
+                     out, re.M), out
+    assert re.search(r"^Game over: drawn after 0 rounds", out, re.M), out
+    m = re.search(r"^Game id: (\d+)$", out, re.M)
+    assert m is not None
+    stored = await server.store.get_game(int(m.group(1)))
+    assert stored is not None and stored.status == "finished"
+    assert stored.actions[-1].action == {"type": "end_match"}

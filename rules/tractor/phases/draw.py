@@ -91,8 +91,11 @@ _TO_ACT = Memo(8)
 
 
 def _can_take_back_bid(state: TractorState, seat: int) -> bool:
-    """Option ``bid_takeback``: the seat whose declaration stands may withdraw it."""
+    """Option ``bid_takeback``: the seat whose declaration stands may withdraw it
+    (in an overbid window, only a declaration made in that window)."""
     cur = state.current
+    if state.overbid_mark is not None and len(state.declarations) <= state.overbid_mark:
+        return False
     return state.config.bid_takeback and cur is not None and cur.seat == seat
 
 
@@ -156,7 +159,8 @@ class Draw(PhaseRules):
                 raise IllegalAction("nothing_to_pass", "you have no declaration to pass on")
             return TractorMove({"type": "pass"}, seat, state)
         if kind != "declare":
-            raise IllegalAction("bad_action", "during the draw: draw, declare or pass")
+            raise IllegalAction("bad_action", "during the draw: draw, declare or pass"
+                                if state.phase is Phase.DRAW else "declare or pass")
         faces = parse_cards(action)
         if not faces or len(faces) > state.config.decks or len(set(faces)) != 1:
             raise IllegalAction("bad_declaration",
@@ -178,15 +182,22 @@ class Draw(PhaseRules):
     def apply(self, state: TractorState, seat: int, move: TractorMove) -> Step:
         kind = move.action["type"]
         if kind == "draw":
-            return _draw(state)
+            return _maybe_close(*_draw(state))
         if kind == "declare":
-            return _declare(state, seat, move.cards)
-        if kind == "takeback_bid":
-            return _take_back_bid(state, seat)
-        declined = list(state.declined)
-        declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
-        after = replace(state, declined=tuple(declined))
-        return _maybe_close(after, [Event("pass", {"seat": seat})])
+            after, events = _declare(state, seat, move.cards)
+        elif kind == "takeback_bid":
+            after, events = _take_back_bid(state, seat)
+        else:
+            declined = list(state.declined)
+            declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
+            after = replace(state, declined=tuple(declined))
+            events = [Event("pass", {"seat": seat})]
+        return self.settle(after, events)
+
+    def settle(self, state: TractorState, events: list[Event]) -> Step:
+        """After a declaration, a pass or a takeback: end the draw once the stock is
+        down to the kitty and nobody can still declare."""
+        return _maybe_close(state, events)
 
 
 def _draw(state: TractorState) -> Step:
@@ -200,7 +211,7 @@ def _draw(state: TractorState) -> Step:
         Event("draw", {"seat": seat, "left": after.stock_left}),
         Event("drawn", {"seat": seat, "card": format_card(card)}, only(seat)),
     ]
-    return _maybe_close(after, events)
+    return after, events
 
 
 def _declare(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
@@ -208,8 +219,7 @@ def _declare(state: TractorState, seat: int, cards: tuple[int, ...]) -> Step:
     after = replace(state, declarations=(*state.declarations,
                                           Declaration(seat, f, len(cards))))
     suit = "NT" if f >= SMALL_JOKER else SUITS[f // 13]
-    events = [Event("declare", {"seat": seat, "cards": spell(cards), "suit": suit})]
-    return _maybe_close(after, events)
+    return after, [Event("declare", {"seat": seat, "cards": spell(cards), "suit": suit})]
 
 
 def _take_back_bid(state: TractorState, seat: int) -> Step:
@@ -219,8 +229,8 @@ def _take_back_bid(state: TractorState, seat: int) -> Step:
     assert cur is not None
     after = replace(state, declarations=state.declarations[:-1],
                     retracted=(*state.retracted, *([cur.face] * cur.count)))
-    events = [Event("takeback_bid", {"seat": seat, "cards": [format_card(cur.face)] * cur.count})]
-    return _maybe_close(after, events)
+    return after, [Event("takeback_bid",
+                         {"seat": seat, "cards": [format_card(cur.face)] * cur.count})]
 
 
 def _maybe_close(state: TractorState, events: list[Event]) -> Step:

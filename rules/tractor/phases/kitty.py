@@ -1,7 +1,9 @@
 """After the draw: the landlord buries the kitty, then (Finding Friends) calls friends.
 
 The landlord holds the kitty with the hand and buries as many cards; the
-buried cards stay the landlord's secret until the round ends.  Under Finding
+buried cards stay the secret of the seat that buried them until the round ends
+(with ``kitty_theft`` another seat may take the kitty and bury in turn:
+``overbid.py``).  Under Finding
 Friends the landlord then calls the friend cards, knowing the final hand
 (``rules/tractor/friends.py``).
 """
@@ -24,8 +26,8 @@ from rules.tractor.phases.common import (
     sample_rng,
     spell,
 )
+from rules.tractor.phases.overbid import after_burial
 from rules.tractor.scoring import points
-from rules.tractor.sides import sides_for
 from rules.tractor.state import Phase, TractorState
 
 
@@ -34,11 +36,18 @@ def _landlord(state: TractorState) -> tuple[int, ...]:
     return (state.landlord,)
 
 
+def _holder(state: TractorState) -> tuple[int, ...]:
+    holder = state.kitty_holder
+    assert holder is not None
+    return (holder,)
+
+
 def bury_choices(state: TractorState) -> list[tuple[int, ...]]:
     """A representative set of burials: the plainest cards (no trumps, no
     points, lowest first), and a few random ones."""
-    assert state.landlord is not None and state.trump is not None
-    hand = state.hands[state.landlord]
+    holder = state.kitty_holder
+    assert holder is not None and state.trump is not None
+    hand = state.hands[holder]
     t = tables(state.trump)
     plain = sorted(hand, key=lambda c: (t.suit[c % FACES_PER_DECK] == 4,
                                         points([c]) > 0, t.phi[c % FACES_PER_DECK], c))
@@ -49,10 +58,10 @@ def bury_choices(state: TractorState) -> list[tuple[int, ...]]:
 
 
 class Bury(PhaseRules):
-    """``BURY``: the landlord buries as many cards as the kitty held."""
+    """``BURY``: the kitty's holder buries as many cards as the kitty held."""
 
     def to_act(self, state: TractorState) -> tuple[int, ...]:
-        return _landlord(state)
+        return _holder(state)
 
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         return [{"type": "bury", "cards": spell(c)} for c in bury_choices(state)]
@@ -72,9 +81,8 @@ class Bury(PhaseRules):
         hands = list(state.hands)
         buried = set(cards)
         hands[seat] = tuple(c for c in hands[seat] if c not in buried)
-        phase = sides_for(state.config).after_burial
-        after = replace(state, hands=tuple(hands), kitty=cards, phase=phase, leader=seat)
-        return after, [Event("buried", {"seat": seat, "count": len(cards)})]
+        after = replace(state, hands=tuple(hands), kitty=cards)
+        return after_burial(after, [Event("buried", {"seat": seat, "count": len(cards)})])
 
 
 class Call(PhaseRules):

@@ -141,6 +141,18 @@ def end_early(state: TractorState) -> Step:
     return end_round(state, state.landlord, lead, events)
 
 
+def end_by_agreement(state: TractorState) -> Step:
+    """The players agreed to end the match now: the standings are the levels as
+    they stand (the round in progress is not scored), the higher level wins and
+    equal levels draw, as at the ``rounds`` limit."""
+    final = sides_for(state.config).finish(replace(state, takeback=None), (), False)
+    res = match_result(final)
+    assert res is not None
+    return final, [Event("match_ended", {"reason": "agreement",
+                                         "rounds": state.rounds_played}),
+                   Event("game_over", res.to_json())]
+
+
 class RoundOver(PhaseRules):
     """``ROUND_OVER``: the next landlord deals the next round."""
 

@@ -19,6 +19,7 @@ from rules.tractor.options import (
     BidReinforcement,
     BombPolicy,
     FirstLandlord,
+    FirstLeader,
     FriendSelection,
     JokerBidPolicy,
     KittyMultiplier,
@@ -60,6 +61,8 @@ RULES = st.fixed_dictionaries({}, optional={
     "early_end": st.booleans(),
     "takeback_allowed": st.booleans(),
     "no_declaration": st.sampled_from(["reveal_kitty", "redeal"]),
+    "kitty_theft": st.booleans(),
+    "first_leader": _enum(FirstLeader),
 })
 
 

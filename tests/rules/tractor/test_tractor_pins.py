@@ -34,20 +34,30 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
      {"version": 1, "seats": 6, "finding_friends": True, "takeback_allowed": True}, 5, 400,
      "c5f52b5a02d3d6234304d2f92ce185f54584b9f022a1e76bea7fd97d1e552eb7",
      "2e360653c232cf68193240126868239e2a0f0340cf298ad789a4c653d3571a61"),
-    # Version 2 (the default): the house-rule options, tuples, bids.
-    ("v2 plain", {}, 7, 600,
+    # Version-2 tables: the house-rule options, tuples, bids.
+    ("v2 plain", {"version": 2}, 7, 600,
      "371079e32c3c54aeba3779a79c87b1adb7fc9468d689555c46c658a427986408",
      "8c364934d11adfc2392fc521c55f6ac893ecdf300a0828e28f23fc33a81ffc22"),
     ("v2 three decks, tuples and bids",
-     {"deck_count": 3, "trick_draw_policy": "longer_tuples_protected", "bid_takeback": True,
+     {"version": 2, "deck_count": 3, "trick_draw_policy": "longer_tuples_protected",
+      "bid_takeback": True,
       "bomb_policy": "allow_bombs", "rounds": 1}, 13, 600,
      "66ab6938ab77d8896d99113342bec6c6a5523442585df44efb43686291ce4167",
      "6848dea3a956d7d3494957e95156d803937889824c4479ef99369b7a58f45c49"),
     ("v2 finding friends, 8 seats",
-     {"seats": 8, "finding_friends": True, "multiple_join": "no_double_join", "rounds": 1},
+     {"version": 2, "seats": 8, "finding_friends": True, "multiple_join": "no_double_join",
+      "rounds": 1},
      17, 600,
      "656056c45fd751306280594228ff9caedd85aa90afb3d35f85e81c718f0fc640",
      "713d897dab5a52ac65ead1c681a9a2f6bf06276dd085e74c9bc4ca8ef351c1d3"),
+    # Version 3 (the default): kitty theft and who leads.
+    ("v3 plain", {}, 7, 600,
+     "44088730b470961bd5409ced1889b137876ccb606e2df319a8e6f30ca5e68074",
+     "89f952adae36285d3b733a1831463aea9f27acb81e261d046c88e2516a4d5eb7"),
+    ("v3 kitty theft, the exchanger leads",
+     {"kitty_theft": True, "first_leader": "exchanger", "deck_count": 3, "rounds": 1}, 19, 600,
+     "525975c9eb6cef5121bc2ab980043a620b6ddcac8e29aa5308bb74a413d4b657",
+     "9fd8cd359be7328aed5c8f310dfc77e12f27d65eeb0a2d246ce8e609d68199f7"),
 ]
 
 
