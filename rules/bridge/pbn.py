@@ -292,7 +292,7 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
     if "Deal" not in values and TABLE_TAGS & values.keys() and not _unknown(
             previous.get("Deal", "")):
         # The previous game's board played at another table: a file that writes
-        # each board's tags once (docs/decisions.md, "Where PBN is silent").
+        # each board's tags once (docs/formats.md, "PBN").
         for name in BOARD_TAGS:
             if name not in values and name in previous:
                 values[name] = previous[name]
