@@ -1,7 +1,8 @@
 """The bridge claim form and the file import form, clicked in a real headless browser
 against a real local server (tests/server/browser_support.py): a declarer claims out
-of turn while the defenders (two scripted websocket players) hold the lead, and a PBN
-file imported through the Replays tab is stored, listed and replayed."""
+of turn while the defenders (two scripted websocket players) hold the lead; a PBN
+file imported through the Replays tab is stored, listed and replayed; a PokerStars
+hand run twice replays with both boards."""
 
 from __future__ import annotations
 
@@ -143,3 +144,30 @@ async def test_a_pbn_file_imported_through_the_form_is_listed_and_replays(
     stored = await server.store.get_game(int(await p.js("S.replay.gameId")))
     assert stored is not None and stored.status == "finished"
     assert stored.result is not None and "3NT by W, 10 tricks" in stored.result["summary"]
+
+
+async def test_a_poker_hand_run_twice_imported_through_the_form_replays_both_boards(
+    page: tuple[Page, Server],
+) -> None:
+    # The published PokerStars run-it-twice sample (tests/rules/poker/data).
+    p, _ = page
+    path = Path(__file__).parent.parent / "rules" / "poker" / "data" / "stars_run_twice.txt"
+    await p.js("document.querySelector('[data-tab=replays]').click(); 1")
+    doc = await p.call("DOM.getDocument")
+    node = await p.call("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector="#import-file")
+    await p.call("DOM.setFileInputFiles", files=[str(path)], nodeId=node["nodeId"])
+    await p.js("document.querySelector('#import-form button[type=submit]').click(); 1")
+    status = await p.wait("/^imported|^not imported/.test("
+                          "document.querySelector('#import-status').textContent)"
+                          " && document.querySelector('#import-status').textContent")
+    assert status == "imported 1 game (pokerstars)", status
+    await p.wait(
+        "S.replay && S.replay.steps.length > 0 && S.replay.steps.length === S.replay.total"
+    )
+    await p.js("stepReplay(S.replay.steps.length - 1); 1")
+    boards = await p.js("[...document.querySelectorAll('#rp-board .cards.board')].length")
+    assert boards == 2
+    second = await p.js("document.querySelector('#rp-board .board2').textContent")
+    assert second and "6" in second, second
+    said = await p.js("[...document.querySelectorAll('#rp-events li')].map((l) => l.textContent)")
+    assert any("second run" in line for line in said), said
