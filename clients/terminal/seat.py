@@ -163,7 +163,8 @@ class SeatClient:
         if self.awaiting_ack or not self._can_act():
             return
         if not self._my_turn():
-            self._prompt_out_of_turn()
+            if self.auto_draw is None:  # ``draw all`` lets the draw run unasked
+                self._prompt_out_of_turn()
             return
         if self.auto_draw is not None or not views.prompt_now(self.legal, self.view):
             return  # waiting for our next draw (see _auto_draw, views.prompt_now)

@@ -70,7 +70,8 @@ def hand_text(played: PlayedHand) -> list[str]:
         numbers = [s + 1 for s in order]
     seat_of = dict(zip(order, numbers, strict=True))
     sb, bb = config.small_blind, config.big_blind
-    stakes = f"{money(sb)}/{money(bb)}" + (f" {currency}" if currency else "")
+    cap = f" - {money(config.cap)} Cap -" if config.cap is not None else ""  # cap no-limit
+    stakes = f"{money(sb)}/{money(bb)}{cap}" + (f" {currency}" if currency else "")
     number = _tag(played, "hand", hand.number)
     header = _tag(played, "_header", f"Hold'em No Limit ({stakes})")
     size = _tag(played, "seat_count", config.seats)
