@@ -35,7 +35,7 @@ from engine.formats import FileFormat, FormatError, GameRecord
 from rules.poker.amounts import AmountError, check_amount, parse_amount, to_chips, unit_of
 from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
 from rules.poker.options import PokerConfig, spell_cards
-from rules.poker.phh_rake import file_stacks, rake_options
+from rules.poker.phh_rake import file_stacks, rake_options, stacks_from_winnings
 from rules.poker.phh_write import hand_lines, toml_value, write_phh
 from rules.poker.state import HandState
 
@@ -250,6 +250,8 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     record = GameRecord("poker", options, 0, tuple(moves), players, where.key, tags)
     played = _replay(record, where)
     finishing = file_stacks(tags.get("finishing_stacks"), decimals)
+    if finishing is None:
+        finishing = stacks_from_winnings(played, file_stacks(tags.get("winnings"), decimals))
     for rake in rake_options(played, finishing):
         raked = replace(record, options={**options, **rake})
         again = _replay(raked, where)

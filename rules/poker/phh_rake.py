@@ -2,10 +2,11 @@
 
 PHH has no rake field: its specification says the finishing stacks may show "the
 rake applied in the end" and that ``winnings`` are post-rake.  A hand whose replay
-pays more than its finishing stacks show, with no player ahead of the replay, was
-raked; the reader tries the rake as one amount taken from the main pot first (a
-site's summary) and then pot by pot (pokerkit rakes each pot on its own), and keeps
-the one that gives the file's stacks exactly (rules/poker/rake.py).
+pays more than its finishing stacks (or, without them, its winnings) show, with no
+player ahead of the replay, was raked; the reader tries the rake as one amount
+taken from the main pot first (a site's summary) and then pot by pot (pokerkit
+rakes each pot on its own), and keeps the one that gives the file's stacks exactly
+(rules/poker/rake.py).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from rules.poker.pots import split
 
 
 def file_stacks(said: str | None, decimals: int) -> list[int] | None:
-    """A ``finishing_stacks`` field's text as chips (None: absent, or not whole
-    amounts of the hand's unit)."""
+    """A ``finishing_stacks`` (or ``winnings``) field's text as chips (None: absent,
+    or not whole amounts of the hand's unit)."""
     if said is None:
         return None
     try:
@@ -27,6 +28,20 @@ def file_stacks(said: str | None, decimals: int) -> list[int] | None:
         return [to_chips(v, decimals) for v in values]
     except AmountError:
         return None
+
+
+def stacks_from_winnings(played: PlayedHand, winnings: list[int] | None) -> list[int] | None:
+    """The stacks a ``winnings`` field (what each player collected, after the rake)
+    implies: the replay's stacks less what the replay paid beyond it."""
+    hand = played.hand
+    order = list(hand.players)
+    if winnings is None or len(winnings) != len(order):
+        return None
+    paid = dict.fromkeys(order, 0)
+    for a in hand.awards:
+        for seat, chips in a.shares:
+            paid[seat] += chips
+    return [played.final_stacks[s] - paid[s] + winnings[i] for i, s in enumerate(order)]
 
 
 def rake_options(played: PlayedHand, finishing: list[int] | None) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from rules.poker.game import PokerGame
 from rules.poker.hands import play_record
 from rules.poker.options import PokerConfig
 from rules.poker.phh import PHH, from_phh, read_phh, to_phh
+from rules.poker.phh_rake import file_stacks
 from rules.poker.pots import Pot
 from rules.poker.rake import rake_of, split_runs, take_rake
 from rules.poker.stars import STARS, StarsError, read_stars
@@ -265,3 +266,23 @@ def test_raked_run_twice_and_cap_hands_played_here_export_and_read_back(fmt: obj
         raked += hand.raked > 0
         twice += bool(hand.board2)
     assert raked > 10 and twice > 3
+
+
+def test_published_phh_hands_with_winnings_after_rake():
+    """tests/rules/poker/data/handhq_abs_100nl.phhs holds hands [1], [3] and [9] of the
+    published PHH dataset (uoftcprg/phh-dataset, data/handhq/ABS-2009-07-01_2009-07-23_
+    100NLH_OBFU/1/abs NLH handhq_1-OBFUSCATED.phhs: Absolute Poker, $0.50/$1).  They
+    have no finishing stacks; their ``winnings`` are after the rake, as the PHH
+    specification has them, and the reader finds the rake from those."""
+    records = read_phh((DATA / "handhq_abs_100nl.phhs").read_text())
+    played = [play_record(r) for r in records]
+    # [1]: no flop, no rake: the raiser collects $2 (the big blind's $1 and its own).
+    assert "hand_rake" not in records[0].options and played[0].hand.raked == 0
+    # [3]: a $17 pot, $15.65 collected: $1.35 raked.  [9]: $15 with the antes, $13.75.
+    assert [records[1].options["hand_rake"], records[2].options["hand_rake"]] == [135, 125]
+    for record, hand in zip(records, played, strict=True):
+        paid = [sum(c for a in hand.hand.awards for s, c in a.shares if s == seat)
+                for seat in hand.hand.players]
+        assert file_stacks(record.tags["winnings"], 2) == paid  # cents
+    again = read_phh(PHH.write(records))
+    assert [r.options for r in again] == [r.options for r in records]
