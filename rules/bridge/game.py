@@ -165,6 +165,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         the dummy never claims); otherwise only the seats on turn."""
         if state.phase is not Phase.PLAY or not claim_allowed(state):
             return self.to_act(state)
+        if state.rejected_at == len(state.played):
+            # Where a claim was just rejected, nobody claims again out of turn until a
+            # card is played: a table without a Director cannot be held up by claims.
+            return self.to_act(state)
         dummy = state.dummy
         return tuple(s for s in range(4) if s != dummy)
 

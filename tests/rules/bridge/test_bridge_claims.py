@@ -187,8 +187,11 @@ def test_play_resumes_where_it_stopped_after_an_off_turn_claim_is_rejected():
     s, _ = GAME.act(s, W, {"type": "claim", "tricks": 12})
     s, _ = GAME.act(s, N, {"type": "reject_claim"})
     assert s.phase is Phase.PLAY and (s.trick, s.hands, GAME.to_act(s)) == before
+    # Nobody claims again out of turn before the next card (the player on turn may).
+    assert GAME.may_act(s) == (N,) and GAME.legal(s, W) == []
+    assert {"type": "claim", "tricks": 13} in GAME.legal(s, N)
     s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})
-    assert GAME.to_act(s) == (W,)
+    assert GAME.to_act(s) == (W,) and GAME.may_act(s) == (N, E, W)
 
 
 def test_an_off_turn_claim_after_playing_to_the_trick_counts_that_trick():
