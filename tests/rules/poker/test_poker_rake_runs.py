@@ -1,4 +1,4 @@
-"""The rake and boards run twice (docs/poker.md, "Rake" and "Run it twice"): the
+"""The rake and boards run twice (docs/poker.md, "Table rules (no-limit hold'em)"): the
 table's options, hands read from PokerStars and PHH histories with a rake or two
 runs, and pokerkit as the reference for the rake (test-only dependency)."""
 
@@ -144,7 +144,7 @@ def test_table_rake_matches_pokerkit():
     with the same rake, ends with the same stacks.  Percentages that are exact in
     binary, so pokerkit's float product rounds as our exact one does.  Hands that
     end in a showdown only: when everyone else folds pokerkit hands the winner's
-    bet of the last round back before it rakes (docs/decisions.md, "Rake")."""
+    bet of the last round back before it rakes (docs/decisions.md, on the rake)."""
     warnings.simplefilter("ignore")
     raked = 0
     for seed in range(400):
@@ -237,7 +237,7 @@ def test_raked_run_twice_and_cap_hands_played_here_export_and_read_back(fmt: obj
     """A hand of a table with a rake, two runs or a cap, written in either format and
     read back, replays to the same stacks (PHH finds the rake from the stacks, the
     PokerStars text says it).  The tables split odd chips as imports do (the files
-    do not say how: docs/decisions.md, "Imported hands split odd chips...")."""
+    do not say how: docs/decisions.md, on imported hands' odd chips)."""
     from engine.formats import GameRecord
 
     raked = twice = 0
