@@ -185,6 +185,12 @@ class Game(ABC, Generic[S, C]):
     def to_act(self, state: S) -> tuple[int, ...]:
         """Seats that may act now (empty when the game is over)."""
 
+    def may_act(self, state: S) -> tuple[int, ...]:
+        """Every seat that may act now: ``to_act``, plus the seats the rules let act
+        out of turn (a bridge claim).  Nothing waits for the extra seats (no bot is
+        asked, no clock runs for them); their ``legal`` lists what they may do."""
+        return self.to_act(state)
+
     def to_act_visible(self, state: S, viewer: int) -> tuple[int, ...]:
         """What ``viewer`` may know of ``to_act``.  Where being able to act reveals a
         hidden card (Tractor: who could declare trump during the draw), a game shows

@@ -30,7 +30,9 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 
 async def play(url: str, token: str, seed: int) -> None:
     """One session: say hello with the tournament token, then act whenever a
-    frame for a table we are seated at offers legal actions."""
+    frame for a table we are seated at offers legal actions on our turn (``to_act``
+    names our seat; a frame may also offer actions allowed out of turn, such as a
+    bridge claim, which this bot leaves alone)."""
     rng = random.Random(seed)
     seat_tokens: dict[int, str] = {}  # table -> the seat token its ``joined`` gave
     async with connect(url) as ws:
@@ -43,7 +45,8 @@ async def play(url: str, token: str, seed: int) -> None:
                     seat_tokens[msg["table"]] = msg["seat_token"]
                 elif kind in ("snapshot", "update") and msg.get("legal"):
                     table = msg["table"]
-                    if table in seat_tokens and msg.get("status") == "live":
+                    on_turn = msg.get("seat") in (msg.get("to_act") or [])
+                    if table in seat_tokens and msg.get("status") == "live" and on_turn:
                         act = {
                             "type": "act",
                             "table": table,

@@ -187,7 +187,8 @@ class Table(TableMoves, TableAbsence, TableVotes):
         return next((s for s in self.seats if s.token_hash == h and s.kind == "human"), None)
 
     def _legal_for(self, viewer: int) -> list[dict[str, Any]] | None:
-        if self.status != "live" or viewer < 0 or viewer not in self.game.to_act(self.state):
+        # A seat the rules let act out of turn (a bridge claim) gets its legal actions too.
+        if self.status != "live" or viewer < 0 or viewer not in self.game.may_act(self.state):
             return None
         return [dict(a) for a in self.game.legal(self.state, viewer)]
 
@@ -422,7 +423,7 @@ class Table(TableMoves, TableAbsence, TableVotes):
             raise TableError(
                 ErrorCode.STALE_VERSION, f"the table is at version {self.version}, not {version}"
             )
-        if seat.index not in self.game.to_act(self.state):
+        if seat.index not in self.game.may_act(self.state):
             raise TableError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
         # A human acting again takes the seat back from a stand-in bot.
         if seat.stand_in is not None:

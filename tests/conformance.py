@@ -4,6 +4,7 @@
 the contract (docs/architecture.md, "The Game contract") on every step:
 
 - every game reaches a terminal state (``to_act`` empty, ``result`` set);
+- a seat out of turn is offered only what the rules accept of it (``may_act``);
 - every action ``legal`` offers is accepted; a rejected action leaves the state as
   it was (states are values, so "unchanged" means equal hash);
 - replaying the log from ``new(config, seed)`` reaches a byte-identical state hash;
@@ -66,6 +67,7 @@ def play_random(game: Game[Any, Any], config: Any, seed: int, *, scan: bool = Tr
         canonical = move.action
         if scan and rng.below(8) == 0:
             _check_rejection(game, state, seat, viewers)
+            _check_out_of_turn(game, state, acting)
             _check_apply_takes_only_its_move(game, state, seat, move)
         previous = state
         state, events = game.apply(state, seat, move)
@@ -156,6 +158,21 @@ def _check_rejection(game: Game[Any, Any], state: Any, seat: int, viewers: list[
         except IllegalAction as exc:
             assert_no_leak(game, state, other, exc.message, "error message")
     assert state_hash(game, state) == before, "a rejected action changed the state"
+
+
+def _check_out_of_turn(game: Game[Any, Any], state: Any, acting: tuple[int, ...]) -> None:
+    """A seat the rules let act out of turn (``may_act`` beyond ``to_act``) is offered
+    only actions the rules accept; every other seat is offered none."""
+    allowed = game.may_act(state)
+    assert set(acting) <= set(allowed), "a seat to act may not act"
+    for other in range(game.seat_count(state.config)):
+        if other in acting:
+            continue
+        options = game.legal(state, other)
+        if other not in allowed:
+            assert not options, f"seat {other} may not act but is offered {options[:3]}"
+        for action in options:
+            game.validate(state, other, action)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,10 @@ def render_poker(
     lines = [" · ".join(head)]
     if "board" in view:
         lines.append(f"Board: {cards_text(view.get('board')):<20} {hints.get('pot', '')}")
+    if view.get("board2"):  # a board run twice
+        lines.append(f"Board, second run: {cards_text(view.get('board2'))}")
+    if view.get("rake"):
+        lines.append(f"Rake: {view['rake']}")
     stacks = view.get("stacks") or []
     bets = view.get("bets") or [0] * len(stacks)
     states = hints.get("seat_states") or [""] * len(stacks)

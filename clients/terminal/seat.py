@@ -23,6 +23,9 @@ Reader = Callable[[str], Awaitable[str]]
 Writer = Callable[[str], Any]
 
 PROMPT_TEMPLATE = "Your move [1-{n} or card]: "
+# While others are to act, actions the rules allow out of turn (a bridge claim) wait
+# at this prompt; Enter just keeps waiting.
+OUT_OF_TURN_PROMPT = "Out of turn [1-{n}, or Enter to wait]: "
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 SEND_RATE, SEND_BURST = 15.0, 30  # under the server's default 20 messages/s, bursts of 40
@@ -70,6 +73,8 @@ class SeatClient:
         self.input_task: asyncio.Future[str] | None = None
         self.prompt_version = -1
         self.prompt_menu: list[render.MenuItem] = []
+        self.prompt_out_of_turn = False  # the prompt on screen offers out-of-turn moves
+        self.out_of_turn_shown = -1  # the version whose out-of-turn menu was printed
         self.awaiting_ack = False
         self.acts = 0
         self.finished = False
@@ -131,8 +136,13 @@ class SeatClient:
 
     # prompting
 
-    def _my_turn(self) -> bool:
+    def _can_act(self) -> bool:
+        """Whether the seat has legal moves now, on turn or out of turn."""
         return self.status == "live" and bool(self.legal) and not self.finished
+
+    def _my_turn(self) -> bool:
+        """Whether the table waits for this seat (not only allows a move out of turn)."""
+        return self._can_act() and self.me in self.to_act
 
     async def _auto_draw(self, ws: ClientConnection) -> None:
         """Draw for the player after ``draw all`` until a decision is theirs again."""
@@ -150,12 +160,21 @@ class SeatClient:
                 self.write("(drawing stops: your decision)")
 
     def _maybe_prompt(self) -> None:
-        if self.awaiting_ack or not self._my_turn():
+        if self.awaiting_ack or not self._can_act():
+            return
+        if not self._my_turn():
+            if self.auto_draw is None:  # ``draw all`` lets the draw run unasked
+                self._prompt_out_of_turn()
             return
         if self.auto_draw is not None or not views.prompt_now(self.legal, self.view):
             return  # waiting for our next draw (see _auto_draw, views.prompt_now)
-        if self.input_task is not None and not self.reshow:
+        if self.input_task is not None and not self.reshow and not self.prompt_out_of_turn:
             return  # the prompt is on screen
+        if self.prompt_out_of_turn and self.retitle is None and self.input_task is not None:
+            # A reader that cannot change its prompt's text is asked afresh.
+            self.input_task.cancel()
+            self.input_task = None
+        self.prompt_out_of_turn = False
         version = self.session.version
         if self.rendered_version != version:
             self._render_state()
@@ -174,8 +193,31 @@ class SeatClient:
         elif self.retitle is not None:
             self.retitle(prompt)
 
+    def _prompt_out_of_turn(self) -> None:
+        """Moves the rules allow out of turn: their menu once, then a prompt that stays
+        open while the table moves on (a move typed there is checked against the
+        moves legal when it is sent)."""
+        version = self.session.version
+        if self.input_task is None and self.out_of_turn_shown != version:
+            self.out_of_turn_shown = version
+            self.write("Out of turn you may:")
+            for line in render.menu_lines(self.menu):
+                self.write(line)
+        self.prompt_version = version
+        self.prompt_menu = list(self.menu)
+        prompt = OUT_OF_TURN_PROMPT.format(n=len(self.prompt_menu))
+        if self.input_task is None:
+            self.input_task = asyncio.ensure_future(self.read(prompt))
+        elif not self.prompt_out_of_turn and self.retitle is not None:
+            self.retitle(prompt)
+        self.prompt_out_of_turn = True
+
     async def _on_input(self, ws: ClientConnection, text: str) -> None:
         word = text.strip().lower()
+        if self.prompt_out_of_turn:
+            self.prompt_out_of_turn = False
+            if not word:
+                return  # Enter: keep waiting
         if word in QUIT_WORDS:
             raise Quit
         if word in HELP_WORDS:
@@ -210,10 +252,14 @@ class SeatClient:
                 self.auto_draw = offer
                 self.write("(drawing on until you can declare something new)")
             return
+        out_of_turn = not self._my_turn()
         stale = self.session.version != self.prompt_version
-        # A draw may go on while a seat thinks about declaring (Tractor's): an answer
-        # from the menu it saw still counts if that move is legal now.
-        if (stale and not views.moves_on_freely(self.view)) or not self._my_turn():
+        # A draw may go on while a seat thinks about declaring (Tractor's), and others
+        # play on while a move allowed out of turn waits: an answer from the menu it
+        # saw still counts if that move is legal now.
+        if (stale and not views.moves_on_freely(self.view) and not out_of_turn) or (
+            not self._can_act()
+        ):
             self.write("(the table moved on; choose again)")
             return
         picked = views.match_input(text, self.prompt_menu, self.view)

@@ -184,7 +184,7 @@ export function bridgeControls(legal, view, ctl) {
     const pick = el("select", { id: "claim-n", disabled: !myTurn },
       claims.map((a) => el("option", { value: a.tricks, selected: a.tricks === claims[claims.length - 1].tricks }, ctl.labelOf(a))));
     nodes.push(el("span", { class: "raise-box" }, pick,
-      el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim / concede")));
+      el("button", { type: "button", class: "action", id: "claim-btn", disabled: !myTurn, onclick: () => act({ type: "claim", tricks: Number(pick.value) }) }, "Claim / concede")));
   }
   for (const a of legal.filter((x) => x.type !== "call" && x.type !== "claim" && x.type !== "play")) {
     nodes.push(el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));

@@ -51,7 +51,10 @@ export function pokerBoard(view, names, me, toAct, ctl = {}) {
   const centre = el("div", { class: "pk-centre" },
     el("div", { class: "cards board" }, (view.board || []).map((c) => cardNode(c)),
       Array.from({ length: 5 - (view.board || []).length }, () => el("span", { class: "slot" }))),
+    // A board run twice: the second run's board under the first.
+    Array.isArray(view.board2) ? el("div", { class: "cards board board2", title: "second run" }, view.board2.map((c) => cardNode(c))) : null,
     el("div", { class: "pot" }, hints.pot || ""),
+    view.rake ? el("div", { class: "muted small" }, `rake ${view.rake}`) : null,
     wonText ? el("div", { class: "won" }, wonText) : null);
   return el("div", { class: "felt poker" },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),

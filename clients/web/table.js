@@ -78,7 +78,10 @@ export function renderTable() {
   // board, hand, actions
   // The hand is drawn below the board, as clickable cards (bridge: dummy's on the table).
   const legal = cur.legal || [];
+  // `myTurn`: the controls answer (any legal action, also one the rules allow out of
+  // turn, such as a bridge claim); `onTurn`: the table waits for this seat.
   const myTurn = status === "live" && legal.length > 0 && !cur.pending;
+  const onTurn = myTurn && me !== null && cur.toAct.includes(me);
   const d = drawingOf(view.game);
   const ctl = { legal, labels: cur.labels, hints: cur.hints || {}, labelOf: labelFor(legal, cur.labels),
     myTurn, act, rerender: renderTable, handBelow: true };
@@ -101,12 +104,15 @@ export function renderTable() {
     ? d.controls(legal, view, ctl)
     : others.map((a) => el("button", { type: "button", class: "action", disabled: !myTurn, onclick: () => act(a) }, ctl.labelOf(a)));
   $("#actions").replaceChildren(...controls);
-  const said = myTurn && d && d.note ? d.note(view, legal, me) : null;
+  const said = onTurn && d && d.note ? d.note(view, legal, me) : null;
   let note = "";
   if (cur.pending) note = "sending…";
   else if (said) note = `Your turn: ${said}`;
-  else if (myTurn) note = "Your turn: " + (cardPlays.length ? "click a highlighted card." : "choose an action.");
-  else if (status === "live" && cur.toAct.length) note = `Waiting for ${cur.toAct.map((s) => seatName(s, names, me)).join(", ")}…`;
+  else if (onTurn) note = "Your turn: " + (cardPlays.length ? "click a highlighted card." : "choose an action.");
+  else if (status === "live" && cur.toAct.length) {
+    note = `Waiting for ${cur.toAct.map((s) => seatName(s, names, me)).join(", ")}…`;
+    if (myTurn) note += " You may act out of turn below.";
+  }
   else if (waiting) note = "Waiting for players; “Start” fills empty seats with bots.";
   $("#turn-note").textContent = note;
 

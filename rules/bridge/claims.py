@@ -1,14 +1,19 @@
-"""Claims and concessions (Laws 68–71).
+"""Claims and concessions (Laws of Duplicate Bridge 2017, Laws 68 and 69).
 
-Any player on turn in the play (the declarer, also for the dummy, or a defender)
-may claim ``n`` of the tricks still to play for their side; the rest are conceded
-(Law 68B1).  The claimer faces their remaining cards while the claim is answered
-(Law 68C), and play is suspended (Law 68D).  A claim concerns tricks after the one in
-progress (Law 68, preamble): once the last trick has begun there is nothing to claim.
-The claim stands when the players it is put to agree (Law 69A):
-the opponents, and, for a defender's claim that concedes tricks, the claimer's
-partner, since a defender's concession lapses when partner objects (Law 68B2).  An
-objection resumes play, since no Director rules at an online table.
+The declarer or a defender (never the dummy: Law 68A and B speak of "declarer or a
+defender") may claim ``n`` of the tricks still to be won for their side at any time
+in the play, on turn or not, also in the middle of a trick; the rest are conceded
+(Law 68B1).  The tricks a claim counts are every trick not yet complete, the one in
+progress included: a claim made mid-trick settles that trick too.  A claim must
+refer to tricks other than the one in progress (Law 68, preamble), so once the last
+trick has begun there is nothing to claim.  The claimer faces their remaining cards
+while the claim is answered (Law 68C), and play is suspended (Law 68D): no card is
+accepted until the claim is settled.  The claim stands when the players it is put to
+agree (Law 69A): the opponents, and, for a defender's claim that concedes tricks,
+the claimer's partner, since a defender's concession lapses when partner objects
+(Law 68B2).  An objection voids the claim and play resumes where it stopped, as Law
+68D2(b) lets the players choose instead of the Director's ruling (Law 70), since no
+Director sits at an online table.
 
 A claim of ``n`` tricks cannot fail when, with all four hands known, the claimer's
 side takes at least ``n`` of them against any play: what the double-dummy solver

@@ -79,6 +79,11 @@ PBN = FileFormat("pbn", "Portable Bridge Notation 2.1", (".pbn",), _read_pbn, _w
 LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_lin)
 
 
+def _claims(state: BridgeState) -> list[Action]:
+    """Every claim of the remaining tricks (the one in progress included)."""
+    return [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
+
+
 @dataclass(frozen=True)
 class BridgeMove(Move):
     """A checked action and what it parsed to: the call, the card played (from the
@@ -154,10 +159,25 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert claim is not None
         return tuple(sorted(claim.needed - claim.accepted))
 
+    def may_act(self, state: BridgeState) -> tuple[int, ...]:
+        """In the play the declarer and both defenders may claim or concede at any
+        time, on turn or not, mid-trick too (Law 68A/B: "declarer or a defender";
+        the dummy never claims); otherwise only the seats on turn."""
+        if state.phase is not Phase.PLAY or not claim_allowed(state):
+            return self.to_act(state)
+        if state.rejected_at == len(state.played):
+            # Where a claim was just rejected, nobody claims again out of turn until a
+            # card is played: a table without a Director cannot be held up by claims.
+            return self.to_act(state)
+        dummy = state.dummy
+        return tuple(s for s in range(4) if s != dummy)
+
     # legality
 
     def legal(self, state: BridgeState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
+            if seat in self.may_act(state):  # out of turn: only a claim
+                return _claims(state)
             return []
         if state.phase is Phase.AUCTION:
             calls = self._calls(state)
@@ -170,9 +190,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             led = state.trick[0] // 13  # bridge holds faces 0..51: suit = face // 13
             cards = tuple(c for c in held if c // 13 == led) or held
         out: list[Action] = [{"type": "play", "card": _SPELLING[c]} for c in cards]
-        # Whoever is on turn may claim or concede (the declarer also for dummy).
+        # Whoever is on turn may claim or concede too (the declarer also for dummy).
         if claim_allowed(state):
-            out += [{"type": "claim", "tricks": n} for n in range(len(held) + 1)]
+            out += _claims(state)
         return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
@@ -190,9 +210,11 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over", "the session is over")
-        if seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "it is not your turn")
         kind = action.get("type")
+        if seat not in self.to_act(state) and not (
+            kind == "claim" and seat in self.may_act(state)
+        ):
+            raise IllegalAction("not_your_turn", "it is not your turn")
         if state.phase is Phase.AUCTION:
             if kind != "call" or not isinstance(action.get("call"), str):
                 raise IllegalAction("bad_action", 'expected {"type": "call", "call": "<call>"}')

@@ -26,14 +26,13 @@ from typing import Any
 
 from engine.cards import format_card
 from engine.events import Event
-from rules.poker.evaluator import describe, evaluate
 from rules.poker.options import PokerConfig
+from rules.poker.payout import pay
 from rules.poker.pots import Pot, build_pots, uncalled
-from rules.poker.scoring import award, showdown, showing_order
 from rules.poker.state import STREET_NAMES, HandState, Street
 
-UNKNOWN = 10_000  # the rank of a hand whose cards are not known (worse than any)
 _BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+_DEALT_BEFORE = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}  # board cards before
 
 
 @dataclass(frozen=True)
@@ -89,6 +88,9 @@ class _Work:
     refunds: list[tuple[int, int]]
     history: list[tuple[int, int, str, int]]
     dead: list[int]
+    board2: list[int]
+    raked: int
+    aside: list[int]
 
     def freeze(self) -> tuple[HandState, tuple[int, ...], list[Event]]:
         values: dict[str, Any] = {}
@@ -153,6 +155,9 @@ def deal_hand(
         aggressor=None,
     )
     w = _Work(hand, stacks, config)
+    if config.cap is not None:  # cap no-limit: what is above the cap sits this hand out
+        w.aside = [max(0, w.stacks[s] - config.cap) if s in order else 0 for s in range(seats)]
+        w.stacks = [st - a for st, a in zip(w.stacks, w.aside, strict=True)]
     posted = [0] * seats
     for s, size in zip(order, antes, strict=True):
         chips = min(size, w.stacks[s])
@@ -309,10 +314,14 @@ def _end_round(w: _Work) -> None:
     w.street = Street(w.street + 1)
     _deal_street(w)
     if sum(1 for s in live if w.stacks[s] > 0) <= 1:
-        # Nobody left to bet against: run the board out, then show down.
+        # Nobody left to bet against: run the board out (twice with run_twice),
+        # then show down.
+        first = w.street
         while w.street < Street.RIVER:
             w.street = Street(w.street + 1)
             _deal_street(w)
+        if w.config.run_twice:
+            _second_run(w, first)
         # No betting round is played on the streets run out, so the showdown order
         # comes from the last round that was (its last aggressor shows first).
         _finish(w)
@@ -337,6 +346,29 @@ def _deal_street(w: _Work) -> None:
     )
 
 
+def _second_run(w: _Work, first: Street) -> None:
+    """Deal the streets from ``first`` on again, for the second run: the cards come
+    off the stub without burns, so a history's second board sits right after the
+    first run's cards whatever street the runs parted on (table._fixed_deal)."""
+    w.board2 = w.board[: _DEALT_BEFORE[first]]
+    for street in range(first, Street.RIVER + 1):
+        count = _BOARD_SIZES[Street(street)]
+        cards = w.stub[:count]
+        del w.stub[:count]
+        w.board2 = [*w.board2, *cards]
+        w.events.append(
+            Event(
+                "street",
+                {
+                    "street": STREET_NAMES[street],
+                    "cards": [format_card(c) for c in cards],
+                    "board": [format_card(c) for c in w.board2],
+                    "run": 2,
+                },
+            )
+        )
+
+
 def hand_pots(hand: HandState) -> list[Pot]:
     """The pots as collected so far (the current round's bets not included)."""
     live = [not f for f in hand.folded]
@@ -347,50 +379,18 @@ def hand_pots(hand: HandState) -> list[Pot]:
 def _finish(w: _Work) -> None:
     live = w.live
     pots = build_pots(w.contributed, [not f for f in w.folded], w.players, w.dead)
-    if len(live) == 1:
-        shown: list[int] = []
-        ranks: dict[int, int] = {}
-    else:
-        board = list(w.board)
-        # A hand whose cards are unknown (imported from a history that never showed
-        # them) cannot win: it is mucked.
-        ranks = {s: evaluate([*w.holes[s], *board]) if w.holes[s] else UNKNOWN for s in live}
-        order = showing_order(live, w.players, w.aggressor)
-        shown, mucked = showdown(pots, ranks, order, w.config.muck_losers)
-        unknown = [s for s in shown if ranks[s] == UNKNOWN]
-        shown = [s for s in shown if ranks[s] != UNKNOWN]
-        mucked = [s for s in order if s in mucked or s in unknown]
-        w.mucked = mucked
-        for s in order:
-            if s in shown:
-                w.events.append(
-                    Event(
-                        "show",
-                        {
-                            "seat": s,
-                            "cards": [format_card(c) for c in w.holes[s]],
-                            "hand": describe(ranks[s]),
-                        },
-                    )
-                )
-            else:
-                w.events.append(Event("muck", {"seat": s}))
-    w.shown = shown
-    awards = award(pots, ranks, shown, w.config.odd_chip)
-    for a in awards:
+    boards = [w.board, w.board2] if w.board2 else [w.board]
+    out = pay(w.config, pots, live, w.players, w.holes, boards, w.aggressor)
+    if len(live) > 1:
+        w.mucked = out.mucked
+    w.shown = out.shown
+    w.raked = out.raked
+    for a in out.awards:
         for s, chips in a.shares:
             w.stacks[s] += chips
-        w.events.append(
-            Event(
-                "win",
-                {
-                    "pot": a.pot,
-                    "chips": a.amount,
-                    "winners": list(a.winners),
-                    "shares": [[s, c] for s, c in a.shares],
-                },
-            )
-        )
-    w.awards = list(awards)
+    for s, chips in enumerate(w.aside):
+        w.stacks[s] += chips
+    w.events += out.events
+    w.awards = list(out.awards)
     w.done = True
     w.queue = []

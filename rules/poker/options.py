@@ -21,7 +21,13 @@ HAND_FIELDS = (
     "holes",
     "board",
     "decimals",
+    "hand_rake",
+    "pot_rakes",
+    "board2",
 )
+# Table options added later; left out of the stored JSON while at their defaults,
+# so tables made before them keep the JSON (and state hash) they always had.
+LATER_FIELDS = ("rake_percent", "rake_cap", "no_flop_no_drop", "run_twice", "cap")
 
 
 class OddChip(StrEnum):
@@ -54,6 +60,18 @@ class PokerConfig(GameConfig):
       against the hands already shown mucks it unseen (automatically); off: every
       player still in the hand shows.
     - ``odd_chip`` (default ``one_each``): see :class:`OddChip`.
+    - ``rake_percent`` (0..100, default 0), ``rake_cap`` (chips, default none),
+      ``no_flop_no_drop`` (default off): the house takes this percentage of every
+      pot (main and side pots each), rounded to the nearest chip (a half to the even
+      chip), at most ``rake_cap`` chips a pot, and nothing from a hand that ended
+      before the flop when ``no_flop_no_drop`` is on (pokerkit's rake).
+    - ``cap`` (chips, default none): cap no-limit; no player puts more than this
+      into one hand (antes, blinds and bets): the chips above it sit out the hand,
+      and a player who reaches the cap is all-in for the hand.
+    - ``run_twice`` (default off): when no more betting can happen before the river
+      (every player still in but one is all-in), the rest of the board is dealt
+      twice and every pot is split between the two runs, each half won on its own
+      board (the first run takes an odd chip).
 
     What a hand history fixes (docs/poker.md, "Imported hands"); all optional:
 
@@ -71,6 +89,12 @@ class PokerConfig(GameConfig):
       ``""`` when unknown; such a hand cannot win a showdown) and the board cards.
     - ``decimals`` (0..8, default 0): chips are units of 10**-decimals of the
       file's currency; only files and labels use it.
+    - ``hand_rake``: the chips a history says the house took from its hand, taken
+      from the main pot first, then the side pots in order (instead of the
+      percentage rule); ``pot_rakes``: the chips taken from each pot, main pot first
+      (a history whose stacks show each pot raked on its own, as pokerkit rakes).
+    - ``board2``: a hand run twice, the second run's own cards (the cards it does
+      not name come from the shuffle).
     """
 
     seats: int = Field(default=6, ge=2, le=10)
@@ -92,6 +116,14 @@ class PokerConfig(GameConfig):
     holes: tuple[str, ...] | None = None
     board: str | None = None
     decimals: int = Field(default=0, ge=0, le=8)
+    rake_percent: float = Field(default=0, ge=0, le=100)
+    rake_cap: int | None = Field(default=None, ge=0)
+    no_flop_no_drop: bool = False
+    run_twice: bool = False
+    cap: int | None = Field(default=None, ge=1)
+    hand_rake: int | None = Field(default=None, ge=0)
+    pot_rakes: tuple[int, ...] | None = Field(default=None, max_length=10)
+    board2: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> PokerConfig:
@@ -108,8 +140,12 @@ class PokerConfig(GameConfig):
             raise ValueError("stacks: one non-negative stack per seat")
         if self.button is not None and self.button >= self.seats:
             raise ValueError("button must be a seat")
-        if self.holes is not None or self.board is not None:
+        if self.holes is not None or self.board is not None or self.board2 is not None:
             self._check_deal()
+        if (self.hand_rake is not None or self.pot_rakes is not None) and self.hands != 1:
+            raise ValueError("hand_rake and pot_rakes are a one-hand table's rake")
+        if any(r < 0 for r in self.pot_rakes or ()):
+            raise ValueError("pot_rakes must not be negative")
         return self
 
     def _check_deal(self) -> None:
@@ -127,7 +163,13 @@ class PokerConfig(GameConfig):
         board = spell_cards(self.board or "")
         if len(board) > 5:
             raise ValueError("board: at most five cards")
-        if len(set(cards + board)) != len(cards) + len(board):
+        second = spell_cards(self.board2 or "")
+        if second and not self.run_twice:
+            raise ValueError("board2 is the second run of a table with run_twice")
+        if len(second) > 5:
+            raise ValueError("board2: at most five cards")
+        dealt = cards + board + second
+        if len(set(dealt)) != len(dealt):
             raise ValueError("a card is dealt twice")
 
     @property

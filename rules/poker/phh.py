@@ -35,6 +35,7 @@ from engine.formats import FileFormat, FormatError, GameRecord
 from rules.poker.amounts import AmountError, check_amount, parse_amount, to_chips, unit_of
 from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
 from rules.poker.options import PokerConfig, spell_cards
+from rules.poker.phh_rake import file_stacks, rake_options, stacks_from_winnings
 from rules.poker.phh_write import hand_lines, toml_value, write_phh
 from rules.poker.state import HandState
 
@@ -49,6 +50,8 @@ _TAKEN = frozenset(
         "ante_trimming_status",
         "starting_stacks",
         "actions",
+        "_board2",  # a board run twice: an option of the hand, written back from it
+        "_cap",  # cap no-limit's cap: likewise
     }
 )
 
@@ -235,10 +238,27 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
         if isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)
         else ()
     )
+    if "_cap" in data:  # PHH has no cap no-limit: our user field
+        options["cap"] = chips(_amounts(data["_cap"], "_cap", where, 1), "_cap")[0]
+    second = data.get("_board2")
+    if second is not None:  # PHH has no notation for a second run: our user field
+        if not isinstance(second, str):
+            raise where.error("the second run's cards as a string", "_board2")
+        options.update(run_twice=True, board2=second)
     draft = GameRecord("poker", options, 0, (), players, where.key, tags)
     moves = _moves(draft, parsed, where, actions)
     record = GameRecord("poker", options, 0, tuple(moves), players, where.key, tags)
-    return replace(record, tags=_settled(tags, _replay(record, where), decimals))
+    played = _replay(record, where)
+    finishing = file_stacks(tags.get("finishing_stacks"), decimals)
+    if finishing is None:
+        finishing = stacks_from_winnings(played, file_stacks(tags.get("winnings"), decimals))
+    for rake in rake_options(played, finishing):
+        raked = replace(record, options={**options, **rake})
+        again = _replay(raked, where)
+        if [again.final_stacks[s] for s in again.hand.players] == finishing:
+            record, played = raked, again
+            break
+    return replace(record, tags=_settled(tags, played, decimals))
 
 
 def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[str, str]:
@@ -247,13 +267,7 @@ def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[st
     said = tags.get("finishing_stacks")
     if said is None:
         return tags
-    try:
-        values = [parse_amount(v.strip()) for v in said.strip("[]").split(",") if v.strip()]
-        same = [to_chips(v, decimals) for v in values] == [
-            played.final_stacks[s] for s in played.hand.players
-        ]
-    except AmountError:
-        same = False
+    same = file_stacks(said, decimals) == [played.final_stacks[s] for s in played.hand.players]
     return {k: v for k, v in tags.items() if not (same and k == "finishing_stacks")}
 
 

@@ -111,6 +111,12 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
         computed["finishing_stacks"] = money_list([played.final_stacks[s] for s in order])
     if played.names and any(played.names):
         computed["players"] = toml_value([played.names[s] for s in order])
+    if config.cap is not None:  # nor for cap no-limit
+        computed["_cap"] = money(config.cap)
+    if hand.board2:  # PHH has no notation for a second run: a user field keeps it
+        common = next((i for i, (a, b) in enumerate(zip(hand.board, hand.board2, strict=False))
+                       if a != b), len(hand.board2))
+        computed["_board2"] = toml_value(_cards(hand.board2[common:]))
     if config.holes is None:  # a hand played here: where it sat in its session
         computed["hand"] = str(hand.number)
         computed["seats"] = toml_value([s + 1 for s in order])

@@ -103,10 +103,15 @@ class PokerPresentation(Presentation):
             chips = money(view, event.get("chips"))
             return f"{chips} uncalled returned to {who(seat, names, viewer)}"
         if kind == "street":
-            return f"{capital(str(event.get('street', '')))}: {cards_text(event.get('board'))}"
+            run = "Second run, " if event.get("run") == 2 else ""
+            street = str(event.get("street", ""))
+            return f"{capital(run + street)}: {cards_text(event.get('board'))}"
         if kind == "show":
             shown = cards_text(event.get("cards"))
-            return f"{actor} {verb('show', you)} {shown} — {event.get('hand')}"
+            second = f"; second run: {event['hand2']}" if event.get("hand2") else ""
+            return f"{actor} {verb('show', you)} {shown} — {event.get('hand')}{second}"
+        if kind == "rake":
+            return f"The house takes {money(view, event.get('chips'))} rake"
         if kind == "muck":
             return f"{actor} {verb('muck', you)}"
         if kind == "win":
@@ -115,7 +120,10 @@ class PokerPresentation(Presentation):
                 name, won = subject(s, names, viewer)
                 parts.append(f"{name} {verb('win', won)} {money(view, chips)}")
             pot = event.get("pot", 0)
-            return "; ".join(parts) + (f" ({pot_name(pot)} pot)" if pot else "")
+            where = [f"{pot_name(pot)} pot"] if pot else []
+            if event.get("run"):
+                where.append(("first", "second")[event["run"] - 1] + " run")
+            return "; ".join(parts) + (f" ({', '.join(where)})" if where else "")
         if kind == "hand_end":
             return f"Hand {event.get('hand')} over"
         if kind in ("sit_out", "sit_in"):

@@ -51,6 +51,7 @@ class Award:
     amount: int
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]  # (seat, chips)
+    run: int = 1  # which run of the board (2: the second of a board run twice)
 
 
 def award(

@@ -7,11 +7,13 @@ tournament hands — the header (stakes, currency, tournament and level), the ta
 line (the button's seat), the seats and their stacks, the posts (antes, blinds,
 dead blinds, straddles), every betting action of the four streets, the board, the
 cards dealt to the hero and shown or mucked at the showdown, uncalled bets, the
-``collected`` lines and the summary's rake.  Chatter (joins, timeouts, chat) is
+``collected`` lines and the summary's rake, and boards run twice (``*** FIRST
+FLOP ***``, ``*** SECOND RIVER ***``...).  Chatter (joins, timeouts, chat) is
 skipped.  Each hand becomes a one-hand table record, as a PHH hand does
 (rules/poker/phh.py), replayed through the rules; then what the rules pay each
-player is checked against the file's ``collected`` lines (plus the rake the site
-took), so a hand the reader misunderstood is refused, never stored wrong.
+player, after the site's rake and over both runs of a board run twice, is checked
+against the file's ``collected`` lines, so a hand the reader misunderstood is
+refused, never stored wrong.
 """
 
 from __future__ import annotations
@@ -37,16 +39,18 @@ _POST = re.compile(
 )
 _ACTION = re.compile(
     r"^(.+): (folds|checks|calls (\S+)|bets (\S+)|raises (\S+) to (\S+))"
-    r"(?: and is all-in)?(?: \[.*\])?$"
+    r"(?: and is all-in| and has reached the \S+ cap)?(?: \[.*\])?$"
 )
-_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[([^\]]*)\]$")
+_STREET = re.compile(
+    r"^\*\*\* (?:(FIRST|SECOND) )?(FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[([^\]]*)\]$"
+)
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\]$")
 _SHOWS = re.compile(r"^(.+): shows \[([^\]]+)\]")
 _MUCKS = re.compile(r"^(.+): mucks hand")
 _SUMMARY_CARDS = re.compile(r"^Seat \d+: (.+?)(?: \(.*?\))* (?:showed|mucked) \[([^\]]+)\]")
 _COLLECTED = re.compile(r"^(.+) collected (\S+) from (?:main |side )?pot(?:-\d+)?$")
 _RAKE = re.compile(r"\| Rake (\S+)")
-_STAKES = re.compile(r"\(([^()/]+)/([^()/ ]+)(?: ([A-Z]{3}))?\)")
+_STAKES = re.compile(r"\(([^()/]+)/([^()/ ]+)(?: - (\S+) Cap -)?(?: +([A-Z]{3}))?\)")
 _SYMBOLS = "$€£"
 
 
@@ -102,10 +106,11 @@ def _record(hand: _Hand) -> GameRecord:
     stakes = _STAKES.findall(hand.header)
     if not stakes:
         raise hand.error("no stakes (small/big blind) in the header")
-    sb_text, bb_text, currency = stakes[-1]
+    sb_text, bb_text, cap_text, currency = stakes[-1]
     try:
         big = _money(bb_text)
         _money(sb_text)
+        cap = _money(cap_text) if cap_text else None  # cap no-limit ("$80 Cap")
     except AmountError as exc:
         raise hand.error(str(exc)) from None
     button = None
@@ -139,7 +144,7 @@ def _record(hand: _Hand) -> GameRecord:
     names = [s.name for s in seats]
     if len(set(names)) != len(names):
         raise hand.error("two seats with the same player")
-    return _build(hand, seats, body, big, currency, table, seat_count)
+    return _build(hand, seats, body, big, cap, currency, table, seat_count)
 
 
 def _build(
@@ -147,6 +152,7 @@ def _build(
     seats: list[_Seat],
     body: list[tuple[int, str]],
     big: Decimal,
+    cap: Decimal | None,
     currency: str,
     table: str,
     seat_count: int,
@@ -161,9 +167,10 @@ def _build(
     holes = [""] * n
     mucked: set[int] = set()
     board = ""
+    second = ""  # a board run twice: the second run's own cards
     collected = [Decimal(0)] * n
     rake = Decimal(0)
-    amounts: list[Decimal] = [big, *(s.stack for s in seats)]
+    amounts: list[Decimal] = [big, *(s.stack for s in seats), *([cap] if cap else [])]
 
     def who(name: str, line: int) -> int:
         if name not in index:
@@ -209,9 +216,12 @@ def _build(
                     amounts.append(value)
                     moves.append((line, p, "cbr", value))
             elif m := _STREET.match(row):
-                new = cards(m.group(2), line, None)
-                board += new
-                moves.append((line, None, "db", len(new) // 2))
+                new = cards(m.group(3), line, None)
+                if m.group(1) == "SECOND":  # dealt by the rules (option run_twice)
+                    second += new
+                else:
+                    board += new
+                    moves.append((line, None, "db", len(new) // 2))
             elif (m := _DEALT.match(row)) or (m := _SHOWS.match(row)):
                 p = who(m.group(1), line)
                 holes[p] = cards(m.group(2), line, p)
@@ -224,12 +234,11 @@ def _build(
             elif m := _RAKE.search(row):
                 rake = _money(m.group(1))
                 amounts.append(rake)
-            elif m := _SUMMARY_CARDS.match(row):
-                if m.group(1) in index and "mucked" not in row:
-                    p = index[m.group(1)]
-                    holes[p] = cards(m.group(2), line, p)
-            elif row.startswith("*** FIRST") or row.startswith("*** SECOND"):
-                raise hand.error("boards run twice are not read", line)
+            elif (m := _SUMMARY_CARDS.match(row)) and m.group(1) in index and (
+                "mucked" not in row
+            ):
+                p = index[m.group(1)]
+                holes[p] = cards(m.group(2), line, p)
         except AmountError as exc:
             raise hand.error(str(exc), line) from None
     for p in mucked:
@@ -268,7 +277,14 @@ def _build(
         "muck_losers": False,
         "odd_chip": "first_winner",
     }
-    tags = _tags(hand, seats, currency, table, seat_count, rake, decimals)
+    if cap is not None:
+        options["cap"] = c(cap)
+    if rake:  # the rake the site took, from the main pot first (rules/poker/rake.py)
+        options["hand_rake"] = c(rake)
+    if second:
+        options["run_twice"] = True
+        options["board2"] = second
+    tags = _tags(hand, seats, currency, table, seat_count, decimals)
     draft = GameRecord("poker", options, 0, (), tuple(s.name for s in seats), "", tags)
     try:
         betting = [
@@ -281,7 +297,7 @@ def _build(
     record = GameRecord(
         "poker", options, 0, tuple(log), draft.players, f"Hand #{hand.number}", tags
     )
-    _check_collected(hand, record, [c(v) for v in collected], c(rake))
+    _check_collected(hand, record, [c(v) for v in collected])
     return record
 
 
@@ -291,7 +307,6 @@ def _tags(
     currency: str,
     table: str,
     seat_count: int,
-    rake: Decimal,
     decimals: int,
 ) -> dict[str, str]:
     """What the file says that the table has no place for, under PHH's field names
@@ -309,17 +324,15 @@ def _tags(
     symbol = next((c for c in hand.header if c in _SYMBOLS), "")
     if symbol:
         tags["currency_symbol"] = toml_value(symbol)
-    if rake:
-        tags["_rake"] = toml_value(rake.quantize(Decimal(1).scaleb(-decimals)))
     tournament = re.search(r"Tournament #(\d+)", hand.header)
     if tournament:
         tags["event"] = toml_value(f"Tournament #{tournament.group(1)}")
     return tags
 
 
-def _check_collected(hand: _Hand, record: GameRecord, collected: list[int], rake: int) -> None:
-    """What the rules pay each player must be what the file says they collected;
-    with a rake, the total less the rake, and the same winners."""
+def _check_collected(hand: _Hand, record: GameRecord, collected: list[int]) -> None:
+    """What the rules pay each player (after the rake, over both runs of a board run
+    twice) must be what the file says they collected."""
     try:
         played = play_record(record)
     except ReplayError as exc:
@@ -330,14 +343,8 @@ def _check_collected(hand: _Hand, record: GameRecord, collected: list[int], rake
             won[seat] += chips
     if not any(collected):
         return  # a file cut before the collected lines: the replay is the record
-    fine = won == collected if not rake else (
-        sum(won) == sum(collected) + rake
-        and {i for i, w in enumerate(won) if w} == {i for i, c in enumerate(collected) if c}
-    )
-    if not fine:
-        raise hand.error(
-            f"the rules pay {won} but the file says {collected} collected (rake {rake})"
-        )
+    if won != collected:
+        raise hand.error(f"the rules pay {won} but the file says {collected} collected")
 
 
 STARS = FileFormat(

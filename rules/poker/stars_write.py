@@ -2,8 +2,10 @@
 
 Every finished hand of the records is written as a cash hand of the site's layout:
 header, table line, seats, posts, the four streets with their actions, uncalled
-bets, the showdown, ``collected`` lines and the summary (no rake: the table takes
-none).  Hole cards appear where they are public: fixed by an imported file, or
+bets, the showdown, ``collected`` lines and the summary with the rake the table
+took; a board run twice as the site writes one (``*** FIRST TURN ***``, ``***
+SECOND TURN ***``, a showdown and ``collected`` lines per run, ``Hand was run
+twice``).  Hole cards appear where they are public: fixed by an imported file, or
 shown at the showdown.
 """
 
@@ -68,7 +70,8 @@ def hand_text(played: PlayedHand) -> list[str]:
         numbers = [s + 1 for s in order]
     seat_of = dict(zip(order, numbers, strict=True))
     sb, bb = config.small_blind, config.big_blind
-    stakes = f"{money(sb)}/{money(bb)}" + (f" {currency}" if currency else "")
+    cap = f" - {money(config.cap)} Cap -" if config.cap is not None else ""  # cap no-limit
+    stakes = f"{money(sb)}/{money(bb)}{cap}" + (f" {currency}" if currency else "")
     number = _tag(played, "hand", hand.number)
     header = _tag(played, "_header", f"Hold'em No Limit ({stakes})")
     size = _tag(played, "seat_count", config.seats)
@@ -112,13 +115,20 @@ def _betting(
     board = hand.board
     cuts = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 
-    def deal(to: Street) -> None:
+    twice = bool(hand.board2)
+    # The street where the two runs part: the first card the boards differ in.
+    parted = next((i for i, (a, b) in enumerate(zip(board, hand.board2, strict=False)) if a != b),
+                  5)
+
+    def deal(to: Street, cards: Sequence[int] = board, run: str = "") -> None:
         label = STREET_NAMES[to].upper()
+        if twice and cuts[to] > parted:
+            run = run or "FIRST "
         if to is Street.FLOP:
-            lines.append(f"*** {label} *** {_cards(board[:3])}")
+            lines.append(f"*** {run}{label} *** {_cards(cards[:3])}")
         else:
-            before, card = board[: cuts[to] - 1], board[cuts[to] - 1 : cuts[to]]
-            lines.append(f"*** {label} *** {_cards(before)} {_cards(card)}")
+            before, card = cards[: cuts[to] - 1], cards[cuts[to] - 1 : cuts[to]]
+            lines.append(f"*** {run}{label} *** {_cards(before)} {_cards(card)}")
 
     for st, seat, kind, amount in hand.history:
         while street < st:
@@ -140,6 +150,9 @@ def _betting(
     while street < Street.RIVER and len(board) > {0: 0, 1: 3, 2: 4}[int(street)]:
         street = Street(street + 1)
         deal(street)
+    for to in (Street.FLOP, Street.TURN, Street.RIVER):
+        if twice and cuts[to] > parted:
+            deal(to, hand.board2, "SECOND ")
     return lines
 
 
@@ -150,24 +163,32 @@ def _ending(
     seat_of: dict[int, int],
 ) -> list[str]:
     lines = [f"Uncalled bet ({money(chips)}) returned to {name(s)}" for s, chips in hand.refunds]
-    if len(hand.live) > 1:
-        lines.append("*** SHOW DOWN ***")
-        for s in hand.live:
-            if s in hand.shown:
-                lines.append(f"{name(s)}: shows {_cards(hand.holes[s])}")
-            else:
-                lines.append(f"{name(s)}: mucks hand")
+    runs = ("FIRST ", "SECOND ") if hand.board2 else ("",)
     won: dict[int, int] = {}
-    for award in hand.awards:
-        for s, chips in award.shares:
+    for k, run in enumerate(runs, 1):
+        if len(hand.live) > 1:
+            lines.append(f"*** {run}SHOW DOWN ***")
+            for s in hand.live:
+                if s in hand.shown:
+                    lines.append(f"{name(s)}: shows {_cards(hand.holes[s])}")
+                else:
+                    lines.append(f"{name(s)}: mucks hand")
+        took: dict[int, int] = {}
+        for award in hand.awards:
+            if award.run == k:
+                for s, chips in award.shares:
+                    took[s] = took.get(s, 0) + chips
+        for s, chips in took.items():
+            lines.append(f"{name(s)} collected {money(chips)} from pot")
             won[s] = won.get(s, 0) + chips
-    for s, chips in won.items():
-        lines.append(f"{name(s)} collected {money(chips)} from pot")
     lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {money(sum(won.values()))} | Rake {money(0)}")
-    if hand.board:
+    lines.append(f"Total pot {money(sum(won.values()) + hand.raked)} | Rake {money(hand.raked)}")
+    if hand.board2:
+        lines += ["Hand was run twice", f"FIRST Board {_cards(hand.board)}",
+                  f"SECOND Board {_cards(hand.board2)}"]
+    elif hand.board:
         lines.append(f"Board {_cards(hand.board)}")
     for s in hand.players:
-        took = f" collected ({money(won[s])})" if s in won else ""
-        lines.append(f"Seat {seat_of[s]}: {name(s)}{took}")
+        said = f" collected ({money(won[s])})" if s in won else ""
+        lines.append(f"Seat {seat_of[s]}: {name(s)}{said}")
     return lines

@@ -61,6 +61,9 @@ class HandState:
     history: tuple[tuple[int, int, str, int], ...] = ()
     # Antes posted as dead money (``ante_trimming`` off): per seat, () when none.
     dead: tuple[int, ...] = ()
+    board2: tuple[int, ...] = ()  # the second run's board of a hand run twice
+    raked: int = 0  # chips the house took from the pots
+    aside: tuple[int, ...] = ()  # per seat, chips above a cap game's cap (option cap)
 
     @property
     def live(self) -> tuple[int, ...]:

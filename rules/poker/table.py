@@ -32,7 +32,7 @@ from engine.rng import Rng
 from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
-from rules.poker.options import HAND_FIELDS, PokerConfig, spell_cards
+from rules.poker.options import HAND_FIELDS, LATER_FIELDS, PokerConfig, spell_cards
 from rules.poker.presentation import PokerPresentation
 from rules.poker.scoring import net_results
 from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
@@ -65,11 +65,14 @@ def _fixed_deal(
     fixed = config.holes or ("",) * config.seats
     holes = [tuple(spell_cards(h)) if s in players else () for s, h in enumerate(fixed)]
     board = spell_cards(config.board or "")
-    used = {c for h in holes for c in h} | set(board)
+    used = {c for h in holes for c in h} | set(board) | set(spell_cards(config.board2 or ""))
     spare = rng.shuffled([c for c in deck() if c not in used])
     board += [spare.pop() for _ in range(5 - len(board))]
-    # The stub is read as burn, flop, burn, turn, burn, river (betting._deal_street).
-    stub = [spare.pop(), *board[:3], spare.pop(), board[3], spare.pop(), board[4], *spare]
+    # The stub is read as burn, flop, burn, turn, burn, river (betting._deal_street),
+    # then a second run's cards without burns (betting._second_run).
+    second = spell_cards(config.board2 or "")
+    stub = [spare.pop(), *board[:3], spare.pop(), board[3], spare.pop(), board[4], *second]
+    stub += spare
     return holes, stub
 
 
@@ -150,7 +153,7 @@ class PokerTable(Game[PokerState, PokerConfig]):
         # without them keeps the JSON (and state hash) it always had.
         out = config.model_dump(mode="json")
         defaults = PokerConfig()
-        for name in HAND_FIELDS:
+        for name in (*HAND_FIELDS, *LATER_FIELDS):
             if getattr(config, name) == getattr(defaults, name):
                 del out[name]
         return out
@@ -412,10 +415,15 @@ class PokerTable(Game[PokerState, PokerConfig]):
                     "chips": a.amount,
                     "winners": list(a.winners),
                     "shares": [list(x) for x in a.shares],
+                    **({"run": a.run} if hand.board2 else {}),
                 }
                 for a in hand.awards
             ],
         }
+        if hand.board2:  # the board run twice: the second run's board
+            view["board2"] = [format_card(c) for c in hand.board2]
+        if hand.raked:
+            view["rake"] = hand.raked
         # Hole cards: a seat sees its own; nobody (spectators, and the omniscient
         # replay too) sees any other until it is shown, and mucked or folded cards
         # never, so replays cannot reveal them.
@@ -489,10 +497,17 @@ def _encode_hand(hand: HandState) -> JSON:
         "done": hand.done,
         "shown": list(hand.shown),
         "mucked": list(hand.mucked),
+        # What later options added is written only when present, so a hand without
+        # them hashes as it always did.
         "awards": [
-            [a.pot, a.amount, list(a.winners), [list(x) for x in a.shares]] for a in hand.awards
+            [a.pot, a.amount, list(a.winners), [list(x) for x in a.shares]]
+            + ([a.run] if a.run != 1 else [])
+            for a in hand.awards
         ],
         "refunds": [list(r) for r in hand.refunds],
         "history": [list(h) for h in hand.history],
         **({"dead": list(hand.dead)} if hand.dead else {}),
+        **({"board2": list(hand.board2)} if hand.board2 else {}),
+        **({"raked": hand.raked} if hand.raked else {}),
+        **({"aside": list(hand.aside)} if any(hand.aside) else {}),
     }

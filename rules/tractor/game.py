@@ -95,6 +95,14 @@ class TractorGame(Game[TractorState, TractorConfig]):
         sees the drawer, and itself if it may declare."""
         return PHASES[state.phase].to_act_visible(state, viewer)
 
+    def may_act(self, state: TractorState) -> tuple[int, ...]:
+        """The seats to act, and a standing bidder who may take the bid back
+        (option ``bid_takeback``) while others draw."""
+        rules = PHASES[state.phase]
+        acting = rules.to_act(state)
+        extra = [s for s in range(state.seats) if s not in acting and rules.optional(state, s)]
+        return tuple(sorted((*acting, *extra))) if extra else acting
+
     def legal(self, state: TractorState, seat: int) -> list[Action]:
         rules = PHASES[state.phase]
         if seat not in rules.to_act(state):

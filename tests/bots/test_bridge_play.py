@@ -152,6 +152,15 @@ def test_bots_accept_right_claims_and_reject_wrong_ones():
     assert answer(s4, E) == "reject_claim" and answer(s4, W) == "reject_claim"
     s5, _ = GAME.act(s3, N, {"type": "claim", "tricks": 0})
     assert answer(s5, E) == "accept_claim"
+    # Out of turn, mid-trick, by a player who has played to the trick already: East
+    # claims every trick, the one in progress included, while the declarer is to
+    # play from dummy (Law 68A: at any time in the play).
+    s6, _ = GAME.act(s3, E, {"type": "claim", "tricks": 13})
+    assert answer(s6, N) == "accept_claim"
+    s7, _ = GAME.act(s3, W, {"type": "claim", "tricks": 13})  # West for the side: right
+    assert answer(s7, N) == "accept_claim"
+    s8, _ = GAME.act(s3, W, {"type": "claim", "tricks": 0})  # conceding the side's tricks
+    assert answer(s8, E) == "reject_claim"
 
 
 def test_opening_lead_samples_respect_the_auction():

@@ -44,17 +44,28 @@ class Keyboard:
     ``screen``, ``seen`` records how many lines it held at each prompt."""
 
     def __init__(
-        self, answers: list[str], default: str = "1", screen: Screen | None = None
+        self,
+        answers: list[str],
+        default: str = "1",
+        screen: Screen | None = None,
+        out_of_turn: list[str] | None = None,
     ) -> None:
         self.answers = list(answers)
         self.default = default
         self.prompts: list[str] = []
         self.screen = screen
         self.seen: list[int] = []
+        # Answers to the out-of-turn prompt; without one the player keeps waiting
+        # there (the client asks afresh when the seat's turn comes).
+        self.out_of_turn = list(out_of_turn or [])
 
     async def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         if self.screen is not None:
             self.seen.append(len(self.screen.lines))
         await asyncio.sleep(0)
+        if prompt.startswith("Out of turn"):
+            if not self.out_of_turn:
+                await asyncio.Event().wait()  # cancelled by the client
+            return self.out_of_turn.pop(0)
         return self.answers.pop(0) if self.answers else self.default

@@ -92,6 +92,26 @@ async def test_play_a_bridge_board_against_bots(server: Server, tmp_path: Path) 
     assert "\nPar: NS -100 (5♥X by N/S, 10 tricks)\n" in out
 
 
+async def test_a_bridge_claim_is_typed_out_of_turn(server: Server, tmp_path: Path) -> None:
+    # Law 68A: the declarer may claim at any time in the play, also while a defender
+    # is to lead: the out-of-turn prompt takes it, and the claim ends the board.
+    keys = Keyboard(["7nt"], default="1", out_of_turn=["claim 13"])
+    screen = Screen()
+    deal = "N:AKQJ.AKQJ.AKQ.AK 65432.32.JT98.QJ 87.T98765.432.T9 T9.4.765.8765432"
+    args = play_args(
+        "--url", f"ws://127.0.0.1:{server.port}/", "--game", "bridge",
+        "--options", json.dumps({"deal": deal}), "--state", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    code = await asyncio.wait_for(run_play(args, keys, screen), 60)
+    assert code == 0, screen.text
+    out = screen.text
+    assert "Contract: 7NT by North" in out, out
+    assert "Out of turn you may:" in out and "Out of turn [" in "".join(keys.prompts)
+    assert re.search(r"^You claim 13 of the remaining 13$", out, re.M), out
+    assert "Board 1: 7NT by N made 13, NS +1520" in out, out
+    assert not re.search(r"^East leads", out, re.M)  # play stopped before the lead
+
+
 async def test_play_a_tractor_round_against_bots(server: Server, tmp_path: Path) -> None:
     # One round: "draw all" draws until a declaration is possible; then the first menu
     # entry (draw, declare, bury, the first legal play) to the end of the round.

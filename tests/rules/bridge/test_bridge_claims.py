@@ -1,5 +1,5 @@
-"""Claims and concessions by either side (Laws of Duplicate Bridge 2017, Laws 68–71;
-rules/bridge/claims.py)."""
+"""Claims and concessions by either side (Laws of Duplicate Bridge 2017, Laws 68 and
+69; rules/bridge/claims.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def start(contract: str, claims: str = "defenders"):
 
 
 def test_a_defender_on_lead_claims_and_the_declarer_alone_answers():
-    """Law 68A: any player may claim; Law 69A: it stands when the opponents agree.
+    """Law 68A: declarer or a defender may claim; Law 69A: it stands when the
+    opponents agree.
     The declarer answers for the dummy, which never acts."""
     s = start("1N")  # North declares; East leads with thirteen winning hearts
     assert {"type": "claim", "tricks": 13} in GAME.legal(s, E)
@@ -53,8 +54,8 @@ def test_a_defenders_concession_needs_partner_and_lapses_when_partner_objects():
 
 
 def test_the_declarer_concedes_everything_and_the_defenders_answer():
-    """Law 68B1: a concession of all the remaining tricks; the declarer's partner
-    (the dummy) has no say, both defenders do (Law 69A)."""
+    """Law 68B1: a concession of all the remaining tricks; both defenders answer it
+    (Law 69A), the declarer's side speaks through the declarer (the dummy never acts)."""
     s = start("1N")
     s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
     s, _ = GAME.act(s, N, {"type": "claim", "tricks": 0})  # from dummy's turn, mid-trick
@@ -65,8 +66,8 @@ def test_the_declarer_concedes_everything_and_the_defenders_answer():
 
 
 def test_a_mid_trick_claim_counts_the_trick_on_the_table():
-    """Law 68: a claim may come at any time in the play, the trick in progress is one
-    of the tricks claimed or conceded."""
+    """Law 68: a claim may come at any time in the play; the trick in progress is one
+    of the tricks claimed or conceded (rules/bridge/claims.py)."""
     s = start("1N")
     s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
     s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})  # from dummy
@@ -155,3 +156,73 @@ def test_no_claim_once_the_last_trick_has_begun():
     with pytest.raises(IllegalAction) as err:
         GAME.act(s, seat, {"type": "claim", "tricks": 1})
     assert err.value.code == "bad_claim"
+
+
+def test_a_defender_claims_out_of_turn_and_play_is_suspended():
+    """Law 68A: declarer or a defender may claim, on turn or not; Law 68D: after a
+    claim play is suspended, so no card is accepted until it is answered."""
+    s = start("1N")
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    assert GAME.to_act(s) == (N,)  # the declarer plays from dummy
+    assert GAME.may_act(s) == (N, E, W)  # the dummy (South) never claims
+    assert GAME.legal(s, W) == [{"type": "claim", "tricks": n} for n in range(14)]
+    assert GAME.legal(s, S) == []
+    s, events = GAME.act(s, W, {"type": "claim", "tricks": 12})  # concedes one
+    assert events[0].data["seat"] == W and events[0].data["remaining"] == 13
+    assert s.phase is Phase.CLAIM and set(GAME.to_act(s)) == {N, E}
+    assert GAME.may_act(s) == GAME.to_act(s)
+    with pytest.raises(IllegalAction) as err:
+        GAME.act(s, N, {"type": "play", "card": "2D"})
+    assert err.value.code == "bad_action"
+    with pytest.raises(IllegalAction) as err:
+        GAME.act(s, E, {"type": "claim", "tricks": 13})
+    assert err.value.code == "bad_action"
+
+
+def test_play_resumes_where_it_stopped_after_an_off_turn_claim_is_rejected():
+    """Law 68D2(b): a doubted claim is void and play goes on (no Director here)."""
+    s = start("1N")
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    before = (s.trick, s.hands, GAME.to_act(s))
+    s, _ = GAME.act(s, W, {"type": "claim", "tricks": 12})
+    s, _ = GAME.act(s, N, {"type": "reject_claim"})
+    assert s.phase is Phase.PLAY and (s.trick, s.hands, GAME.to_act(s)) == before
+    # Nobody claims again out of turn before the next card (the player on turn may).
+    assert GAME.may_act(s) == (N,) and GAME.legal(s, W) == []
+    assert {"type": "claim", "tricks": 13} in GAME.legal(s, N)
+    s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})
+    assert GAME.to_act(s) == (W,) and GAME.may_act(s) == (N, E, W)
+
+
+def test_an_off_turn_claim_after_playing_to_the_trick_counts_that_trick():
+    """A claim made mid-trick, by a player who has played to the trick already,
+    counts every trick not yet complete, the one in progress included."""
+    s = start("1N")
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})  # from dummy
+    assert GAME.to_act(s) == (W,) and len(s.hands[E]) == 12
+    assert GAME.legal(s, E)[-1] == {"type": "claim", "tricks": 13}
+    s, events = GAME.act(s, E, {"type": "claim", "tricks": 13})
+    assert events[0].data["remaining"] == 13 and len(events[0].data["hand"]) == 12
+    s, _ = GAME.act(s, N, {"type": "accept_claim"})
+    assert s.phase is Phase.OVER and s.results[0].tricks == 0 and s.tricks == (0, 13)
+
+
+def test_the_declarer_claims_while_a_defender_is_on_turn():
+    s = start("1N", claims="double_dummy")
+    assert GAME.to_act(s) == (E,) and N in GAME.may_act(s)
+    s, _ = GAME.act(s, N, {"type": "claim", "tricks": 0})  # concedes all, off turn
+    assert s.phase is Phase.OVER and s.results[0].tricks == 0
+
+
+def test_nobody_claims_in_the_auction_and_no_one_out_of_turn_in_the_last_trick():
+    s = GAME.new(GAME.parse_config({"deal": SUITED}), 0)
+    assert GAME.may_act(s) == GAME.to_act(s) == (N,)
+    with pytest.raises(IllegalAction) as err:
+        GAME.act(s, E, {"type": "claim", "tricks": 1})
+    assert err.value.code == "not_your_turn"
+    s = start("1N")
+    for _ in range(12 * 4 + 1):
+        seat = GAME.to_act(s)[0]
+        s, _ = GAME.act(s, seat, next(a for a in GAME.legal(s, seat) if a["type"] == "play"))
+    assert GAME.may_act(s) == GAME.to_act(s)
