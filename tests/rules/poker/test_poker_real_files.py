@@ -1,7 +1,7 @@
-"""Real hand histories, one hand each, that the poker readers refuse today
-(tests/data/poker_real, README.md there for the sources). Each test states what the
-reader should do and is marked xfail(strict=True) naming the bug, so it turns into a
-plain regression test (and the mark must go) when the reader is fixed."""
+"""Real hand histories, one hand each, that the poker readers once refused or still
+refuse (tests/data/poker_real, README.md there for the sources). Each test states what
+the reader should do; one still refused is marked xfail(strict=True) naming the bug, so
+it turns into a plain regression test (and the mark must go) when the reader is fixed."""
 
 from __future__ import annotations
 
@@ -36,10 +36,6 @@ def test_a_sitting_out_tournament_player_who_posts_is_dealt_in():
     assert final["barao200"] == 22907 - 50 - 1320 - 1200 + 6340
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "stars.py's stakes pattern does not take '($3/$6 - $120 Cap -  USD)': a capped "
-    "no-limit hand is refused as having 'no stakes' instead of being read or refused "
-    "as capped"))
 def test_a_capped_no_limit_hand_is_read_or_refused_by_name():
     text = (DATA / "stars_cap_no_limit.txt").read_text()
     try:
