@@ -210,3 +210,33 @@ def test_scoring_samples_on_threads_gives_the_same_choice():
     two = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6, threads=2))
     assert two.samples == one.samples >= 6
     assert two.averages == one.averages and two.card == one.card
+
+
+def test_the_bots_scorer_agrees_with_solve_position_mid_trick():
+    # The scorer hands the core its masks directly; solve_position replays the
+    # trick's cards from the hands before it.  Both must score every card alike.
+    from bots.bridge.play import solver_scorer
+    from engine.dds import Solver, make_deal, solve_position
+    from engine.dds.deal import as_deal
+
+    rng = Rng(17)
+    score = solver_scorer(Solver(tt_bytes=1 << 20))
+    for _ in range(40):
+        cards = rng.shuffled(list(range(52)))
+        size = 2 + rng.below(4)
+        hands = [sorted(cards[s * 13:s * 13 + size]) for s in range(4)]
+        leader = rng.below(4)
+        strain = "SHDCN"[rng.below(5)]
+        trick: list[int] = []
+        after = [list(h) for h in hands]
+        for i in range(rng.below(4)):  # a few legal cards of the trick in progress
+            seat = (leader + i) % 4
+            follow = [f for f in after[seat] if trick and f // 13 == trick[0] // 13]
+            f = (follow or after[seat])[0]
+            after[seat].remove(f)
+            trick.append(f)
+        expected = solve_position(as_deal(make_deal(hands)), strain, "NESW"[leader],
+                                  trick).scores
+        got = score(tuple(tuple(h) for h in after), strain, leader, tuple(trick))
+        assert got == expected
+        assert list(got) == list(expected)  # the same order too
