@@ -4,8 +4,9 @@ A file holds hands one after another, each opening with a ``PokerStars Hand
 #N:`` header line (``PokerStars Zoom Hand``, ``PokerStars Game`` too).  What is
 read (docs/poker.md, "PokerStars hand histories"): no-limit hold'em cash and
 tournament hands — the header (stakes, currency, tournament and level), the table
-line (the button's seat), the seats and their stacks, the posts (antes, blinds,
-dead blinds, straddles), every betting action of the four streets, the board, the
+line (the button's seat), the seats and their stacks (a seat marked sitting out
+is dealt in when its player posts or acts), the posts (antes, blinds, dead
+blinds, straddles), every betting action of the four streets, the board, the
 cards dealt to the hero and shown or mucked at the showdown, uncalled bets, the
 ``collected`` lines and the summary's rake, and boards run twice (``*** FIRST
 FLOP ***``, ``*** SECOND RIVER ***``...).  Chatter (joins, timeouts, chat) is
@@ -98,6 +99,7 @@ class _Seat:
     number: int
     name: str
     stack: Decimal
+    away: bool = False  # marked "is sitting out" (or "out of hand")
 
 
 def _record(hand: _Hand) -> GameRecord:
@@ -122,10 +124,9 @@ def _record(hand: _Hand) -> GameRecord:
         if button is None and (m := _TABLE.match(row)):
             table, seat_count, button = m.group(1), int(m.group(2)), int(m.group(3))
         elif not body and (m := _SEAT.match(row)):
-            if "sitting out" in m.group(4) or "out of hand" in m.group(4):
-                continue
+            away = "sitting out" in m.group(4) or "out of hand" in m.group(4)
             try:
-                seats.append(_Seat(int(m.group(1)), m.group(2), _money(m.group(3))))
+                seats.append(_Seat(int(m.group(1)), m.group(2), _money(m.group(3)), away))
             except AmountError as exc:
                 raise hand.error(str(exc), number) from None
         elif seats:
@@ -134,8 +135,13 @@ def _record(hand: _Hand) -> GameRecord:
         raise hand.error("no table line naming the button's seat")
     # A seat whose player neither posts nor acts was not dealt in (waiting for the
     # big blind, say): every player dealt in posts or acts before a hand can end.
+    # A seat marked "is sitting out" is judged the same way: a tournament player
+    # sitting out is still dealt in, posts the ante and is folded by the site.
     involved = {m.group(1) for _, row in body if (m := _POST.match(row) or _ACTION.match(row))}
-    seats = [s for s in seats if s.name in involved] if involved else seats
+    if involved:
+        seats = [s for s in seats if s.name in involved]
+    else:  # a history cut before the posts: the seats marked away are not dealt in
+        seats = [s for s in seats if not s.away]
     if not 2 <= len(seats) <= 10:
         raise hand.error("2 to 10 players must be dealt in")
     # Players from the first seat left of the button, the button (or the seat
