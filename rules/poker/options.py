@@ -78,7 +78,9 @@ class PokerConfig(GameConfig):
     - ``antes`` / ``blinds_or_straddles``: what each position posts, listed as PHH
       lists them (from the first seat left of the button; heads-up the list is read
       small blind first); missing positions post nothing.  Unset: ``ante`` from
-      everyone, and the two blinds.
+      everyone, and the two blinds.  A negative ``blinds_or_straddles`` entry is a
+      post of its size by a player who has just sat down (pokerkit's notation): a
+      live bet like a blind that never moves the first to act as a straddle does.
     - ``min_bet`` (default: the big blind): the smallest bet and raise increment.
     - ``ante_trimming`` (default on): antes count as contributions to the pots and
       an ante nobody matched is returned; off, antes are dead money in the main pot
@@ -131,9 +133,8 @@ class PokerConfig(GameConfig):
             raise ValueError("small_blind must not exceed big_blind")
         if self.max_buy_in is not None and self.max_buy_in < self.starting_stack:
             raise ValueError("max_buy_in must be at least starting_stack")
-        for name in ("antes", "blinds_or_straddles"):
-            if any(v < 0 for v in getattr(self, name) or ()):
-                raise ValueError(f"{name} must not be negative")
+        if any(v < 0 for v in self.antes or ()):
+            raise ValueError("antes must not be negative")
         if self.stacks is not None and (
             len(self.stacks) != self.seats or any(v < 0 for v in self.stacks)
         ):
@@ -185,12 +186,20 @@ class PokerConfig(GameConfig):
         blinds = (
             _fit((self.small_blind, self.big_blind), n)
             if self.blinds_or_straddles is None
-            else _fit(self.blinds_or_straddles, n)
+            else [abs(b) for b in _fit(self.blinds_or_straddles, n)]
         )
         if n == 2:
             antes.reverse()
             blinds.reverse()
         return antes, blinds
+
+    def new_player_posts(self, n: int) -> list[bool]:
+        """Which of ``n`` players (as :meth:`posts` orders them) post as a player
+        who has just sat down: a negative ``blinds_or_straddles`` entry."""
+        posts = [b < 0 for b in _fit(self.blinds_or_straddles or (), n)]
+        if n == 2:
+            posts.reverse()
+        return posts
 
     @property
     def buy_in_cap(self) -> int:

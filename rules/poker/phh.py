@@ -182,8 +182,12 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     if not 2 <= n <= 10:
         raise where.error("2 to 10 players", "starting_stacks")
     antes = _amounts(data.get("antes", 0), "antes", where, n)
-    blinds = _amounts(data.get("blinds_or_straddles", [0, 0]), "blinds_or_straddles", where, n)
-    min_bet = _amounts(data.get("min_bet", max([*blinds[:2], Decimal(0)])), "min_bet", where, 1)
+    # A negative entry is a new player's post (pokerkit's notation): its size, kept
+    # negative in the option so it never moves the first to act.
+    blinds = _amounts(data.get("blinds_or_straddles", [0, 0]), "blinds_or_straddles", where, n,
+                      signed=True)
+    sizes = [abs(b) for b in blinds]
+    min_bet = _amounts(data.get("min_bet", max([*sizes[:2], Decimal(0)])), "min_bet", where, 1)
     trimming = data.get("ante_trimming_status", False)
     if not isinstance(trimming, bool):
         raise where.error("true or false", "ante_trimming_status")
@@ -207,13 +211,14 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     if any(s <= 0 for s in stack_chips):
         raise where.error("every starting stack must be positive", "starting_stacks")
     blind_chips = chips(blinds, "blinds_or_straddles")
-    bet = chips(min_bet, "min_bet")[0] or max(blind_chips) or 1
+    blind_sizes = [abs(b) for b in blind_chips]
+    bet = chips(min_bet, "min_bet")[0] or max(blind_sizes) or 1
     holes, board = _cards(parsed, n, where, actions)
-    big = max(blind_chips[:2]) or bet
+    big = max(blind_sizes[:2]) or bet
     options: dict[str, Any] = {
         "seats": n,
         "hands": 1,
-        "small_blind": min(blind_chips[0], big),
+        "small_blind": min(blind_sizes[0], big),
         "big_blind": big,
         "antes": chips(antes, "antes"),
         "blinds_or_straddles": blind_chips,
@@ -271,11 +276,14 @@ def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[st
     return {k: v for k, v in tags.items() if not (same and k == "finishing_stacks")}
 
 
-def _amounts(value: object, field: str, where: _Where, n: int = 0) -> list[Decimal]:
-    """A number or a list of numbers, as ``n`` Decimals (lists padded with 0)."""
+def _amounts(
+    value: object, field: str, where: _Where, n: int = 0, signed: bool = False
+) -> list[Decimal]:
+    """A number or a list of numbers, as ``n`` Decimals (lists padded with 0);
+    ``signed``: a negative number is read too (and stays negative)."""
     items = value if isinstance(value, list) else [value] * max(n, 1)
     try:
-        out = [check_amount(v) for v in items]
+        out = [_signed(v) if signed else check_amount(v) for v in items]
     except AmountError as exc:
         raise where.error(str(exc), field) from None
     if n:
@@ -285,6 +293,13 @@ def _amounts(value: object, field: str, where: _Where, n: int = 0) -> list[Decim
     if not out:
         raise where.error("no values", field)
     return out
+
+
+def _signed(value: object) -> Decimal:
+    """A blind or a new player's post (negative): an amount either way."""
+    if isinstance(value, int | Decimal) and not isinstance(value, bool) and value < 0:
+        return -check_amount(-value)
+    return check_amount(value)
 
 
 @dataclass(frozen=True)

@@ -86,13 +86,15 @@ def hand_text(played: PlayedHand) -> list[str]:
     for s, ante in zip(order, antes, strict=True):
         if ante:
             lines.append(f"{name(s)}: posts the ante {money(min(ante, hand.starting[s]))}")
+    new = config.new_player_posts(len(order))
     by_position = [order[1], order[0]] if len(order) == 2 else order
     for k, s in enumerate(by_position):
         chips = blinds[order.index(s)]
         if chips:
-            # Past the two blinds: a missed big blind, or a straddle if larger.
+            # Past the two blinds: a missed big blind, or a straddle if larger; a
+            # new player's post is the site's big blind out of position.
             word = ("small blind", "big blind")[k] if k < 2 else (
-                "straddle" if chips > bb else "big blind"
+                "straddle" if chips > bb and not new[order.index(s)] else "big blind"
             )
             lines.append(f"{name(s)}: posts {word} {money(chips)}")
     lines.append("*** HOLE CARDS ***")

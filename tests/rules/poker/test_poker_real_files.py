@@ -60,10 +60,6 @@ def test_a_partial_history_is_read_as_an_unfinished_hand():
     (checked,) = check_records([record])
     assert checked.status == "abandoned"
 
-
-@pytest.mark.xfail(strict=True, reason=(
-    "phh.py refuses a negative blinds_or_straddles entry, pokerkit's (and the HandHQ "
-    "dataset's) notation for a post by a player who has just sat down"))
 def test_a_negative_blind_is_a_post_as_pokerkit_reads_it():
     (record,) = read_phh((DATA / "phh_pokerstars_negative_post.phhs").read_text())
     # pokerkit's final stacks (HandHistory, each action replayed as written): the
