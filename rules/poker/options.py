@@ -24,6 +24,8 @@ HAND_FIELDS = (
     "hand_rake",
     "pot_rakes",
     "board2",
+    "unknown_stacks",
+    "showdown_winners",
 )
 # Table options added later; left out of the stored JSON while at their defaults,
 # so tables made before them keep the JSON (and state hash) they always had.
@@ -97,6 +99,14 @@ class PokerConfig(GameConfig):
       (a history whose stacks show each pot raked on its own, as pokerkit rakes).
     - ``board2``: a hand run twice, the second run's own cards (the cards it does
       not name come from the shuffle).
+    - ``unknown_stacks``: the chairs whose stacks the history does not know (PHH's
+      ``inf``); their ``stacks`` entry is only a stack large enough to cover every
+      bet of the hand, so it and the stack after the hand are not shown (the view
+      has ``null`` for them) nor written as real: only what they won or lost is.
+    - ``showdown_winners``: the chairs whose cards the history does not show but
+      whose payouts say they won at the showdown; their hands beat every known hand
+      and tie with each other (the reader keeps this only when the replay then pays
+      what the history says).
     """
 
     seats: int = Field(default=6, ge=2, le=10)
@@ -126,6 +136,8 @@ class PokerConfig(GameConfig):
     hand_rake: int | None = Field(default=None, ge=0)
     pot_rakes: tuple[int, ...] | None = Field(default=None, max_length=10)
     board2: str | None = None
+    unknown_stacks: tuple[int, ...] | None = Field(default=None, max_length=10)
+    showdown_winners: tuple[int, ...] | None = Field(default=None, max_length=10)
 
     @model_validator(mode="after")
     def _consistent(self) -> PokerConfig:
@@ -145,6 +157,16 @@ class PokerConfig(GameConfig):
             self._check_deal()
         if (self.hand_rake is not None or self.pot_rakes is not None) and self.hands != 1:
             raise ValueError("hand_rake and pot_rakes are a one-hand table's rake")
+        if self.unknown_stacks is not None:
+            if self.hands != 1 or self.stacks is None:
+                raise ValueError("unknown_stacks are a one-hand table's, with its stacks")
+            if any(not 0 <= c < self.seats for c in self.unknown_stacks):
+                raise ValueError("unknown_stacks: chairs of the table")
+        if self.showdown_winners is not None:
+            if self.hands != 1:
+                raise ValueError("showdown_winners are a one-hand table's")
+            if any(not 0 <= c < self.seats for c in self.showdown_winners):
+                raise ValueError("showdown_winners: chairs of the table")
         if any(r < 0 for r in self.pot_rakes or ()):
             raise ValueError("pot_rakes must not be negative")
         return self

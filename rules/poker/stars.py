@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from engine.formats import FileFormat, FormatError, GameRecord
-from rules.poker.amounts import AmountError, parse_amount, to_chips, unit_of
+from engine.formats import FileFormat, GameRecord
+from rules.poker.amounts import AmountError, from_chips, parse_amount, to_chips, unit_of
 from rules.poker.hands import ReplayError, play_record, replay_moves
 from rules.poker.options import spell_cards
 from rules.poker.phh_write import toml_value
+from rules.poker.stars_write import StarsError, write_stars
 
 _HEADER = re.compile(r"^PokerStars (?:Home Game )?(?:Zoom )?(?:Hand|Game) #(\d+):\s*(.*)$")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max (?:\(.*?\) )?Seat #(\d+) is the button")
@@ -53,12 +54,6 @@ _COLLECTED = re.compile(r"^(.+) collected (\S+) from (?:main |side )?pot(?:-\d+)
 _RAKE = re.compile(r"\| Rake (\S+)")
 _STAKES = re.compile(r"\(([^()/]+)/([^()/ ]+)(?: - (\S+) Cap -)?(?: +([A-Z]{3}))?\)")
 _SYMBOLS = "$€£"
-
-
-class StarsError(FormatError):
-    """A PokerStars hand history we cannot read, or that breaks the rules."""
-
-    code = "bad_hand_history"
 
 
 def _money(text: str) -> Decimal:
@@ -187,6 +182,8 @@ def _build(
 
     def cards(text: str, line: int, owner: int | None) -> str:
         spelled = text.replace(" ", "")
+        if owner is not None and "?" in spelled:
+            return ""  # hole cards not (all) known: unknown, as PHH's ``????``
         try:
             faces = spell_cards(spelled)
         except ValueError as exc:
@@ -303,8 +300,23 @@ def _build(
     record = GameRecord(
         "poker", options, 0, tuple(log), draft.players, f"Hand #{hand.number}", tags
     )
+    record = _unknown_winners(record, [c(v) for v in collected])
     _check_collected(hand, record, [c(v) for v in collected])
     return record
+
+
+def _unknown_winners(record: GameRecord, collected: list[int]) -> GameRecord:
+    """The record with ``showdown_winners``: the players whose cards the file never
+    shows but who collected at the showdown (the rules let no unknown hand win)."""
+    try:
+        played = play_record(record)
+    except ReplayError:
+        return record  # _check_collected says why
+    hand = played.hand
+    winners = [s for s in hand.live if not hand.holes[s] and collected[s] > 0]
+    if len(hand.live) < 2 or not winners:
+        return record
+    return replace(record, options={**record.options, "showdown_winners": winners})
 
 
 def _tags(
@@ -350,7 +362,16 @@ def _check_collected(hand: _Hand, record: GameRecord, collected: list[int]) -> N
     if not any(collected):
         return  # a file cut before the collected lines: the replay is the record
     if won != collected:
-        raise hand.error(f"the rules pay {won} but the file says {collected} collected")
+        decimals = int(record.options["decimals"])
+
+        def listed(chips: list[int]) -> str:
+            return ", ".join(
+                f"{name} {from_chips(c, decimals)}" for name, c in zip(record.players, chips,
+                                                                      strict=True)
+            )
+
+        raise hand.error(f"the rules pay {listed(won)} but the file says {listed(collected)} "
+                         "collected")
 
 
 STARS = FileFormat(
@@ -363,6 +384,4 @@ STARS = FileFormat(
 
 
 def _write(records: Sequence[GameRecord]) -> str:
-    from rules.poker.stars_write import write_stars  # the writer shares nothing else
-
     return write_stars(records)

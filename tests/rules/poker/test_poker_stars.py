@@ -107,6 +107,13 @@ def test_bad_histories_say_where(text: str, line: int | None):
         assert err.value.line == line, err.value
 
 
+def test_a_payout_the_file_does_not_show_is_named_in_money():
+    text = _edit("stars_cash.txt", "a.b.c collected $6.13", "a.b.c collected $6.03")
+    with pytest.raises(StarsError, match=r"the rules pay .*a\.b\.c 6\.13.* the file says "
+                                         r".*a\.b\.c 6\.03"):
+        read_stars(text)
+
+
 def test_a_player_waiting_for_the_big_blind_is_not_dealt_in():
     text = """\
 PokerStars Hand #1:  Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 12:00:00 ET
