@@ -60,7 +60,8 @@ def render_poker(
     shown = view.get("shown") or {}
     width = max((len(who(s, names, me)) for s in range(len(stacks))), default=0)
     for seat, stack in enumerate(stacks):
-        row = f"  {who(seat, names, me):<{width}}  stack {stack:>5}"
+        shown_stack = "?" if stack is None else stack  # None: a history did not know it
+        row = f"  {who(seat, names, me):<{width}}  stack {shown_stack:>5}"
         bet = bets[seat] if seat < len(bets) else 0
         row += f"  bet {bet:>4}" if bet else " " * 10
         state = states[seat] if seat < len(states) else ""

@@ -9,7 +9,7 @@ export function pokerSeat(view, s, names, me, toAct, hints) {
   const players = view.players || [];
   const inHand = players.includes(s);
   const folded = (view.folded || [])[s];
-  const stack = (view.stacks || [])[s];
+  const stack = (view.stacks || [])[s]; // null: a history that does not know it
   const bet = (view.bets || [])[s] || 0;
   const marks = [];
   if (view.button === s) marks.push(el("span", { class: "chip-mark dealer", title: "button" }, "D"));
@@ -24,7 +24,7 @@ export function pokerSeat(view, s, names, me, toAct, hints) {
   else cards = el("div", { class: "cards small" });
   const kids = [
     el("div", { class: "seat-label", "data-seat": s }, seatName(s, names, me), " ", marks),
-    el("div", { class: "stack" }, `stack ${stack}`, state ? el("span", { class: `seat-state ${state.replace(" ", "-")}` }, state) : null),
+    el("div", { class: "stack" }, `stack ${stack ?? "unknown"}`, state ? el("span", { class: `seat-state ${state.replace(" ", "-")}` }, state) : null),
     cards,
   ];
   if (shown) kids.push(el("div", { class: "shown-hand" }, shown.hand));

@@ -9,6 +9,7 @@ writer turns chips back into the same decimals; nothing goes through a float.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
@@ -25,18 +26,36 @@ def parse_amount(text: str) -> Decimal:
     try:
         value = Decimal(text.replace(",", ""))
     except InvalidOperation:
-        raise AmountError(f"not an amount: {text!r}") from None
+        raise AmountError(f"not an amount: {shown(text)}") from None
     return check_amount(value)
 
 
 def check_amount(value: object) -> Decimal:
     """An int or Decimal read from a file, as a finite non-negative Decimal."""
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
-        raise AmountError(f"not an amount: {value!r}")
+        raise AmountError(f"not an amount: {shown(value)}")
     number = Decimal(value)
     if not number.is_finite() or number < 0:
-        raise AmountError(f"not a finite non-negative amount: {value!r}")
+        raise AmountError(f"not a finite non-negative amount: {shown(value)}")
     return number
+
+
+def shown(value: object) -> str:
+    """A value of a file as a message shows it to people: ``1.5``, ``inf``, ``"x"``,
+    ``true``, never a Python repr (``Decimal('1.5')``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal) and not value.is_finite():
+        return "nan" if value.is_nan() else "inf" if value > 0 else "-inf"
+    if isinstance(value, int | Decimal | float):
+        return f"{value:f}" if isinstance(value, Decimal) else str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date or time"  # what else TOML holds
 
 
 def places(value: Decimal) -> int:
@@ -58,7 +77,7 @@ def to_chips(value: Decimal, decimals: int) -> int:
     """Whole chips of ``value`` in units of 10**-decimals (exact, or AmountError)."""
     scaled = value.scaleb(decimals)
     if scaled != scaled.to_integral_value() or scaled >= MAX_CHIPS:
-        raise AmountError(f"{value} is not a whole number of {_unit(decimals)}")
+        raise AmountError(f"{shown(value)} is not a whole number of {_unit(decimals)}")
     return int(scaled)
 
 

@@ -176,12 +176,15 @@ def deal_hand(
             w.events.append(Event("refund", {"seat": seat, "chips": chips}))
     elif any(posted):
         w.dead = posted
+    new = config.new_player_posts(len(order))
     by_position = [order[1], order[0]] if len(order) == 2 else order
     for k, seat in enumerate(by_position):
         chips = min(blinds[order.index(seat)], w.stacks[seat])
         if chips:
             w.put(seat, chips)
             name = ("small", "big")[k] if k < 2 else "straddle"
+            if new[order.index(seat)]:
+                name = "post"  # a new player's post
             w.events.append(Event("post", {"seat": seat, "blind": name, "chips": chips}))
     _begin_round(w)
     return w.freeze()
@@ -195,11 +198,13 @@ def _begin_round(w: _Work) -> None:
         # rule, which also covers a big blind too short to exceed the small blind).
         # Past the two blinds a post moves the first to act only if it is larger
         # than every post before it (a straddle): a missed big blind posted out of
-        # position does not.
+        # position does not, nor ever does a post written as a new player's (a
+        # negative entry: pokerkit's notation).
         _, blinds = w.config.posts(n)
+        new = w.config.new_player_posts(n)
         top, last = 0, n - 1  # nothing posted: the first seat left of the button
         for i, s in enumerate(w.players):
-            bet = w.bets[s] if blinds[i] else 0
+            bet = w.bets[s] if blinds[i] and not new[i] else 0
             if bet > top or (i < 2 and bet == top > 0):
                 top, last = bet, i
         opener = (last + 1) % n

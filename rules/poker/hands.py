@@ -60,12 +60,15 @@ def start(record: GameRecord) -> tuple[PokerConfig, PokerState]:
 
 
 def replay_moves(
-    draft: GameRecord, moves: Sequence[tuple[int, int | None, str, int | None]]
+    draft: GameRecord,
+    moves: Sequence[tuple[int, int | None, str, int | None]],
+    partial: bool = False,
 ) -> list[tuple[int, dict[str, Any]]]:
     """The (seat, action) log of a one-hand file's moves: ``(index, player, word,
     amount)`` with ``word`` ``f`` (fold), ``cc`` (check or call), ``cbr`` (bet or
     raise to ``amount``), or ``db`` (``amount`` more board cards: the betting
-    before them must be over).  Raises ReplayError naming the move."""
+    before them must be over).  Raises ReplayError naming the move, or when the
+    moves stop before the hand is over unless ``partial`` (a history may)."""
     _, state = start(draft)
     log: list[tuple[int, dict[str, Any]]] = []
     board = 0
@@ -93,14 +96,15 @@ def replay_moves(
             raise ReplayError(f"p{who + 1}: {exc.message}", index) from None
         state, _ = _game().apply(state, who, move)
         log.append((who, dict(move.action)))
-    if state.phase is not Phase.OVER:
+    if state.phase is not Phase.OVER and not partial:
         raise ReplayError("the history stops before the hand is over")
     return log
 
 
-def played_hands(record: GameRecord) -> list[PlayedHand]:
+def played_hands(record: GameRecord, unfinished: bool = False) -> list[PlayedHand]:
     """Every finished hand of a record, in order (ReplayError if the log breaks the
-    rules)."""
+    rules); ``unfinished``: and the hand in progress where the record stops, with
+    no ``final_stacks`` (a partial history, stored unfinished)."""
     config, state = start(record)
     names = tuple(record.players)
     out: list[PlayedHand] = []
@@ -125,6 +129,8 @@ def played_hands(record: GameRecord) -> list[PlayedHand]:
         state, _ = _game().apply(state, seat, move)
         if state.hand is not None and state.hand.done:
             keep(state.hand, state.stacks)
+    if unfinished and state.hand is not None and not state.hand.done:
+        out.append(PlayedHand(config, state.hand, (), names, record.tags))
     return out
 
 

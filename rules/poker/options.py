@@ -24,6 +24,8 @@ HAND_FIELDS = (
     "hand_rake",
     "pot_rakes",
     "board2",
+    "unknown_stacks",
+    "showdown_winners",
 )
 # Table options added later; left out of the stored JSON while at their defaults,
 # so tables made before them keep the JSON (and state hash) they always had.
@@ -78,7 +80,9 @@ class PokerConfig(GameConfig):
     - ``antes`` / ``blinds_or_straddles``: what each position posts, listed as PHH
       lists them (from the first seat left of the button; heads-up the list is read
       small blind first); missing positions post nothing.  Unset: ``ante`` from
-      everyone, and the two blinds.
+      everyone, and the two blinds.  A negative ``blinds_or_straddles`` entry is a
+      post of its size by a player who has just sat down (pokerkit's notation): a
+      live bet like a blind that never moves the first to act as a straddle does.
     - ``min_bet`` (default: the big blind): the smallest bet and raise increment.
     - ``ante_trimming`` (default on): antes count as contributions to the pots and
       an ante nobody matched is returned; off, antes are dead money in the main pot
@@ -95,6 +99,14 @@ class PokerConfig(GameConfig):
       (a history whose stacks show each pot raked on its own, as pokerkit rakes).
     - ``board2``: a hand run twice, the second run's own cards (the cards it does
       not name come from the shuffle).
+    - ``unknown_stacks``: the chairs whose stacks the history does not know (PHH's
+      ``inf``); their ``stacks`` entry is only a stack large enough to cover every
+      bet of the hand, so it and the stack after the hand are not shown (the view
+      has ``null`` for them) nor written as real: only what they won or lost is.
+    - ``showdown_winners``: the chairs whose cards the history does not show but
+      whose payouts say they won at the showdown; their hands beat every known hand
+      and tie with each other (the reader keeps this only when the replay then pays
+      what the history says).
     """
 
     seats: int = Field(default=6, ge=2, le=10)
@@ -124,6 +136,8 @@ class PokerConfig(GameConfig):
     hand_rake: int | None = Field(default=None, ge=0)
     pot_rakes: tuple[int, ...] | None = Field(default=None, max_length=10)
     board2: str | None = None
+    unknown_stacks: tuple[int, ...] | None = Field(default=None, max_length=10)
+    showdown_winners: tuple[int, ...] | None = Field(default=None, max_length=10)
 
     @model_validator(mode="after")
     def _consistent(self) -> PokerConfig:
@@ -131,9 +145,8 @@ class PokerConfig(GameConfig):
             raise ValueError("small_blind must not exceed big_blind")
         if self.max_buy_in is not None and self.max_buy_in < self.starting_stack:
             raise ValueError("max_buy_in must be at least starting_stack")
-        for name in ("antes", "blinds_or_straddles"):
-            if any(v < 0 for v in getattr(self, name) or ()):
-                raise ValueError(f"{name} must not be negative")
+        if any(v < 0 for v in self.antes or ()):
+            raise ValueError("antes must not be negative")
         if self.stacks is not None and (
             len(self.stacks) != self.seats or any(v < 0 for v in self.stacks)
         ):
@@ -144,6 +157,16 @@ class PokerConfig(GameConfig):
             self._check_deal()
         if (self.hand_rake is not None or self.pot_rakes is not None) and self.hands != 1:
             raise ValueError("hand_rake and pot_rakes are a one-hand table's rake")
+        if self.unknown_stacks is not None:
+            if self.hands != 1 or self.stacks is None:
+                raise ValueError("unknown_stacks are a one-hand table's, with its stacks")
+            if any(not 0 <= c < self.seats for c in self.unknown_stacks):
+                raise ValueError("unknown_stacks: chairs of the table")
+        if self.showdown_winners is not None:
+            if self.hands != 1:
+                raise ValueError("showdown_winners are a one-hand table's")
+            if any(not 0 <= c < self.seats for c in self.showdown_winners):
+                raise ValueError("showdown_winners: chairs of the table")
         if any(r < 0 for r in self.pot_rakes or ()):
             raise ValueError("pot_rakes must not be negative")
         return self
@@ -185,12 +208,20 @@ class PokerConfig(GameConfig):
         blinds = (
             _fit((self.small_blind, self.big_blind), n)
             if self.blinds_or_straddles is None
-            else _fit(self.blinds_or_straddles, n)
+            else [abs(b) for b in _fit(self.blinds_or_straddles, n)]
         )
         if n == 2:
             antes.reverse()
             blinds.reverse()
         return antes, blinds
+
+    def new_player_posts(self, n: int) -> list[bool]:
+        """Which of ``n`` players (as :meth:`posts` orders them) post as a player
+        who has just sat down: a negative ``blinds_or_straddles`` entry."""
+        posts = [b < 0 for b in _fit(self.blinds_or_straddles or (), n)]
+        if n == 2:
+            posts.reverse()
+        return posts
 
     @property
     def buy_in_cap(self) -> int:

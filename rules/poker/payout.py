@@ -15,6 +15,7 @@ from rules.poker.rake import split_runs, take_rake
 from rules.poker.scoring import Award, award, showdown, showing_order
 
 UNKNOWN = 10_000  # the rank of a hand whose cards are not known (worse than any)
+WON_UNKNOWN = 0  # an unknown hand the history says won (``showdown_winners``): above any
 
 
 @dataclass(frozen=True)
@@ -48,17 +49,23 @@ def pay(
         awards = award(pots, {}, [], config.odd_chip)
         return Payout([], [], awards, raked, events + _win_events(awards, 1))
     # A hand whose cards are unknown (imported from a history that never showed them)
-    # cannot win: it is mucked.
-    ranks = [
-        {s: evaluate([*holes[s], *board]) if holes[s] else UNKNOWN for s in live}
-        for board in boards
-    ]
+    # cannot win: it is mucked; unless the history says it won (``showdown_winners``,
+    # found from its payouts): then it beats every known hand, level with the others.
+    won = set(config.showdown_winners or ()) & set(live)
+
+    def rank(s: int, board: Sequence[int]) -> int:
+        if holes[s]:
+            return evaluate([*holes[s], *board])
+        return WON_UNKNOWN if s in won else UNKNOWN
+
+    ranks = [{s: rank(s, board) for s in live} for board in boards]
     order = showing_order(live, players, aggressor)
     showing: set[int] = set()
     for board_ranks in ranks:  # a hand is shown when it could win on some run
         showing.update(showdown(pots, board_ranks, order, config.muck_losers)[0])
-    shown = [s for s in order if s in showing and ranks[0][s] != UNKNOWN]
-    mucked = [s for s in order if s not in shown]
+    shown = [s for s in order if s in showing and holes[s]]
+    mucked = [s for s in order if s not in shown and s not in won]
+    contenders = [*shown, *won]  # the unknown winners show nothing, and win
     for s in order:
         if s in shown:
             data: dict[str, object] = {"seat": s, "cards": [format_card(c) for c in holes[s]],
@@ -66,17 +73,17 @@ def pay(
             if len(boards) > 1:
                 data["hand2"] = describe(ranks[1][s])
             events.append(Event("show", data))
-        else:
+        elif s not in won:
             events.append(Event("muck", {"seat": s}))
     if len(boards) == 1:
-        awards = award(pots, ranks[0], shown, config.odd_chip)
+        awards = award(pots, ranks[0], contenders, config.odd_chip)
         return Payout(shown, mucked, awards, raked, events + _win_events(awards, 1))
     halves = split_runs(pots)
     awards = []
     for run, (half, run_ranks) in enumerate(zip(halves, ranks, strict=True), 1):
-        won = [replace(a, run=run) for a in award(half, run_ranks, shown, config.odd_chip)]
-        awards += won
-        events += _win_events(won, run, runs=2)
+        paid = [replace(a, run=run) for a in award(half, run_ranks, contenders, config.odd_chip)]
+        awards += paid
+        events += _win_events(paid, run, runs=2)
     return Payout(shown, mucked, awards, raked, events)
 
 

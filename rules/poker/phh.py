@@ -32,10 +32,22 @@ from typing import Any
 
 from engine.events import OMNISCIENT
 from engine.formats import FileFormat, FormatError, GameRecord
-from rules.poker.amounts import AmountError, check_amount, parse_amount, to_chips, unit_of
+from rules.poker.amounts import (
+    AmountError,
+    check_amount,
+    parse_amount,
+    shown,
+    to_chips,
+    unit_of,
+)
 from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
 from rules.poker.options import PokerConfig, spell_cards
-from rules.poker.phh_rake import file_stacks, rake_options, stacks_from_winnings
+from rules.poker.phh_rake import (
+    file_stacks,
+    rake_options,
+    stacks_from_winnings,
+    unknown_winners,
+)
 from rules.poker.phh_write import hand_lines, toml_value, write_phh
 from rules.poker.state import HandState
 
@@ -172,18 +184,31 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     variant = data.get("variant")
     if variant != VARIANT:
         raise where.error(
-            f"only variant {VARIANT!r} (no-limit hold'em) is read, not {variant!r}", "variant"
+            "only variant 'NT' (no-limit hold'em) is read, not "
+            + ("a hand without one" if variant is None else shown(variant)), "variant"
         )
     for name in ("starting_stacks", "actions"):
         if name not in data:
             raise where.error("required field missing", name)
-    stacks = _amounts(data["starting_stacks"], "starting_stacks", where)
+    # ``inf``: a stack the history does not know (the PHH standard's notation; every
+    # iPoker hand of the HandHQ data).  The table counts with a stack that covers
+    # every bet of the hand, and marks the chair (``unknown_stacks``) so neither it
+    # nor the stack after the hand is shown or written as real.
+    given = data["starting_stacks"]
+    unknown = [i for i, v in enumerate(given) if _infinite(v)] if isinstance(given, list) else []
+    if unknown:
+        given = [Decimal(0) if i in unknown else v for i, v in enumerate(given)]
+    stacks = _amounts(given, "starting_stacks", where)
     n = len(stacks)
     if not 2 <= n <= 10:
         raise where.error("2 to 10 players", "starting_stacks")
     antes = _amounts(data.get("antes", 0), "antes", where, n)
-    blinds = _amounts(data.get("blinds_or_straddles", [0, 0]), "blinds_or_straddles", where, n)
-    min_bet = _amounts(data.get("min_bet", max([*blinds[:2], Decimal(0)])), "min_bet", where, 1)
+    # A negative entry is a new player's post (pokerkit's notation): its size, kept
+    # negative in the option so it never moves the first to act.
+    blinds = _amounts(data.get("blinds_or_straddles", [0, 0]), "blinds_or_straddles", where, n,
+                      signed=True)
+    sizes = [abs(b) for b in blinds]
+    min_bet = _amounts(data.get("min_bet", max([*sizes[:2], Decimal(0)])), "min_bet", where, 1)
     trimming = data.get("ante_trimming_status", False)
     if not isinstance(trimming, bool):
         raise where.error("true or false", "ante_trimming_status")
@@ -204,22 +229,26 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
             raise where.error(str(exc), field) from None
 
     stack_chips = chips(stacks, "starting_stacks")
-    if any(s <= 0 for s in stack_chips):
+    if any(s <= 0 for i, s in enumerate(stack_chips) if i not in unknown):
         raise where.error("every starting stack must be positive", "starting_stacks")
+    if unknown:  # more than any player can put in: every post and every bet, and one
+        cover = 1 + sum(chips([*antes, *sizes, *raises], "actions"))
+        stack_chips = [cover if i in unknown else s for i, s in enumerate(stack_chips)]
     blind_chips = chips(blinds, "blinds_or_straddles")
-    bet = chips(min_bet, "min_bet")[0] or max(blind_chips) or 1
+    blind_sizes = [abs(b) for b in blind_chips]
+    bet = chips(min_bet, "min_bet")[0] or max(blind_sizes) or 1
     holes, board = _cards(parsed, n, where, actions)
-    big = max(blind_chips[:2]) or bet
+    big = max(blind_sizes[:2]) or bet
     options: dict[str, Any] = {
         "seats": n,
         "hands": 1,
-        "small_blind": min(blind_chips[0], big),
+        "small_blind": min(blind_sizes[0], big),
         "big_blind": big,
         "antes": chips(antes, "antes"),
         "blinds_or_straddles": blind_chips,
         "min_bet": bet,
         "ante_trimming": trimming,
-        "starting_stack": max(stack_chips),
+        "starting_stack": max(stack_chips),  # (the cover when every stack is unknown)
         "stacks": stack_chips,
         "rebuys": False,
         "button": n - 1,
@@ -231,6 +260,8 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
         "muck_losers": False,
         "odd_chip": "first_winner",
     }
+    if unknown:
+        options["unknown_stacks"] = unknown
     tags = {k: toml_value(v) for k, v in data.items() if k not in _TAKEN}
     names = data.get("players")
     players = (
@@ -248,17 +279,36 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     draft = GameRecord("poker", options, 0, (), players, where.key, tags)
     moves = _moves(draft, parsed, where, actions)
     record = GameRecord("poker", options, 0, tuple(moves), players, where.key, tags)
+    if not _finished(record, where):
+        return record  # a partial history (the standard allows one): stored unfinished
     played = _replay(record, where)
     finishing = file_stacks(tags.get("finishing_stacks"), decimals)
     if finishing is None:
         finishing = stacks_from_winnings(played, file_stacks(tags.get("winnings"), decimals))
-    for rake in rake_options(played, finishing):
-        raked = replace(record, options={**options, **rake})
-        again = _replay(raked, where)
-        if [again.final_stacks[s] for s in again.hand.players] == finishing:
-            record, played = raked, again
-            break
+    record, played = _explained(record, played, finishing, where)
     return replace(record, tags=_settled(tags, played, decimals))
+
+
+def _explained(
+    record: GameRecord, played: PlayedHand, finishing: list[int] | None, where: _Where
+) -> tuple[GameRecord, PlayedHand]:
+    """The record with the options that make its replay end at the file's stacks:
+    a rake (phh_rake.py), and winners at the showdown whose cards the file never
+    shows (``showdown_winners``); unchanged when none do."""
+    tries = [record]
+    winners = unknown_winners(played, finishing)
+    if winners:
+        tries.append(replace(record, options={**record.options, "showdown_winners": winners}))
+    for base in tries:
+        first = played if base is record else _replay(base, where)
+        if [first.final_stacks[s] for s in first.hand.players] == finishing:
+            return base, first
+        for rake in rake_options(first, finishing):
+            raked = replace(base, options={**base.options, **rake})
+            again = _replay(raked, where)
+            if [again.final_stacks[s] for s in again.hand.players] == finishing:
+                return raked, again
+    return record, played
 
 
 def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[str, str]:
@@ -267,15 +317,32 @@ def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[st
     said = tags.get("finishing_stacks")
     if said is None:
         return tags
-    same = file_stacks(said, decimals) == [played.final_stacks[s] for s in played.hand.players]
+    unknown = set(played.config.unknown_stacks or ())
+    ours = [None if s in unknown else played.final_stacks[s] for s in played.hand.players]
+    same = _finishing(said, decimals) == ours
     return {k: v for k, v in tags.items() if not (same and k == "finishing_stacks")}
 
 
-def _amounts(value: object, field: str, where: _Where, n: int = 0) -> list[Decimal]:
-    """A number or a list of numbers, as ``n`` Decimals (lists padded with 0)."""
+def _finishing(said: str, decimals: int) -> list[int | None] | None:
+    """A ``finishing_stacks`` text as chips, ``None`` for ``inf`` (a stack not
+    known); None when it is not that."""
+    out: list[int | None] = []
+    for entry in (v.strip() for v in said.strip("[]").split(",") if v.strip()):
+        chips = None if entry in ("inf", "+inf") else file_stacks(entry, decimals)
+        if chips is None and entry not in ("inf", "+inf"):
+            return None
+        out += chips or [None]
+    return out
+
+
+def _amounts(
+    value: object, field: str, where: _Where, n: int = 0, signed: bool = False
+) -> list[Decimal]:
+    """A number or a list of numbers, as ``n`` Decimals (lists padded with 0);
+    ``signed``: a negative number is read too (and stays negative)."""
     items = value if isinstance(value, list) else [value] * max(n, 1)
     try:
-        out = [check_amount(v) for v in items]
+        out = [_signed(v) if signed else check_amount(v) for v in items]
     except AmountError as exc:
         raise where.error(str(exc), field) from None
     if n:
@@ -285,6 +352,18 @@ def _amounts(value: object, field: str, where: _Where, n: int = 0) -> list[Decim
     if not out:
         raise where.error("no values", field)
     return out
+
+
+def _infinite(value: object) -> bool:
+    """PHH's ``inf`` (read as a Decimal, or a float by another TOML reader)."""
+    return isinstance(value, Decimal | float) and value == Decimal("Infinity")
+
+
+def _signed(value: object) -> Decimal:
+    """A blind or a new player's post (negative): an amount either way."""
+    if isinstance(value, int | Decimal) and not isinstance(value, bool) and value < 0:
+        return -check_amount(-value)
+    return check_amount(value)
 
 
 @dataclass(frozen=True)
@@ -387,11 +466,18 @@ def _moves(
         elif a.word == "db":  # cards checked by _cards; unknown ones (``??``) count too
             betting.append((a.index, None, "db", len(a.cards) // 2))
     try:
-        return replay_moves(draft, betting)
+        return replay_moves(draft, betting, partial=True)
     except ReplayError as exc:
         line = where.action_line(exc.index, actions) if exc.index is not None else None
         label = f"action {exc.index + 1}" if exc.index is not None else "actions"
         raise where.error(exc.message, label, line) from None
+
+
+def _finished(record: GameRecord, where: _Where) -> bool:
+    try:
+        return bool(played_hands(record))
+    except ReplayError as exc:
+        raise where.error(exc.message, "actions") from None
 
 
 def _replay(record: GameRecord, where: _Where) -> PlayedHand:
@@ -403,7 +489,8 @@ def _replay(record: GameRecord, where: _Where) -> PlayedHand:
 
 def _write(records: Sequence[GameRecord]) -> str:
     try:
-        per_record = [(r, played_hands(r)) for r in records]
+        # A partial history (a record that stops mid-hand) is written as far as it goes.
+        per_record = [(r, played_hands(r, unfinished=True)) for r in records]
         hands = [hand for _, played in per_record for hand in played]
         # A record of one hand keeps its section's name (its title) where it has one.
         keys = [r.title if len(played) == 1 else "" for r, played in per_record for _ in played]

@@ -6,7 +6,9 @@ pays more than its finishing stacks (or, without them, its winnings) show, with 
 player ahead of the replay, was raked; the reader tries the rake as one amount
 taken from the main pot first (a site's summary) and then pot by pot (pokerkit
 rakes each pot on its own), and keeps the one that gives the file's stacks exactly
-(rules/poker/rake.py).
+(rules/poker/rake.py).  Figures that would rake every pot whole are not a rake
+(the HandHQ iPoker hands write 0 for every player's winnings): the hand is kept
+unraked.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ def rake_options(played: PlayedHand, finishing: list[int] | None) -> list[dict[s
     short = {s: played.final_stacks[s] - finishing[i] for i, s in enumerate(order)}
     if any(v < 0 for v in short.values()) or not any(short.values()):
         return []
+    if sum(short.values()) >= sum(a.amount for a in hand.awards):
+        # No rake takes every pot whole: these figures are no stacks (the HandHQ
+        # iPoker hands write winnings of 0 for a pot someone won).
+        return []
     out: list[dict[str, Any]] = [{"hand_rake": sum(short.values())}]
     if hand.board2:
         return out  # pot by pot is pokerkit's rule, and pokerkit runs a board once
@@ -92,3 +98,19 @@ def _per_pot(played: PlayedHand, short: dict[int, int]) -> list[int] | None:
         rakes[a.pot] += lo
         pending.remove(a)
     return rakes if not any(left.values()) else None
+
+
+def unknown_winners(played: PlayedHand, finishing: list[int] | None) -> list[int]:
+    """The chairs still in at the showdown whose cards are unknown and to whom the
+    file's stacks pay something (the replay lets no unknown hand win): winners the
+    table could not see (the ``showdown_winners`` option)."""
+    hand = played.hand
+    order = list(hand.players)
+    if finishing is None or len(finishing) != len(order) or len(hand.live) < 2:
+        return []
+    paid = dict.fromkeys(order, 0)
+    for a in hand.awards:
+        for seat, chips in a.shares:
+            paid[seat] += chips
+    return [s for i, s in enumerate(order) if s in hand.live and not hand.holes[s]
+            and finishing[i] > played.final_stacks[s] - paid[s]]

@@ -1,7 +1,8 @@
 """Played hands to PHH text (rules/poker/phh.py reads it back).
 
 Amounts are written in the hand's own unit with its decimals (``1.50``), so a file
-read and written keeps its unit (docs/poker.md, "Amounts").  Hole cards are written
+read and written keeps its unit (docs/poker.md, "Amounts"); a stack the history did
+not know is written ``inf`` again, before and after the hand.  Hole cards are written
 only where they are public: fixed by the file they came from, or shown.
 """
 
@@ -30,6 +31,8 @@ def toml_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, Decimal) and not value.is_finite():
+        return "nan" if value.is_nan() else "inf" if value > 0 else "-inf"
     if isinstance(value, Decimal):
         text = f"{value:f}"
         return text if "." in text else text + ".0"
@@ -68,8 +71,15 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
     def money(chips: int) -> str:
         return from_chips(chips, d)
 
+    unknown = set(config.unknown_stacks or ())
+
     def money_list(values: Sequence[int]) -> str:
         return "[" + ", ".join(money(v) for v in values) + "]"
+
+    def stack_list(values: Sequence[int]) -> str:
+        """Stacks by player: ``inf`` where the history did not know the stack."""
+        texts = ("inf" if s in unknown else money(v) for s, v in zip(order, values, strict=True))
+        return "[" + ", ".join(texts) + "]"
 
     actions: list[str] = []
     for s in order:
@@ -85,7 +95,9 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
             actions.append(f"d db {_cards(boards[street])}")
         word = {"fold": "f", "check": "cc", "call": "cc"}.get(kind)
         actions.append(f"{label[seat]} {word}" if word else f"{label[seat]} cbr {money(amount)}")
-    while hand.done and street < Street.RIVER and len(hand.board) > _DEALT[street]:
+    while street < Street.RIVER and len(hand.board) > _DEALT[street] and (
+        hand.done or street < hand.street
+    ):  # the board dealt after the last action (a partial history: up to its street)
         street = Street(street + 1)
         actions.append(f"d db {_cards(boards[street])}")
     if hand.done and len(hand.live) > 1:
@@ -102,13 +114,13 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
         f"antes = {money_list(_fit(antes, n))}",
         f"blinds_or_straddles = {money_list(_fit(blinds, n))}",
         f"min_bet = {money(config.min_raise)}",
-        f"starting_stacks = {money_list([hand.starting[s] for s in order])}",
+        f"starting_stacks = {stack_list([hand.starting[s] for s in order])}",
         f"actions = {toml_value(actions)}",
     ]
     tags = dict(played.tags)
     computed: dict[str, str] = {}
     if played.final_stacks:
-        computed["finishing_stacks"] = money_list([played.final_stacks[s] for s in order])
+        computed["finishing_stacks"] = stack_list([played.final_stacks[s] for s in order])
     if played.names and any(played.names):
         computed["players"] = toml_value([played.names[s] for s in order])
     if config.cap is not None:  # nor for cap no-limit

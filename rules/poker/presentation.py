@@ -94,7 +94,7 @@ class PokerPresentation(Presentation):
             )
         if kind == "post":
             blind = event.get("blind")
-            named = {"ante": "the ante", "straddle": "a straddle"}
+            named = {"ante": "the ante", "straddle": "a straddle", "post": "a new player's blind"}
             what = named.get(str(blind), f"the {blind} blind")
             return f"{actor} {verb('post', you)} {what} ({money(view, event.get('chips'))})"
         if kind == "action":

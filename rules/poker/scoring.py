@@ -58,7 +58,9 @@ def award(
     pots: Sequence[Pot], ranks: Mapping[int, int], shown: Sequence[int], odd_chip: OddChip
 ) -> list[Award]:
     """Each pot to the best shown hand among its eligible seats; a pot nobody shown is
-    eligible for (one player left) goes to its only eligible seat.  Adjacent pots won
+    eligible for goes to its only eligible seat (one player left), or is split among
+    its eligible seats when none of their hands is known (an imported history that
+    never shows them: pokerkit splits so too).  Adjacent pots won
     by the same players are split as one (so uneven splits leave at most one round
     of odd chips; pokerkit does the same), and ``Award.pot`` is the first of them."""
     groups: list[tuple[int, int, tuple[int, ...]]] = []  # (first pot, chips, winners)
@@ -68,7 +70,7 @@ def award(
             top = min(ranks[s] for s in contenders)
             winners = tuple(s for s in contenders if ranks[s] == top)
         else:
-            winners = pot.eligible[:1]
+            winners = tuple(pot.eligible)
         if groups and groups[-1][2] == winners:
             first, chips, _ = groups[-1]
             groups[-1] = (first, chips + pot.amount, winners)

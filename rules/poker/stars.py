@@ -4,8 +4,9 @@ A file holds hands one after another, each opening with a ``PokerStars Hand
 #N:`` header line (``PokerStars Zoom Hand``, ``PokerStars Game`` too).  What is
 read (docs/poker.md, "PokerStars hand histories"): no-limit hold'em cash and
 tournament hands — the header (stakes, currency, tournament and level), the table
-line (the button's seat), the seats and their stacks, the posts (antes, blinds,
-dead blinds, straddles), every betting action of the four streets, the board, the
+line (the button's seat), the seats and their stacks (a seat marked sitting out
+is dealt in when its player posts or acts), the posts (antes, blinds, dead
+blinds, straddles), every betting action of the four streets, the board, the
 cards dealt to the hero and shown or mucked at the showdown, uncalled bets, the
 ``collected`` lines and the summary's rake, and boards run twice (``*** FIRST
 FLOP ***``, ``*** SECOND RIVER ***``...).  Chatter (joins, timeouts, chat) is
@@ -20,15 +21,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from engine.formats import FileFormat, FormatError, GameRecord
-from rules.poker.amounts import AmountError, parse_amount, to_chips, unit_of
+from engine.formats import FileFormat, GameRecord
+from rules.poker.amounts import AmountError, from_chips, parse_amount, to_chips, unit_of
 from rules.poker.hands import ReplayError, play_record, replay_moves
 from rules.poker.options import spell_cards
 from rules.poker.phh_write import toml_value
+from rules.poker.stars_write import StarsError, write_stars
 
 _HEADER = re.compile(r"^PokerStars (?:Home Game )?(?:Zoom )?(?:Hand|Game) #(\d+):\s*(.*)$")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max (?:\(.*?\) )?Seat #(\d+) is the button")
@@ -52,12 +54,6 @@ _COLLECTED = re.compile(r"^(.+) collected (\S+) from (?:main |side )?pot(?:-\d+)
 _RAKE = re.compile(r"\| Rake (\S+)")
 _STAKES = re.compile(r"\(([^()/]+)/([^()/ ]+)(?: - (\S+) Cap -)?(?: +([A-Z]{3}))?\)")
 _SYMBOLS = "$€£"
-
-
-class StarsError(FormatError):
-    """A PokerStars hand history we cannot read, or that breaks the rules."""
-
-    code = "bad_hand_history"
 
 
 def _money(text: str) -> Decimal:
@@ -98,6 +94,7 @@ class _Seat:
     number: int
     name: str
     stack: Decimal
+    away: bool = False  # marked "is sitting out" (or "out of hand")
 
 
 def _record(hand: _Hand) -> GameRecord:
@@ -122,10 +119,9 @@ def _record(hand: _Hand) -> GameRecord:
         if button is None and (m := _TABLE.match(row)):
             table, seat_count, button = m.group(1), int(m.group(2)), int(m.group(3))
         elif not body and (m := _SEAT.match(row)):
-            if "sitting out" in m.group(4) or "out of hand" in m.group(4):
-                continue
+            away = "sitting out" in m.group(4) or "out of hand" in m.group(4)
             try:
-                seats.append(_Seat(int(m.group(1)), m.group(2), _money(m.group(3))))
+                seats.append(_Seat(int(m.group(1)), m.group(2), _money(m.group(3)), away))
             except AmountError as exc:
                 raise hand.error(str(exc), number) from None
         elif seats:
@@ -134,8 +130,13 @@ def _record(hand: _Hand) -> GameRecord:
         raise hand.error("no table line naming the button's seat")
     # A seat whose player neither posts nor acts was not dealt in (waiting for the
     # big blind, say): every player dealt in posts or acts before a hand can end.
+    # A seat marked "is sitting out" is judged the same way: a tournament player
+    # sitting out is still dealt in, posts the ante and is folded by the site.
     involved = {m.group(1) for _, row in body if (m := _POST.match(row) or _ACTION.match(row))}
-    seats = [s for s in seats if s.name in involved] if involved else seats
+    if involved:
+        seats = [s for s in seats if s.name in involved]
+    else:  # a history cut before the posts: the seats marked away are not dealt in
+        seats = [s for s in seats if not s.away]
     if not 2 <= len(seats) <= 10:
         raise hand.error("2 to 10 players must be dealt in")
     # Players from the first seat left of the button, the button (or the seat
@@ -181,6 +182,8 @@ def _build(
 
     def cards(text: str, line: int, owner: int | None) -> str:
         spelled = text.replace(" ", "")
+        if owner is not None and "?" in spelled:
+            return ""  # hole cards not (all) known: unknown, as PHH's ``????``
         try:
             faces = spell_cards(spelled)
         except ValueError as exc:
@@ -297,8 +300,23 @@ def _build(
     record = GameRecord(
         "poker", options, 0, tuple(log), draft.players, f"Hand #{hand.number}", tags
     )
+    record = _unknown_winners(record, [c(v) for v in collected])
     _check_collected(hand, record, [c(v) for v in collected])
     return record
+
+
+def _unknown_winners(record: GameRecord, collected: list[int]) -> GameRecord:
+    """The record with ``showdown_winners``: the players whose cards the file never
+    shows but who collected at the showdown (the rules let no unknown hand win)."""
+    try:
+        played = play_record(record)
+    except ReplayError:
+        return record  # _check_collected says why
+    hand = played.hand
+    winners = [s for s in hand.live if not hand.holes[s] and collected[s] > 0]
+    if len(hand.live) < 2 or not winners:
+        return record
+    return replace(record, options={**record.options, "showdown_winners": winners})
 
 
 def _tags(
@@ -344,7 +362,16 @@ def _check_collected(hand: _Hand, record: GameRecord, collected: list[int]) -> N
     if not any(collected):
         return  # a file cut before the collected lines: the replay is the record
     if won != collected:
-        raise hand.error(f"the rules pay {won} but the file says {collected} collected")
+        decimals = int(record.options["decimals"])
+
+        def listed(chips: list[int]) -> str:
+            return ", ".join(
+                f"{name} {from_chips(c, decimals)}" for name, c in zip(record.players, chips,
+                                                                      strict=True)
+            )
+
+        raise hand.error(f"the rules pay {listed(won)} but the file says {listed(collected)} "
+                         "collected")
 
 
 STARS = FileFormat(
@@ -357,6 +384,4 @@ STARS = FileFormat(
 
 
 def _write(records: Sequence[GameRecord]) -> str:
-    from rules.poker.stars_write import write_stars  # the writer shares nothing else
-
     return write_stars(records)

@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Callable, Sequence
 
 from engine.cards import face_of, format_face
-from engine.formats import GameRecord
+from engine.formats import FormatError, GameRecord
 from rules.poker.amounts import from_chips
 from rules.poker.hands import PlayedHand, played_hands
 from rules.poker.options import spell_cards
@@ -41,11 +41,23 @@ def _tag(played: PlayedHand, key: str, default: object) -> object:
         return default
 
 
+class StarsError(FormatError):
+    """A PokerStars hand history we cannot read, or that breaks the rules (or a
+    hand that PokerStars text cannot hold)."""
+
+    code = "bad_hand_history"
+
+
 def write_stars(records: Sequence[GameRecord]) -> str:
     """The hands of ``records`` as one PokerStars-style text file."""
     blocks = []
     for record in records:
-        for played in played_hands(record):
+        for played in played_hands(record, unfinished=True):
+            if not played.hand.done:
+                raise StarsError(
+                    "the hand stops before it is over, and PokerStars text holds only "
+                    "finished hands: export it as PHH"
+                )
             blocks.append("\n".join(hand_text(played)))
     return "\n\n\n".join(blocks) + "\n"
 
@@ -53,6 +65,11 @@ def write_stars(records: Sequence[GameRecord]) -> str:
 def hand_text(played: PlayedHand) -> list[str]:
     """The lines of one hand."""
     hand, config = played.hand, played.config
+    if config.unknown_stacks:
+        raise StarsError(
+            "a hand whose stacks are not known cannot be written as PokerStars text, "
+            "which gives every stack: export it as PHH"
+        )
     symbol = str(_tag(played, "currency_symbol", ""))
     currency = str(_tag(played, "currency", ""))
 
@@ -86,13 +103,15 @@ def hand_text(played: PlayedHand) -> list[str]:
     for s, ante in zip(order, antes, strict=True):
         if ante:
             lines.append(f"{name(s)}: posts the ante {money(min(ante, hand.starting[s]))}")
+    new = config.new_player_posts(len(order))
     by_position = [order[1], order[0]] if len(order) == 2 else order
     for k, s in enumerate(by_position):
         chips = blinds[order.index(s)]
         if chips:
-            # Past the two blinds: a missed big blind, or a straddle if larger.
+            # Past the two blinds: a missed big blind, or a straddle if larger; a
+            # new player's post is the site's big blind out of position.
             word = ("small blind", "big blind")[k] if k < 2 else (
-                "straddle" if chips > bb else "big blind"
+                "straddle" if chips > bb and not new[order.index(s)] else "big blind"
             )
             lines.append(f"{name(s)}: posts {word} {money(chips)}")
     lines.append("*** HOLE CARDS ***")

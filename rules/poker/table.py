@@ -21,6 +21,7 @@ every whole amount from the minimum to all-in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -76,6 +77,13 @@ def _fixed_deal(
     return holes, stub
 
 
+def _known(stacks: Sequence[int], config: PokerConfig) -> list[int | None]:
+    """Stacks as shown: ``None`` for a chair whose stack the history does not know
+    (``unknown_stacks``: the number the table counts with only covers its bets)."""
+    unknown = set(config.unknown_stacks or ())
+    return [None if s in unknown else v for s, v in enumerate(stacks)]
+
+
 def _next_active(state: PokerState, after: int) -> int:
     seats = state.config.seats
     for k in range(1, seats + 1):
@@ -112,7 +120,7 @@ def _start_hand(state: PokerState) -> tuple[PokerState, list[Event]]:
             "small_blind": hand.small_blind_seat,
             "big_blind": hand.big_blind_seat,
             "players": list(players),
-            "stacks": list(state.stacks),
+            "stacks": _known(state.stacks, state.config),
         },
     )
     after = replace(state, phase=Phase.BETTING, stacks=stacks, hand=hand, pending=())
@@ -125,7 +133,8 @@ def _end_hand(state: PokerState, events: list[Event]) -> tuple[PokerState, list[
     """Book a finished hand, then ask the seats sitting out, or deal the next hand."""
     assert state.hand is not None and state.hand.done
     cfg = state.config
-    events = [*events, Event("hand_end", {"hand": state.hand.number, "stacks": list(state.stacks)})]
+    stacks = _known(state.stacks, cfg)
+    events = [*events, Event("hand_end", {"hand": state.hand.number, "stacks": stacks})]
     out = tuple(o or st == 0 for o, st in zip(state.sitting_out, state.stacks, strict=True))
     played = state.hands_played + 1
     state = replace(state, hands_played=played, sitting_out=out)
@@ -354,14 +363,16 @@ class PokerTable(Game[PokerState, PokerConfig]):
             "hands": cfg.hands,
             "hands_played": state.hands_played,
             "blinds": {"small": cfg.small_blind, "big": cfg.big_blind, "ante": cfg.ante},
-            "stacks": list(state.stacks),
-            "bought_in": list(state.bought_in),
+            "stacks": _known(state.stacks, cfg),
+            "bought_in": _known(state.bought_in, cfg),
             "sitting_out": list(state.sitting_out),
             "to_act": list(self.to_act(state)),
             "over": state.phase is Phase.OVER,
         }
         if cfg.decimals:  # an imported hand counts a currency's smallest unit
             out["decimals"] = cfg.decimals
+        if cfg.unknown_stacks:  # a history that does not know these stacks
+            out["unknown_stacks"] = list(cfg.unknown_stacks)
         if hand is not None:
             out.update(self._hand_view(hand, viewer))
         opts = self.options(state)

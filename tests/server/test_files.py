@@ -201,3 +201,19 @@ def test_a_played_session_exports_every_board_with_its_seats_names() -> None:
             state, _ = game.act(state, seat, action)
         scores.append(state.results[0].score_ns)
     assert scores == [b.score_ns for b in played.state.results]
+
+
+def test_a_partial_poker_history_is_stored_unfinished_and_exports_as_it_came(
+        sqlite_url: str, tmp_path: Path, capsys: Any) -> None:
+    # As a bridge record that stops early: status abandoned, so nothing resumes it.
+    real = Path(__file__).parents[1] / "data" / "poker_real"
+    assert main(["import", str(real / "phh_ipoker_partial_history.phhs"), "--db",
+                 sqlite_url]) == 0
+    stored = load_stored(sqlite_url, 1)
+    assert stored.status == "abandoned" and stored.game_type == "poker"
+    capsys.readouterr()
+    assert main(["export", "1", "--format", "phh", "--db", sqlite_url]) == 0
+    text = capsys.readouterr().out
+    assert "starting_stacks = [inf, inf, inf, inf, inf, inf]" in text and "d db 4d" in text
+    assert main(["export", "1", "--format", "pokerstars", "--db", sqlite_url]) == 2
+    assert "export it as PHH" in capsys.readouterr().err

@@ -158,3 +158,18 @@ def test_bad_histories_are_refused():
     ):
         with pytest.raises(PhhError):
             from_phh(bad)
+
+
+def test_a_new_players_post_is_live_and_does_not_move_the_first_to_act():
+    # A negative blinds_or_straddles entry (pokerkit's notation): p4 posts 4 as a
+    # player just sat down; p3, left of the big blind, still acts first and must
+    # call the 4, and p4 may check its post (pokerkit: the same stacks).
+    text = (
+        "variant = 'NT'\nantes = 0\nblinds_or_straddles = [1, 2, 0, -4]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100, 100, 100]\n"
+        "actions = ['p3 f', 'p4 cc', 'p1 f', 'p2 f']\n"
+    )
+    hand = from_phh(text)
+    assert hand.final_stacks == (99, 98, 100, 103)
+    history = pokerkit.HandHistory.loads(text)
+    assert list(list(history)[-1].stacks) == list(hand.final_stacks)

@@ -304,9 +304,9 @@ def test_a_played_session_exports_every_hand():
         (CENTS.replace('"p1 cbr 3.5"', '"p1 cbr 1000"'), 6),  # more than the stack
         (CENTS.replace('"p2 f"', '"p3 f"'), 6),  # out of turn
         (CENTS.replace("[50, 49.75", "[50, -49.75"), 5),
-        (CENTS.replace("[50, 49.75", "[50, inf"), 5),
+        (CENTS.replace("[50, 49.75", "[50, -inf"), 5),  # (inf: a stack not known)
+        (CENTS.replace("[50, 49.75", "[50, nan"), 5),
         (CENTS.replace('"NT"', '"FT"'), 1),
-        (CENTS.replace(', "p3 f"', ""), None),  # stops before the end
         (CENTS.replace('"p3 f"]', '"p3 f", "d db Ac??"]'), 6),  # a board after the end
         (BB_ANTE.replace("'d dh p2 QsQd'", "'d dh p2 AsQd'"), None),  # a card twice
         (BB_ANTE.replace("'d dh p4 KsKd'", "'d dh p4 KsKdKh'"), 8),
@@ -351,3 +351,19 @@ def test_imported_cents_read_as_money_in_replays():
     assert "C posts a straddle (1.00)" in lines and "C posts the ante (0.05)" in lines
     # A's 3.50 over the 1.00 straddle: 2.50 comes back, and A takes the 2.55 pot.
     assert lines[-3:] == ["2.50 uncalled returned to A", "A wins 2.55", "Hand 1 over"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        (CENTS.replace("[50, 49.75", "[50, -49.75"), "amount: -49.75"),
+        (CENTS.replace("[50, 49.75", "[50, -inf"), "amount: -inf"),
+        (CENTS.replace("[50, 49.75", "[50, 00:04:31"), "not an amount: a date or time"),
+        (CENTS.replace('"NT"', "1.5"), "not 1.5"),
+        ("[1]\n" + CENTS.replace("variant = \"NT\"\n", ""), "not a hand without one"),
+    ],
+)
+def test_messages_show_values_as_files_write_them(bad: str, said: str):
+    with pytest.raises(PhhError) as err:
+        read_phh(bad)
+    assert said in str(err.value) and "Decimal(" not in str(err.value)

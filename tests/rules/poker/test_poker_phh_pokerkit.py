@@ -59,12 +59,19 @@ def _structure(rng: Rng, n: int) -> tuple[list[Decimal], list[Decimal], bool]:
     return antes, blinds, trimming
 
 
-def pokerkit_hand(seed: int) -> tuple[str, list[Decimal]]:
-    """A random hand played by pokerkit: its PHH text and the final stacks."""
+def pokerkit_hand(seed: int, new_post: bool = False) -> tuple[str, list[Decimal]]:
+    """A random hand played by pokerkit: its PHH text and the final stacks;
+    ``new_post``: with a new player's post past the blinds (a negative entry)."""
     rng = Rng(seed)
     n = 2 + rng.below(8)
     antes, blinds, trimming = _structure(rng, n)
     bb = blinds[1]
+    if new_post:
+        n = max(n, 4)
+        antes = [*antes, *[antes[0]] * (n - len(antes))] if any(antes) else [Decimal(0)] * n
+        at = 2 + rng.below(n - 2)
+        blinds = [*blinds, *[Decimal(0)] * (n - len(blinds))]
+        blinds[at] = -bb * (1 + rng.below(2))  # the big blind, or twice it
     stacks = [_money(rng, 1, 40_000) + bb * rng.below(3) for _ in range(n)]
     a = pokerkit.Automation
     automations = (
@@ -203,3 +210,28 @@ def test_tables_with_per_position_posts_export_hands_pokerkit_replays():
             assert [int(x) for x in final.stacks] == ours
             compared += 1
     assert compared > 150
+
+
+def test_new_player_posts_written_negative_match_pokerkit():
+    """PHH's ``blinds_or_straddles`` as pokerkit writes a post by a player who has
+    just sat down (negative: live, never the opener's mark) comes out of our import
+    with pokerkit's final stacks (tests/data/poker_real/phh_pokerstars_negative_post.phhs
+    is one from the HandHQ data)."""
+    warnings.simplefilter("ignore")
+    compared = 0
+    for seed in range(120):
+        try:
+            text, _ = pokerkit_hand(seed, new_post=True)
+        except AssertionError:
+            continue
+        want = pokerkit_replay(text)
+        if want is None:
+            continue
+        ours = from_phh(text)
+        assert any(b < 0 for b in ours.config.blinds_or_straddles or ()), text
+        unit = Decimal(1).scaleb(-ours.config.decimals)
+        assert [Decimal(c) * unit for c in ours.final_stacks] == want, text
+        record = read_phh(text)[0]
+        assert read_phh(PHH.write([record])) == [record]
+        compared += 1
+    assert compared > 100

@@ -107,6 +107,13 @@ def test_bad_histories_say_where(text: str, line: int | None):
         assert err.value.line == line, err.value
 
 
+def test_a_payout_the_file_does_not_show_is_named_in_money():
+    text = _edit("stars_cash.txt", "a.b.c collected $6.13", "a.b.c collected $6.03")
+    with pytest.raises(StarsError, match=r"the rules pay .*a\.b\.c 6\.13.* the file says "
+                                         r".*a\.b\.c 6\.03"):
+        read_stars(text)
+
+
 def test_a_player_waiting_for_the_big_blind_is_not_dealt_in():
     text = """\
 PokerStars Hand #1:  Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 12:00:00 ET
@@ -131,6 +138,41 @@ Total pot $0.05 | Rake $0
     assert record.players == ("B", "C", "A") and record.tags["seats"] == "[2, 3, 1]"
     played = play_record(record)
     assert [played.final_stacks[s] for s in played.hand.players] == [199, 198, 203]
+
+
+def test_a_seat_sitting_out_is_dealt_in_only_when_its_player_posts_or_acts():
+    # A cash player sitting out does nothing and is not dealt in; a tournament
+    # player sitting out is dealt in by the site (posts the ante, is folded):
+    # tests/data/poker_real/stars_sng_sitting_out_posts.txt.
+    text = """\
+PokerStars Hand #2:  Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 12:00:00 ET
+Table 'T' 6-max Seat #1 is the button
+Seat 1: A ($2 in chips)
+Seat 2: B ($2 in chips)
+Seat 3: C ($2 in chips)
+Seat 4: S ($2 in chips) is sitting out
+B: posts small blind $0.01
+C: posts big blind $0.02
+*** HOLE CARDS ***
+A: raises $0.04 to $0.06
+B: folds
+C: folds
+Uncalled bet ($0.04) returned to A
+A collected $0.05 from pot
+*** SUMMARY ***
+Total pot $0.05 | Rake $0
+"""
+    (record,) = read_stars(text)
+    assert record.players == ("B", "C", "A")
+    posting = text.replace("C: posts big blind $0.02\n",
+                           "C: posts big blind $0.02\nS: posts big blind $0.02\n")
+    posting = posting.replace("A: raises", "S: checks\nA: raises")
+    posting = posting.replace("C: folds\n", "C: folds\nS: folds\n")
+    posting = posting.replace("$0.05", "$0.07")
+    (record,) = read_stars(posting)
+    assert record.players == ("B", "C", "S", "A")
+    played = play_record(record)
+    assert [played.final_stacks[s] for s in played.hand.players] == [199, 198, 198, 205]
 
 
 def test_phh_hands_written_as_pokerstars_text_read_back_to_the_same_stacks():
