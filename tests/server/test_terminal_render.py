@@ -249,6 +249,16 @@ def test_poker_table_screens(
         assert part in text, f"{part!r} not in\n{text}"
 
 
+def test_a_stack_the_history_did_not_know_reads_as_a_question_mark() -> None:
+    # docs/formats.md: a PHH stack of inf is played as a covering stack, never shown.
+    config = POKER.parse_config(
+        {"seats": 3, "hands": 1, "stacks": [500, 500, 500], "unknown_stacks": [1]}
+    )
+    text = _screen(POKER, POKER.new(config, 7), 0, POKER_NAMES)
+    assert re.search(r"Seat 2\s+stack\s+\?", text), text
+    assert "500" in text  # the known stacks are shown
+
+
 def test_poker_events_read_as_table_talk() -> None:
     _, events = _poker(
         (0, {"type": "raise", "to": 12}),
