@@ -1,4 +1,4 @@
-"""Copies of frozen dataclass values with some fields changed, fast.
+"""Copies of frozen dataclass values with some fields changed, and new ones, fast.
 
 ``dataclasses.replace`` reads every field and runs ``__init__`` again, setting each
 field through ``object.__setattr__``: about 5 µs for a state of twenty fields, which
@@ -23,4 +23,15 @@ def evolve(value: T, **changes: Any) -> T:
     new = object.__new__(type(value))
     new.__dict__.update(fields)
     new.__dict__.update(changes)
+    return new
+
+
+def build(cls: type[T], **fields: Any) -> T:
+    """An instance of the frozen dataclass ``cls`` from every one of its fields,
+    without running ``__init__`` (about a third of its cost: a frozen ``__init__``
+    sets each field through ``object.__setattr__``).  For the hot paths of the
+    rules, on plain value classes only, as :func:`evolve`; the caller names every
+    field (defaults are not filled in)."""
+    new = object.__new__(cls)
+    new.__dict__.update(fields)
     return new

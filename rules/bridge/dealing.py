@@ -3,7 +3,7 @@ table's fixed deal or the seed), sorted for display, and the deal as PBN."""
 
 from __future__ import annotations
 
-from engine.cards import deck, suit_of
+from engine.cards import deck
 from engine.dds.deal import make_deal, parse_pbn
 from engine.rng import Rng
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
@@ -12,8 +12,9 @@ from rules.bridge.state import BoardResult, BridgeState, Hands, Phase
 
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
-    # Spades, hearts, diamonds, clubs; high to low within a suit.
-    return tuple(sorted(cards, key=lambda f: (-suit_of(f), -f)))
+    # Spades, hearts, diamonds, clubs; high to low within a suit: faces are
+    # suit * 13 + rank, so that is simply descending (no key function per card).
+    return tuple(sorted(cards, reverse=True))
 
 
 def deal_board(

@@ -11,17 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from engine.actions import FrozenAction
 from engine.cards import CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
-from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
+from engine.events import JSON, OMNISCIENT, PUBLIC, SPECTATOR, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.tricks import winning_index
-from engine.values import evolve
+from engine.values import build, evolve
 from rules.bridge import lin, pbn
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
+    LADDER,
     STRAINS,
     Call,
     CallError,
@@ -55,6 +57,15 @@ MAX_ALERT = 200  # characters of an alert's explanation
 # lookup, and a canonical spelling parses without the card parser.
 _SPELLING = tuple(format_face(f) for f in range(52))
 _FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
+# Every action legal() can list, built once and handed out shared and frozen
+# (engine/actions.py): a play step lists up to 13 cards and 14 claims, and
+# building a dict for each was a large share of a random-legal step.
+_PLAY = tuple(FrozenAction(type="play", card=text) for text in _SPELLING)
+_CLAIMS = tuple(tuple(FrozenAction(type="claim", tricks=n) for n in range(k + 1))
+                for k in range(14))  # _CLAIMS[k]: every claim with k tricks left
+_CALL = {text: FrozenAction(type="call", call=text)
+         for text in ("P", "X", "XX", *(str(bid) for bid in LADDER))}
+_ANSWERS = (FrozenAction(type="accept_claim"), FrozenAction(type="reject_claim"))
 
 
 # The file formats replay records through the rules, which list the formats: the
@@ -81,7 +92,7 @@ LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_l
 
 def _claims(state: BridgeState) -> list[Action]:
     """Every claim of the remaining tricks (the one in progress included)."""
-    return [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
+    return list(_CLAIMS[remaining_tricks(state)])
 
 
 @dataclass(frozen=True)
@@ -175,24 +186,36 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     # legality
 
     def legal(self, state: BridgeState, seat: int) -> list[Action]:
+        if state.phase is Phase.PLAY:  # the common case first, as in to_act
+            player = (state.leader + len(state.trick)) % 4
+            contract = state.contract
+            assert contract is not None
+            declarer = contract.declarer
+            if seat == (declarer if player == (declarer + 2) % 4 else player):
+                return self._plays(state.hands[player], state.trick)
         if seat not in self.to_act(state):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
             return []
         if state.phase is Phase.AUCTION:
             calls = self._calls(state)
-            return [{"type": "call", "call": str(c)} for c in legal_calls(calls, seat)]
-        if state.phase is Phase.CLAIM:
-            return [{"type": "accept_claim"}, {"type": "reject_claim"}]
-        held = state.hands[(state.leader + len(state.trick)) % 4]
+            return [_CALL[str(c)] for c in legal_calls(calls, seat)]
+        # The claim phase: the play phase's seats on turn returned above.
+        return list(_ANSWERS)
+
+    @staticmethod
+    def _plays(held: tuple[int, ...], trick: tuple[int, ...]) -> list[Action]:
+        """The cards the seat on turn may play from ``held`` (following suit), then its
+        claims: whoever is on turn may claim or concede too (the declarer also for
+        dummy), except once the last trick is under way (claim_allowed)."""
         cards = held
-        if state.trick:
-            led = state.trick[0] // 13  # bridge holds faces 0..51: suit = face // 13
+        if trick:
+            led = trick[0] // 13  # bridge holds faces 0..51: suit = face // 13
             cards = tuple(c for c in held if c // 13 == led) or held
-        out: list[Action] = [{"type": "play", "card": _SPELLING[c]} for c in cards]
-        # Whoever is on turn may claim or concede too (the declarer also for dummy).
-        if claim_allowed(state):
-            out += _claims(state)
+        out: list[Action] = [_PLAY[c] for c in cards]
+        remaining = len(held)  # remaining_tricks: the hand of the seat to play
+        if remaining > 1 or not trick:
+            out += _CLAIMS[remaining]
         return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
@@ -208,6 +231,35 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         return [(s, parse_call(c)) for s, c in state.calls]
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
+        if state.phase is Phase.PLAY and action.get("type") == "play":
+            # The common case, a legal card, checked without the general path's
+            # steps; anything it does not accept goes that way for its error.
+            move = self._card_move(state, seat, action)
+            if move is not None:
+                return move
+        return self._validate(state, seat, action)
+
+    def _card_move(self, state: BridgeState, seat: int, action: Action) -> BridgeMove | None:
+        """The move of a legal card played by the seat on turn, else None."""
+        player = (state.leader + len(state.trick)) % 4
+        contract = state.contract
+        assert contract is not None
+        declarer = contract.declarer
+        if seat != (declarer if player == (declarer + 2) % 4 else player):
+            return None
+        text = action.get("card")
+        f = _FACE_OF.get(text) if type(text) is str else None
+        hand = state.hands[player]
+        if f is None or f not in hand:
+            return None
+        if state.trick:
+            led = state.trick[0] // 13
+            if f // 13 != led and any(c // 13 == led for c in hand):
+                return None
+        return build(BridgeMove, action=_PLAY[f], seat=seat, state=state, call=None, card=f,
+                     tricks=None)
+
+    def _validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over", "the session is over")
         kind = action.get("type")
@@ -223,19 +275,19 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 check_call(self._calls(state), seat, call)
             except CallError as exc:
                 raise IllegalAction(exc.code, str(exc)) from None
-            canonical: dict[str, Any] = {"type": "call", "call": format_call(call)}
+            canonical: Action = _CALL[format_call(call)]
             alert = action.get("alert")
             if alert is not None:
                 # An alert, with the explanation the partnership gives (may be empty).
                 if not isinstance(alert, str) or len(alert) > MAX_ALERT:
                     raise IllegalAction("bad_alert", f"an alert is a text of at most "
                                                      f"{MAX_ALERT} characters")
-                canonical["alert"] = alert
+                canonical = FrozenAction(canonical, alert=alert)
             return BridgeMove(canonical, seat, state, call=call)
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):
                 raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
-            return BridgeMove({"type": kind}, seat, state)
+            return BridgeMove(_ANSWERS[kind == "reject_claim"], seat, state)
         assert state.contract is not None
         if kind == "claim":
             n = action.get("tricks")
@@ -244,7 +296,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 raise IllegalAction("bad_claim", "the last trick is under way: play it out")
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
-            return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
+            return BridgeMove(_CLAIMS[13][n], seat, state, tricks=n)
         text = action.get("card")
         if kind != "play" or not isinstance(text, str):
             raise IllegalAction("bad_action", 'expected {"type": "play", "card": "<card>"}')
@@ -263,21 +315,21 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             led = state.trick[0] // 13  # faces 0..51: suit = face // 13
             if f // 13 != led and any(c // 13 == led for c in hand):
                 raise IllegalAction("must_follow_suit", "you must follow the suit led")
-        return BridgeMove({"type": "play", "card": _SPELLING[f]}, seat, state, card=f)
+        return BridgeMove(_PLAY[f], seat, state, card=f)
 
     # transitions
 
     def perform(
         self, state: BridgeState, seat: int, move: BridgeMove
     ) -> tuple[BridgeState, list[Event]]:
+        if move.card is not None:  # the common case first: a card (never a call)
+            return self._play(state, move.card)
         kind = move.action["type"]
         if kind == "call":
             assert move.call is not None
             return self._call(
                 state, seat, move.action["call"], move.call, move.action.get("alert")
             )
-        if move.card is not None:
-            return self._play(state, move.card)
         if move.tricks is not None:
             return self._claim(state, seat, move.tricks)
         return self._answer(state, seat, kind == "accept_claim")
@@ -328,20 +380,21 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
         player = (state.leader + len(state.trick)) % 4
-        hands = list(state.hands)
+        hands = state.hands
         held = hands[player]
         at = held.index(f)
-        hands[player] = held[:at] + held[at + 1 :]
+        new_hands: Hands = (*hands[:player], held[:at] + held[at + 1 :],  # type: ignore[assignment]
+                            *hands[player + 1:])
         trick = (*state.trick, f)
         played = (*state.played, f)
-        events = [Event("play", {"seat": player, "card": _SPELLING[f]})]
+        events = [build(Event, kind="play", data={"seat": player, "card": _SPELLING[f]},
+                        visibility=PUBLIC)]
         if len(played) == 1:
             dummy = state.dummy
             assert dummy is not None
             events.append(
-                Event("dummy", {"seat": dummy, "cards": [_SPELLING[c] for c in hands[dummy]]})
+                Event("dummy", {"seat": dummy, "cards": [_SPELLING[c] for c in new_hands[dummy]]})
             )
-        new_hands: Hands = (hands[0], hands[1], hands[2], hands[3])
         if len(trick) < 4:
             return evolve(state, hands=new_hands, trick=trick, played=played), events
         strain = state.contract.strain
