@@ -57,6 +57,12 @@ setup(
             ],
             extra_compile_args=["-O3", "-std=c99", *cpu_flags()],
         ),
+        # The seeded shuffle (engine/rng.py); optional at run time.
+        Extension(
+            "engine._rng",
+            sources=["engine/_rng.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
         # Gin's least-deadwood search (rules/rummy/least.py); optional at run time.
         Extension(
             "rules.rummy._deadwood",

@@ -9,11 +9,25 @@ rejection and a Fisher–Yates shuffle: a few dozen lines that pin the stream.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import MutableSequence, Sequence
+from types import ModuleType
 from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+
+
+def _load_core() -> ModuleType | None:
+    try:
+        return importlib.import_module("engine._rng")
+    except ImportError:
+        return None  # not built: Rng.shuffle's Python loop deals the same cards
+
+
+# The compiled shuffle (engine/_rng.c): the same steps as shuffle_py below, bit for
+# bit, about a tenth of a random-legal bridge game in Python.
+_CORE = _load_core()
 
 
 def _rotl(x: int, k: int) -> int:
@@ -71,6 +85,14 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher–Yates, from the end)."""
+        if _CORE is not None and type(items) is list:
+            _CORE.shuffle(self._s, items)
+        else:
+            self.shuffle_py(items)
+
+    def shuffle_py(self, items: MutableSequence[T]) -> None:
+        """:meth:`shuffle` in Python: the reference of the compiled core, and its
+        fallback when the core is not built or ``items`` is not a list."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

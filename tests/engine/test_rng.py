@@ -48,3 +48,40 @@ def test_below_rejects_empty_range():
 def test_fork_is_deterministic_and_independent():
     assert Rng(5).fork(1).next64() == Rng(5).fork(1).next64()
     assert Rng(5).fork(1).next64() != Rng(5).fork(2).next64()
+
+
+def test_the_compiled_shuffle_is_the_python_one_bit_for_bit() -> None:
+    """engine/_rng.c deals what Rng.shuffle_py deals, and leaves the generator
+    where it leaves it, over many seeds and lengths (a deck, both decks with
+    jokers, the short and empty lists)."""
+    from engine import rng as module
+
+    assert module._CORE is not None, "the shuffle core is not built (scripts/setup-env)"
+    for seed in range(3000):
+        n = (52, 108, 0, 1, 2, 3, 13, 54, 33)[seed % 9]
+        items = list(range(n))
+        fast, slow = Rng(seed * 7919 + 1), Rng(seed * 7919 + 1)
+        fast.fork(seed)  # a few draws first, as a board's fork does
+        slow.fork(seed)
+        a, b = list(items), list(items)
+        fast.shuffle(a)
+        slow.shuffle_py(b)
+        assert a == b, seed
+        assert fast.next64() == slow.next64(), seed
+    huge = Rng(2**64 - 1)
+    big = list(range(1000))
+    huge.shuffle(big)
+    ref = Rng(2**64 - 1)
+    want = list(range(1000))
+    ref.shuffle_py(want)
+    assert big == want
+
+
+def test_a_sequence_that_is_not_a_list_is_shuffled_in_python() -> None:
+    class Cards(list[int]):
+        pass
+
+    a, b = Cards(range(52)), list(range(52))
+    Rng(9).shuffle(a)
+    Rng(9).shuffle(b)
+    assert list(a) == b
