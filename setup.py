@@ -76,6 +76,12 @@ setup(
             depends=["rules/rummy/_arrange.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
+        # Bridge card play's hot step (rules/bridge/play.py); optional at run time.
+        Extension(
+            "rules.bridge._play",
+            sources=["rules/bridge/_play.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
         # The poker evaluator's lookups (rules/poker/evaluator.py); optional at run time.
         Extension(
             "rules.poker._eval",

@@ -18,9 +18,8 @@ from engine.events import JSON, OMNISCIENT, PUBLIC, SPECTATOR, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
-from engine.tricks import winning_index
 from engine.values import build, evolve
-from rules.bridge import lin, pbn
+from rules.bridge import lin, pbn, play
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     LADDER,
@@ -47,24 +46,23 @@ from rules.bridge.claims import (
 from rules.bridge.dealing import deal_board, deal_pbn
 from rules.bridge.encoding import encode_state
 from rules.bridge.options import BridgeConfig, ClaimPolicy
+from rules.bridge.play import CLAIMS as _CLAIMS
+from rules.bridge.play import PLAYS as _PLAY
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.solve import SOLVE
-from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
+from rules.bridge.state import BoardResult, BridgeState, Claim, Phase
 
 MAX_ALERT = 200  # characters of an alert's explanation
 # Spellings of the 52 faces and their inverse: a played card's canonical text is a
 # lookup, and a canonical spelling parses without the card parser.
 _SPELLING = tuple(format_face(f) for f in range(52))
 _FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
-# Every action legal() can list, built once and handed out shared and frozen
-# (engine/actions.py): a play step lists up to 13 cards and 14 claims, and
-# building a dict for each was a large share of a random-legal step.
-_PLAY = tuple(FrozenAction(type="play", card=text) for text in _SPELLING)
-_CLAIMS = tuple(tuple(FrozenAction(type="claim", tricks=n) for n in range(k + 1))
-                for k in range(14))  # _CLAIMS[k]: every claim with k tricks left
+# The other actions legal() can list, built once and shared as the plays and
+# claims are (rules/bridge/play.py).
 _CALL = {text: FrozenAction(type="call", call=text)
          for text in ("P", "X", "XX", *(str(bid) for bid in LADDER))}
+_TRUMP = {strain: -1 if strain == "N" else i for i, strain in enumerate(STRAINS)}
 _ANSWERS = (FrozenAction(type="accept_claim"), FrozenAction(type="reject_claim"))
 
 
@@ -192,7 +190,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             assert contract is not None
             declarer = contract.declarer
             if seat == (declarer if player == (declarer + 2) % 4 else player):
-                return self._plays(state.hands[player], state.trick)
+                return play.legal(state.hands[player], state.trick, _PLAY, _CLAIMS)
         if seat not in self.to_act(state):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
@@ -202,21 +200,6 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return [_CALL[str(c)] for c in legal_calls(calls, seat)]
         # The claim phase: the play phase's seats on turn returned above.
         return list(_ANSWERS)
-
-    @staticmethod
-    def _plays(held: tuple[int, ...], trick: tuple[int, ...]) -> list[Action]:
-        """The cards the seat on turn may play from ``held`` (following suit), then its
-        claims: whoever is on turn may claim or concede too (the declarer also for
-        dummy), except once the last trick is under way (claim_allowed)."""
-        cards = held
-        if trick:
-            led = trick[0] // 13  # bridge holds faces 0..51: suit = face // 13
-            cards = tuple(c for c in held if c // 13 == led) or held
-        out: list[Action] = [_PLAY[c] for c in cards]
-        remaining = len(held)  # remaining_tricks: the hand of the seat to play
-        if remaining > 1 or not trick:
-            out += _CLAIMS[remaining]
-        return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays
@@ -230,17 +213,28 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return list(state.auction)
         return [(s, parse_call(c)) for s, c in state.calls]
 
+    def act(self, state: BridgeState, seat: int, action: Action) -> tuple[BridgeState, list[Event]]:
+        """Validate, then apply: a legal card goes straight to the play, with no
+        move built (what validate and apply would do, as the pins check)."""
+        if state.phase is Phase.PLAY and action.get("type") == "play":
+            f = self._legal_card(state, seat, action)
+            if f is not None:
+                return self._play(state, f)
+        return super().act(state, seat, action)
+
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is Phase.PLAY and action.get("type") == "play":
             # The common case, a legal card, checked without the general path's
             # steps; anything it does not accept goes that way for its error.
-            move = self._card_move(state, seat, action)
-            if move is not None:
-                return move
+            f = self._legal_card(state, seat, action)
+            if f is not None:
+                return build(BridgeMove, action=_PLAY[f], seat=seat, state=state, call=None,
+                             card=f, tricks=None)
         return self._validate(state, seat, action)
 
-    def _card_move(self, state: BridgeState, seat: int, action: Action) -> BridgeMove | None:
-        """The move of a legal card played by the seat on turn, else None."""
+    def _legal_card(self, state: BridgeState, seat: int, action: Action) -> int | None:
+        """The face of ``action``'s card when it is a legal play of the seat on turn
+        in the play phase, else None (the general path then says what is wrong)."""
         player = (state.leader + len(state.trick)) % 4
         contract = state.contract
         assert contract is not None
@@ -249,15 +243,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return None
         text = action.get("card")
         f = _FACE_OF.get(text) if type(text) is str else None
-        hand = state.hands[player]
-        if f is None or f not in hand:
+        if f is None or not play.may_play(state.hands[player], state.trick, f):
             return None
-        if state.trick:
-            led = state.trick[0] // 13
-            if f // 13 != led and any(c // 13 == led for c in hand):
-                return None
-        return build(BridgeMove, action=_PLAY[f], seat=seat, state=state, call=None, card=f,
-                     tricks=None)
+        return f
 
     def _validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is Phase.OVER:
@@ -380,12 +368,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
         player = (state.leader + len(state.trick)) % 4
-        hands = state.hands
-        held = hands[player]
-        at = held.index(f)
-        new_hands: Hands = (*hands[:player], held[:at] + held[at + 1 :],  # type: ignore[assignment]
-                            *hands[player + 1:])
-        trick = (*state.trick, f)
+        new_hands, trick, won = play.play(state.hands, player, state.trick, f,
+                                          _TRUMP[state.contract.strain])
         played = (*state.played, f)
         events = [build(Event, kind="play", data={"seat": player, "card": _SPELLING[f]},
                         visibility=PUBLIC)]
@@ -397,9 +381,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             )
         if len(trick) < 4:
             return evolve(state, hands=new_hands, trick=trick, played=played), events
-        strain = state.contract.strain
-        trump = None if strain == "N" else STRAINS.index(strain)
-        winner = (state.leader + winning_index(list(trick), trump)) % 4
+        winner = (state.leader + won) % 4
         tricks = list(state.tricks)
         tricks[winner % 2] += 1
         events.append(Event("trick", {"winner": winner, "tricks": list(tricks)}))
