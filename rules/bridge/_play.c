@@ -1,6 +1,7 @@
 /* The hot step of bridge's card play in C: which cards the seat on turn may play
  * (follow suit), whether a card is one of them, and a card played (out of its
- * hand, onto the trick, the trick's winner when it is the fourth card).
+ * hand, onto the trick, the trick's winner when it is the fourth card; checked
+ * on request, so that act() needs one call).
  *
  * rules/bridge/play.py is the reference and the fallback: each function here is
  * a pure function of its arguments and answers what the Python one answers (the
@@ -135,22 +136,40 @@ static int winning_index(const long *cards, int n, long trump) {
     return best;
 }
 
-/* play(hands, player, trick, face, trump): `face` played from hands[player]
- * (which must hold it) to `trick`: (the four hands after, the trick after, the
- * index in the trick of its winner once it has four cards, else -1). */
+/* A new tuple of `tuple`'s items and `item` after them. */
+static PyObject *appended(PyObject *tuple, PyObject *item) {
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    PyObject *out = PyTuple_New(n + 1);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyTuple_GET_ITEM(tuple, i);
+        Py_INCREF(c);
+        PyTuple_SET_ITEM(out, i, c);
+    }
+    Py_INCREF(item);
+    PyTuple_SET_ITEM(out, n, item);
+    return out;
+}
+
+/* play(hands, player, trick, played, face, trump, check): `face` played from
+ * hands[player] to `trick` and to `played` (the board's cards in order): (the
+ * four hands after, the trick after, played after, the index in the trick of its
+ * winner once it has four cards, else -1).  A card not in the hand raises
+ * ValueError; with `check`, None instead, and None for a revoke too. */
 static PyObject *play(PyObject *self, PyObject *args) {
-    PyObject *hands, *trick_t;
-    int player;
+    PyObject *hands, *trick_t, *played;
+    int player, check;
     long f, trump;
-    if (!PyArg_ParseTuple(args, "O!iO!ll:play", &PyTuple_Type, &hands, &player, &PyTuple_Type,
-                          &trick_t, &f, &trump))
+    if (!PyArg_ParseTuple(args, "O!iO!O!llp:play", &PyTuple_Type, &hands, &player,
+                          &PyTuple_Type, &trick_t, &PyTuple_Type, &played, &f, &trump, &check))
         return NULL;
     if (PyTuple_GET_SIZE(hands) != 4 || player < 0 || player > 3) {
         PyErr_SetString(PyExc_ValueError, "play: four hands and a player 0..3");
         return NULL;
     }
     long held[MAX_HAND], trick[4];
-    Py_ssize_t n = faces(PyTuple_GET_ITEM(hands, player), held, MAX_HAND);
+    PyObject *old = PyTuple_GET_ITEM(hands, player);
+    Py_ssize_t n = faces(old, held, MAX_HAND);
     if (n < 0) return NULL;
     Py_ssize_t t = faces(trick_t, trick, 3);
     if (t < 0) return NULL;
@@ -158,12 +177,14 @@ static PyObject *play(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++)
         if (held[i] == f) at = i;
     if (at < 0) {
+        if (check) Py_RETURN_NONE;
         PyErr_SetString(PyExc_ValueError, "play: the card is not in the hand");
         return NULL;
     }
+    if (check && t > 0 && f / 13 != trick[0] / 13 && holds_suit(held, n, trick[0] / 13))
+        Py_RETURN_NONE;
     PyObject *rest = PyTuple_New(n - 1);
     if (rest == NULL) return NULL;
-    PyObject *old = PyTuple_GET_ITEM(hands, player);
     for (Py_ssize_t i = 0, k = 0; i < n; i++) {
         if (i == at) continue;
         PyObject *c = PyTuple_GET_ITEM(old, i); /* the hand's own int objects */
@@ -180,29 +201,29 @@ static PyObject *play(PyObject *self, PyObject *args) {
         if (s != player) Py_INCREF(h);
         PyTuple_SET_ITEM(new_hands, s, h);
     }
-    PyObject *new_trick = PyTuple_New(t + 1);
+    PyObject *card = PyTuple_GET_ITEM(old, at);
+    PyObject *new_trick = appended(trick_t, card);
     if (new_trick == NULL) {
         Py_DECREF(new_hands);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < t; i++) {
-        PyObject *c = PyTuple_GET_ITEM(trick_t, i);
-        Py_INCREF(c);
-        PyTuple_SET_ITEM(new_trick, i, c);
+    PyObject *new_played = appended(played, card);
+    if (new_played == NULL) {
+        Py_DECREF(new_hands);
+        Py_DECREF(new_trick);
+        return NULL;
     }
-    PyObject *card = PyTuple_GET_ITEM(old, at);
-    Py_INCREF(card);
-    PyTuple_SET_ITEM(new_trick, t, card);
     trick[t] = f;
     int winner = t == 3 ? winning_index(trick, 4, trump) : -1;
-    return Py_BuildValue("(NNi)", new_hands, new_trick, winner);
+    return Py_BuildValue("(NNNi)", new_hands, new_trick, new_played, winner);
 }
 
 static PyMethodDef methods[] = {
     {"legal", legal, METH_VARARGS, "legal(held, trick, plays, claims) -> list of actions"},
     {"may_play", may_play, METH_VARARGS, "may_play(held, trick, face) -> bool"},
     {"play", play, METH_VARARGS,
-     "play(hands, player, trick, face, trump) -> (hands, trick, winner index or -1)"},
+     "play(hands, player, trick, played, face, trump, check) -> (hands, trick, played, "
+     "winner index or -1), or None (check: a card that may not be played)"},
     {NULL, NULL, 0, NULL},
 };
 

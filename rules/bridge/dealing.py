@@ -3,8 +3,8 @@ table's fixed deal or the seed), sorted for display, and the deal as PBN."""
 
 from __future__ import annotations
 
-from engine.cards import deck
-from engine.dds.deal import make_deal, parse_pbn
+from engine.cards import RANKS, deck
+from engine.dds.deal import parse_pbn
 from engine.rng import Rng
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.options import BridgeConfig
@@ -56,5 +56,13 @@ def deal_board(
 
 
 def deal_pbn(state: BridgeState) -> str:
-    """The board's deal as dealt, as a PBN deal string from North."""
-    return make_deal(state.dealt).to_pbn()
+    """The board's deal as dealt, as a PBN deal string from North (what
+    ``make_deal(state.dealt).to_pbn()`` gives: the dealt hands are a deck's
+    cards, so they need no check, and each board's result is written so)."""
+    parts = []
+    for hand in state.dealt:
+        suits = ["", "", "", ""]
+        for f in sorted(hand, reverse=True):  # spades to clubs, high to low
+            suits[f // 13] += RANKS[f % 13]
+        parts.append(f"{suits[3]}.{suits[2]}.{suits[1]}.{suits[0]}")
+    return "N:" + " ".join(parts)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.actions import FrozenAction
 from engine.cards import CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
-from engine.events import JSON, OMNISCIENT, PUBLIC, SPECTATOR, Event, only
+from engine.events import JSON, PUBLIC, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
@@ -22,24 +22,26 @@ from engine.values import build, evolve
 from rules.bridge import lin, pbn, play
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
+    DOUBLE,
     LADDER,
+    PASS,
+    REDOUBLE,
     STRAINS,
+    Bid,
     Call,
     CallError,
     Contract,
+    call_options,
     check_call,
     final_contract,
     format_call,
     is_over,
-    legal_calls,
     parse_call,
 )
-from rules.bridge.boards import SEATS
 from rules.bridge.claims import (
     answerers,
     claim_allowed,
     claim_holds,
-    claim_view,
     opponents,
     remaining_tricks,
 )
@@ -51,7 +53,8 @@ from rules.bridge.play import PLAYS as _PLAY
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
 from rules.bridge.solve import SOLVE
-from rules.bridge.state import BoardResult, BridgeState, Claim, Phase
+from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
+from rules.bridge.views import board_view, hidden_cards, next_player, session_result
 
 MAX_ALERT = 200  # characters of an alert's explanation
 # Spellings of the 52 faces and their inverse: a played card's canonical text is a
@@ -62,6 +65,10 @@ _FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
 # claims are (rules/bridge/play.py).
 _CALL = {text: FrozenAction(type="call", call=text)
          for text in ("P", "X", "XX", *(str(bid) for bid in LADDER))}
+_BIDS = tuple(_CALL[str(bid)] for bid in LADDER)  # by rank, for slicing
+# The canonical spellings parsed: a call spelt so needs no parser.
+_PARSED: dict[str, Call] = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE,
+                            **{str(bid): bid for bid in LADDER}}
 _TRUMP = {strain: -1 if strain == "N" else i for i, strain in enumerate(STRAINS)}
 _ANSWERS = (FrozenAction(type="accept_claim"), FrozenAction(type="reject_claim"))
 
@@ -146,12 +153,6 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     # whose turn
 
-    def _player(self, state: BridgeState) -> int:
-        """The seat whose card or call is next (may be the dummy)."""
-        if state.phase is Phase.AUCTION:
-            return (state.dealer + len(state.calls)) % 4
-        return state.next_player
-
     def to_act(self, state: BridgeState) -> tuple[int, ...]:
         phase = state.phase
         if phase is Phase.PLAY:  # the common case first, without the properties
@@ -196,8 +197,14 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 return _claims(state)
             return []
         if state.phase is Phase.AUCTION:
-            calls = self._calls(state)
-            return [_CALL[str(c)] for c in legal_calls(calls, seat)]
+            double, redouble, first = call_options(self._calls(state), seat)
+            out: list[Action] = [_CALL["P"]]
+            if double:
+                out.append(_CALL["X"])
+            if redouble:
+                out.append(_CALL["XX"])
+            out += _BIDS[first:]
+            return out
         # The claim phase: the play phase's seats on turn returned above.
         return list(_ANSWERS)
 
@@ -208,18 +215,30 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 or a == {"type": "call", "call": "P"}]
         return dict(rng.choice(calm or list(legal)))
 
-    def _calls(self, state: BridgeState) -> list[tuple[int, Any]]:
+    def _calls(self, state: BridgeState) -> Sequence[tuple[int, Call]]:
+        """The auction parsed: carried by the state, or parsed afresh if stale."""
         if len(state.auction) == len(state.calls):
-            return list(state.auction)
-        return [(s, parse_call(c)) for s, c in state.calls]
+            return state.auction
+        return tuple((s, parse_call(c)) for s, c in state.calls)
 
     def act(self, state: BridgeState, seat: int, action: Action) -> tuple[BridgeState, list[Event]]:
         """Validate, then apply: a legal card goes straight to the play, with no
         move built (what validate and apply would do, as the pins check)."""
-        if state.phase is Phase.PLAY and action.get("type") == "play":
-            f = self._legal_card(state, seat, action)
+        kind = action.get("type")
+        if kind == "play" and state.phase is Phase.PLAY:
+            f = self._card_on_turn(state, seat, action)
             if f is not None:
-                return self._play(state, f)
+                # Checked and played in one call: None if the card may not be played.
+                stepped = play.play(state.hands, (state.leader + len(state.trick)) % 4,
+                                    state.trick, state.played, f,
+                                    _TRUMP[state.contract.strain],  # type: ignore[union-attr]
+                                    True)
+                if stepped is not None:
+                    return self._played(state, f, stepped)
+        elif kind == "call" and state.phase is Phase.AUCTION:
+            call = self._legal_call(state, seat, action)
+            if call is not None:
+                return self._call(state, seat, action["call"], call)
         return super().act(state, seat, action)
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
@@ -230,10 +249,30 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             if f is not None:
                 return build(BridgeMove, action=_PLAY[f], seat=seat, state=state, call=None,
                              card=f, tricks=None)
+        elif state.phase is Phase.AUCTION and action.get("type") == "call":
+            call = self._legal_call(state, seat, action)
+            if call is not None:
+                return build(BridgeMove, action=_CALL[action["call"]], seat=seat, state=state,
+                             call=call, card=None, tricks=None)
         return self._validate(state, seat, action)
 
-    def _legal_card(self, state: BridgeState, seat: int, action: Action) -> int | None:
-        """The face of ``action``'s card when it is a legal play of the seat on turn
+    def _legal_call(self, state: BridgeState, seat: int, action: Action) -> Call | None:
+        """The call of ``action`` when it is canonically spelt, without an alert, and
+        legal for the seat on turn in the auction, else None (the general path
+        then parses it, or says what is wrong)."""
+        text = action.get("call")
+        call = _PARSED.get(text) if type(text) is str else None
+        if call is None or seat != (state.dealer + len(state.calls)) % 4 or "alert" in action:
+            return None
+        if call == PASS:
+            return call
+        double, redouble, first = call_options(self._calls(state), seat)
+        if isinstance(call, Bid):
+            return call if call.rank >= first else None
+        return call if (double if call == DOUBLE else redouble) else None
+
+    def _card_on_turn(self, state: BridgeState, seat: int, action: Action) -> int | None:
+        """The face of ``action``'s card, canonically spelt, when ``seat`` is on turn
         in the play phase, else None (the general path then says what is wrong)."""
         player = (state.leader + len(state.trick)) % 4
         contract = state.contract
@@ -242,8 +281,14 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         if seat != (declarer if player == (declarer + 2) % 4 else player):
             return None
         text = action.get("card")
-        f = _FACE_OF.get(text) if type(text) is str else None
-        if f is None or not play.may_play(state.hands[player], state.trick, f):
+        return _FACE_OF.get(text) if type(text) is str else None
+
+    def _legal_card(self, state: BridgeState, seat: int, action: Action) -> int | None:
+        """The face of ``action``'s card when it is a legal play of the seat on turn
+        in the play phase, else None (the general path then says what is wrong)."""
+        f = self._card_on_turn(state, seat, action)
+        if f is None or not play.may_play(state.hands[(state.leader + len(state.trick)) % 4],
+                                          state.trick, f):
             return None
         return f
 
@@ -294,7 +339,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 f = parse_face(text)
             except CardParseError as exc:
                 raise IllegalAction("bad_card", str(exc)) from None
-        player = self._player(state)
+        player = next_player(state)
         hand = state.hands[player]
         if f not in hand:
             whose = "dummy's hand" if player != seat else "your hand"
@@ -337,10 +382,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             data["alert"] = alert
             state = evolve(state, alerts=(*state.alerts, (len(state.calls), alert)))
         events = [Event("call", data)]
-        parsed = list(auction)
-        if not is_over(parsed):
+        if not is_over(auction):
             return evolve(state, calls=calls, auction=auction), events
-        contract = final_contract(parsed)
+        contract = final_contract(auction)
         if contract is None:
             events.append(Event("passed_out", {"board": state.board}))
             done = evolve(state, calls=calls, auction=auction)
@@ -367,10 +411,18 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
+        stepped = play.play(state.hands, (state.leader + len(state.trick)) % 4, state.trick,
+                            state.played, f, _TRUMP[state.contract.strain], False)
+        assert stepped is not None
+        return self._played(state, f, stepped)
+
+    def _played(self, state: BridgeState, f: int,
+                stepped: tuple[Hands, tuple[int, ...], tuple[int, ...], int]
+                ) -> tuple[BridgeState, list[Event]]:
+        """The state and events after card ``f``, given what play.play worked out."""
+        assert state.contract is not None
         player = (state.leader + len(state.trick)) % 4
-        new_hands, trick, won = play.play(state.hands, player, state.trick, f,
-                                          _TRUMP[state.contract.strain])
-        played = (*state.played, f)
+        new_hands, trick, played, won = stepped
         events = [build(Event, kind="play", data={"seat": player, "card": _SPELLING[f]},
                         visibility=PUBLIC)]
         if len(played) == 1:
@@ -497,7 +549,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             )
         )
         if state.index + 1 >= state.config.boards:
-            final = replace(state, phase=Phase.OVER, results=results)
+            final = evolve(state, phase=Phase.OVER, results=results)
             res = self.result(final)
             assert res is not None
             events.append(Event("game_over", res.to_json()))
@@ -505,89 +557,16 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         nxt = deal_board(state.config, state.seed, state.index + 1, results)
         return nxt, events + self._board_events(nxt)
 
-    # views
+    # views (rules/bridge/views.py)
 
     def view(self, state: BridgeState, viewer: int) -> JSON:
-        contract = state.contract
-        alerts = dict(state.alerts)
-        out: JSON = {
-            "game": self.name,
-            "board": state.board,
-            "boards": state.config.boards,
-            "board_index": state.index + 1,
-            "dealer": state.dealer,
-            "vulnerability": state.vulnerability.value,
-            "phase": state.phase.value,
-            "auction": [
-                {"seat": s, "call": c, **({"alert": alerts[i]} if i in alerts else {})}
-                for i, (s, c) in enumerate(state.calls)
-            ],
-            "contract": str(contract) if contract else None,
-            "declarer": contract.declarer if contract else None,
-            "dummy": state.dummy,
-            "leader": state.leader,
-            "trick": [format_face(c) for c in state.trick],
-            "last_trick": [format_face(c) for c in state.last_trick],
-            "last_leader": state.last_leader,
-            # Every card played is seen by all four players as it is played; a
-            # player may remember them, so the view carries them (bots need them).
-            "played": [format_face(c) for c in state.played],
-            "tricks": {"NS": state.tricks[0], "EW": state.tricks[1]},
-            "hand_sizes": [len(h) for h in state.hands],
-            "to_act": list(self.to_act(state)),
-            "next_player": self._player(state) if state.phase is not Phase.OVER else None,
-            "claim": claim_view(state),
-            "claim_rejected_at": state.rejected_at,
-            "results": [
-                {
-                    "board": r.board,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "tricks": r.tricks,
-                    "score_ns": r.score_ns,
-                    "deal": r.deal,
-                }
-                for r in state.results
-            ],
-            "total_ns": sum(r.score_ns for r in state.results),
-        }
-        if viewer == OMNISCIENT:
-            out["hands"] = [[format_face(c) for c in h] for h in state.hands]
-        elif viewer != SPECTATOR and 0 <= viewer < 4:
-            out["hand"] = [format_face(c) for c in state.hands[viewer]]
-        if state.dummy_exposed and state.dummy is not None and state.phase is not Phase.OVER:
-            out["dummy_hand"] = [format_face(c) for c in state.hands[state.dummy]]
-        res = self.result(state)
-        if res is not None:
-            out["result"] = res.to_json()
-        return out
+        return board_view(state, viewer, self.to_act(state))
 
     def secrets(self, state: BridgeState, viewer: int) -> frozenset[int]:
-        if viewer == OMNISCIENT or state.phase is Phase.OVER:
-            return frozenset()
-        visible = {viewer} if 0 <= viewer < 4 else set()
-        if state.dummy_exposed and state.dummy is not None:
-            visible.add(state.dummy)
-        if state.claim is not None:
-            visible.add(state.claim.seat)  # faced while the claim is answered
-        return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
+        return hidden_cards(state, viewer)
 
     def result(self, state: BridgeState) -> Result | None:
-        if state.phase is not Phase.OVER:
-            return None
-        total = sum(r.score_ns for r in state.results)
-        parts = []
-        for r in state.results:
-            if r.contract is None:
-                parts.append(f"board {r.board}: passed out")
-            else:
-                assert r.declarer is not None and r.tricks is not None
-                parts.append(
-                    f"board {r.board}: {r.contract} by {SEATS[r.declarer]}, "
-                    f"{r.tricks} tricks, NS {r.score_ns:+d}"
-                )
-        summary = "; ".join(parts) + (f"; total NS {total:+d}" if len(parts) > 1 else "")
-        return Result(scores=(total, -total, total, -total), summary=summary)
+        return session_result(state)
 
     def encode(self, state: BridgeState) -> JSON:
         return encode_state(state, self.config_json(state.config))

@@ -54,19 +54,25 @@ def may_play_py(held: Hand, trick: Hand, face: int) -> bool:
     return True
 
 
-def play_py(hands: Hands4, player: int, trick: Hand, face: int,
-            trump: int) -> tuple[Hands4, Hand, int]:
-    """``face`` played from ``hands[player]`` (which holds it) to ``trick``: the
-    hands and the trick after, and the index in the trick of the card that wins
-    it once it has four cards (-1 before).  ``trump``: a suit, or -1 for notrump."""
+def play_py(hands: Hands4, player: int, trick: Hand, played: Hand, face: int, trump: int,
+            check: bool) -> tuple[Hands4, Hand, Hand, int] | None:
+    """``face`` played from ``hands[player]`` to ``trick`` and to ``played`` (the
+    board's cards in order): the hands, the trick and ``played`` after, and the
+    index in the trick of the card that wins it once it has four cards (-1
+    before).  ``trump``: a suit, or -1 for notrump.  A card not in the hand
+    raises ValueError; with ``check``, None instead, and None for a revoke too
+    (``may_play``), so that act() checks and plays in one call."""
     held = hands[player]
+    if check and not may_play_py(held, trick, face):
+        return None
     at = held.index(face)
     after: Hands4 = (*hands[:player], held[:at] + held[at + 1:],  # type: ignore[assignment]
                      *hands[player + 1:])
     trick = (*trick, face)
+    played = (*played, face)
     if len(trick) < 4:
-        return after, trick, -1
-    return after, trick, winning_index(trick, None if trump < 0 else trump)
+        return after, trick, played, -1
+    return after, trick, played, winning_index(trick, None if trump < 0 else trump)
 
 
 def _load_core() -> ModuleType | None:

@@ -243,3 +243,14 @@ def test_the_carried_auction_is_the_parsed_calls() -> None:
     legal = game.legal(stale, (state.dealer + 2) % 4)
     assert {"type": "call", "call": "2S"} not in legal
     assert {"type": "call", "call": "2NT"} in legal
+
+
+def test_a_boards_pbn_is_the_solvers_spelling_of_its_deal() -> None:
+    """deal_pbn spells the dealt hands itself, as make_deal(...).to_pbn() does."""
+    from engine.dds.deal import make_deal
+    from rules.bridge.dealing import deal_board, deal_pbn
+
+    config = BridgeGame().parse_config({"boards": 4})
+    for seed in range(300):
+        state = deal_board(config, seed, seed % 4, ())
+        assert deal_pbn(state) == make_deal(state.dealt).to_pbn()

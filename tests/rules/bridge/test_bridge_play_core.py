@@ -39,15 +39,19 @@ def positions(seed: int, count: int) -> list[tuple[play.Hands4, int, tuple[int, 
 @pytest.mark.skipif(core is None, reason="the play core is not built (scripts/setup-env)")
 def test_the_core_is_the_reference_on_random_positions() -> None:
     assert core is not None
-    for hands, player, trick in positions(1, 20000):
+    for hands, player, trick in positions(1, 4000):
         held = hands[player]
         assert core.legal(held, trick, PLAYS, CLAIMS) == play.legal_py(held, trick, PLAYS, CLAIMS)
         for f in range(52):
             assert core.may_play(held, trick, f) is play.may_play_py(held, trick, f)
-        for f in held:
-            for trump in (-1, 0, 1, 2, 3):
-                assert core.play(hands, player, trick, f, trump) == play.play_py(
-                    hands, player, trick, f, trump)
+        played = (*range(40, 40 - len(trick), -1), *trick)  # any earlier cards will do
+        for f in range(52):
+            for check in (True, False):
+                if f not in held and not check:
+                    continue
+                for trump in (-1, 0, 1, 2, 3):
+                    assert core.play(hands, player, trick, played, f, trump, check) == \
+                        play.play_py(hands, player, trick, played, f, trump, check)
 
 
 @pytest.mark.skipif(core is None, reason="the play core is not built (scripts/setup-env)")
@@ -55,11 +59,12 @@ def test_the_core_refuses_what_the_reference_cannot_do() -> None:
     assert core is not None
     hands = ((51, 50), (49, 48), (47, 46), (45, 44))
     with pytest.raises(ValueError):
-        play.play_py(hands, 0, (), 49, -1)
+        play.play_py(hands, 0, (), (), 49, -1, False)
     with pytest.raises(ValueError):
-        core.play(hands, 0, (), 49, -1)
+        core.play(hands, 0, (), (), 49, -1, False)
     with pytest.raises(ValueError):
-        core.play(hands, 0, (), 52, -1)
+        core.play(hands, 0, (), (), 52, -1, False)
+    assert core.play(hands, 0, (), (), 49, -1, True) is None
     with pytest.raises(TypeError):
         core.legal([51], (), PLAYS, CLAIMS)
 
