@@ -36,6 +36,25 @@ static Py_ssize_t faces(PyObject *tuple, long *out, Py_ssize_t cap) {
     return n;
 }
 
+/* The arguments, checked: METH_FASTCALL (no argument tuple, no format string to
+ * parse) since these run at every card of every self-played board. */
+static int want_args(Py_ssize_t nargs, Py_ssize_t n, const char *name) {
+    if (nargs == n) return 1;
+    PyErr_Format(PyExc_TypeError, "%s takes %zd arguments (%zd given)", name, n, nargs);
+    return 0;
+}
+
+static int want_tuple(PyObject *o, const char *name) {
+    if (PyTuple_Check(o)) return 1;
+    PyErr_Format(PyExc_TypeError, "%s: expected a tuple", name);
+    return 0;
+}
+
+static int want_long(PyObject *o, long *out) {
+    *out = PyLong_AsLong(o);
+    return !(*out == -1 && PyErr_Occurred());
+}
+
 /* Whether `held` has a card of `suit`. */
 static int holds_suit(const long *held, Py_ssize_t n, long suit) {
     for (Py_ssize_t i = 0; i < n; i++)
@@ -46,10 +65,11 @@ static int holds_suit(const long *held, Py_ssize_t n, long suit) {
 /* legal(held, trick, plays, claims): the actions the seat on turn may take, a new
  * list: plays[face] for each card of `held` it may play (in the hand's order),
  * then the tuple claims[len(held)] unless the last trick is under way. */
-static PyObject *legal(PyObject *self, PyObject *args) {
-    PyObject *held_t, *trick_t, *plays, *claims;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!:legal", &PyTuple_Type, &held_t, &PyTuple_Type,
-                          &trick_t, &PyTuple_Type, &plays, &PyTuple_Type, &claims))
+static PyObject *legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!want_args(nargs, 4, "legal")) return NULL;
+    PyObject *held_t = args[0], *trick_t = args[1], *plays = args[2], *claims = args[3];
+    if (!want_tuple(held_t, "legal") || !want_tuple(trick_t, "legal") ||
+        !want_tuple(plays, "legal") || !want_tuple(claims, "legal"))
         return NULL;
     long held[MAX_HAND];
     Py_ssize_t n = faces(held_t, held, MAX_HAND);
@@ -97,11 +117,12 @@ static PyObject *legal(PyObject *self, PyObject *args) {
 }
 
 /* may_play(held, trick, face): whether the seat on turn may play `face`. */
-static PyObject *may_play(PyObject *self, PyObject *args) {
-    PyObject *held_t, *trick_t;
+static PyObject *may_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!want_args(nargs, 3, "may_play")) return NULL;
+    PyObject *held_t = args[0], *trick_t = args[1];
     long f;
-    if (!PyArg_ParseTuple(args, "O!O!l:may_play", &PyTuple_Type, &held_t, &PyTuple_Type,
-                          &trick_t, &f))
+    if (!want_tuple(held_t, "may_play") || !want_tuple(trick_t, "may_play") ||
+        !want_long(args[2], &f))
         return NULL;
     long held[MAX_HAND];
     Py_ssize_t n = faces(held_t, held, MAX_HAND);
@@ -156,13 +177,16 @@ static PyObject *appended(PyObject *tuple, PyObject *item) {
  * four hands after, the trick after, played after, the index in the trick of its
  * winner once it has four cards, else -1).  A card not in the hand raises
  * ValueError; with `check`, None instead, and None for a revoke too. */
-static PyObject *play(PyObject *self, PyObject *args) {
-    PyObject *hands, *trick_t, *played;
-    int player, check;
-    long f, trump;
-    if (!PyArg_ParseTuple(args, "O!iO!O!llp:play", &PyTuple_Type, &hands, &player,
-                          &PyTuple_Type, &trick_t, &PyTuple_Type, &played, &f, &trump, &check))
+static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!want_args(nargs, 7, "play")) return NULL;
+    PyObject *hands = args[0], *trick_t = args[2], *played = args[3];
+    long player, f, trump;
+    if (!want_tuple(hands, "play") || !want_long(args[1], &player) ||
+        !want_tuple(trick_t, "play") || !want_tuple(played, "play") ||
+        !want_long(args[4], &f) || !want_long(args[5], &trump))
         return NULL;
+    int check = PyObject_IsTrue(args[6]);
+    if (check < 0) return NULL;
     if (PyTuple_GET_SIZE(hands) != 4 || player < 0 || player > 3) {
         PyErr_SetString(PyExc_ValueError, "play: four hands and a player 0..3");
         return NULL;
@@ -219,9 +243,9 @@ static PyObject *play(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"legal", legal, METH_VARARGS, "legal(held, trick, plays, claims) -> list of actions"},
-    {"may_play", may_play, METH_VARARGS, "may_play(held, trick, face) -> bool"},
-    {"play", play, METH_VARARGS,
+    {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL, "legal(held, trick, plays, claims) -> list of actions"},
+    {"may_play", (PyCFunction)(void (*)(void))may_play, METH_FASTCALL, "may_play(held, trick, face) -> bool"},
+    {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
      "play(hands, player, trick, played, face, trump, check) -> (hands, trick, played, "
      "winner index or -1), or None (check: a card that may not be played)"},
     {NULL, NULL, 0, NULL},

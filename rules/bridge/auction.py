@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 STRAINS = "CDHSN"  # bidding order: clubs < diamonds < hearts < spades < notrump
 STRAIN_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "N": "NT"}
@@ -18,7 +19,9 @@ class Bid:
     level: int  # 1..7
     strain: str  # one of STRAINS
 
-    @property
+    # Cached on the instance (outside the compared fields): the legal calls look
+    # at the last bid's rank after every call, and the ladder's bids are shared.
+    @cached_property
     def rank(self) -> int:
         """Position in the bidding ladder, 1C = 0 .. 7NT = 34."""
         return (self.level - 1) * 5 + STRAINS.index(self.strain)
@@ -121,11 +124,13 @@ def call_options(calls: Sequence[tuple[int, Call]], seat: int) -> tuple[bool, bo
     prev: tuple[int, Call] | None = None  # the last call that is not a pass
     first = 0
     for s, call in reversed(calls):
-        if prev is None and call != PASS:
-            prev = (s, call)
         if isinstance(call, Bid):  # the last bid comes at or after the last non-pass
+            if prev is None:
+                prev = (s, call)
             first = call.rank + 1
             break
+        if prev is None and call != PASS:
+            prev = (s, call)
     if prev is None or prev[0] % 2 == seat % 2:
         return False, False, first
     return isinstance(prev[1], Bid), prev[1] == DOUBLE, first
@@ -145,13 +150,17 @@ def legal_calls(calls: Sequence[tuple[int, Call]], seat: int) -> list[Call]:
 
 def is_over(calls: Sequence[tuple[int, Call]]) -> bool:
     """Four passes to start, or three passes after any other call."""
-    if len(calls) == 4 and all(c == PASS for _, c in calls):
-        return True
-    return (
-        len(calls) >= 4
-        and all(c == PASS for _, c in calls[-3:])
-        and any(c != PASS for _, c in calls)
-    )
+    # Passes are strings: testing the type first keeps Bid's dataclass __eq__ out
+    # of a check made after every call.
+    n = len(calls)
+    if n < 4:
+        return False
+    for i in range(n - 3, n):
+        call = calls[i][1]
+        if type(call) is not str or call != PASS:
+            return False
+    # Three passes last: over if these are four passes, or after any other call.
+    return n == 4 or any(type(c) is not str or c != PASS for _, c in calls[: n - 3])
 
 
 def final_contract(calls: Sequence[tuple[int, Call]]) -> Contract | None:

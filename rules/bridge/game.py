@@ -14,7 +14,7 @@ from typing import ClassVar
 from engine.actions import FrozenAction
 from engine.cards import CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
-from engine.events import JSON, PUBLIC, Event, only
+from engine.events import JSON, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
@@ -57,6 +57,9 @@ from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
 from rules.bridge.views import board_view, hidden_cards, next_player, session_result
 
 MAX_ALERT = 200  # characters of an alert's explanation
+# The phases the hot paths test, read once: an enum member read through its class is
+# a descriptor call in Python 3.11, several per card of a random-legal board.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
 # Spellings of the 52 faces and their inverse: a played card's canonical text is a
 # lookup, and a canonical spelling parses without the card parser.
 _SPELLING = tuple(format_face(f) for f in range(52))
@@ -70,6 +73,13 @@ _BIDS = tuple(_CALL[str(bid)] for bid in LADDER)  # by rank, for slicing
 _PARSED: dict[str, Call] = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE,
                             **{str(bid): bid for bid in LADDER}}
 _TRUMP = {strain: -1 if strain == "N" else i for i, strain in enumerate(STRAINS)}
+# The "play" event of each seat and card, and the "call" event of each seat and
+# call without an alert, shared as the actions are: their data is frozen too, so
+# no consumer of one board's events can change another's.
+_PLAYED = tuple(tuple(Event("play", FrozenAction(seat=seat, card=text)) for text in _SPELLING)
+                for seat in range(4))
+_CALLED = tuple({text: Event("call", FrozenAction(seat=seat, call=text)) for text in _CALL}
+                for seat in range(4))
 _ANSWERS = (FrozenAction(type="accept_claim"), FrozenAction(type="reject_claim"))
 
 
@@ -155,13 +165,13 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def to_act(self, state: BridgeState) -> tuple[int, ...]:
         phase = state.phase
-        if phase is Phase.PLAY:  # the common case first, without the properties
+        if phase is _PLAYING:  # the common case first, without the properties
             player = (state.leader + len(state.trick)) % 4
             contract = state.contract
             assert contract is not None
             declarer = contract.declarer
             return (declarer,) if player == (declarer + 2) % 4 else (player,)
-        if phase is Phase.AUCTION:
+        if phase is _BIDDING:
             return ((state.dealer + len(state.calls)) % 4,)
         if phase is Phase.OVER:
             return ()
@@ -185,7 +195,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     # legality
 
     def legal(self, state: BridgeState, seat: int) -> list[Action]:
-        if state.phase is Phase.PLAY:  # the common case first, as in to_act
+        if state.phase is _PLAYING:  # the common case first, as in to_act
             player = (state.leader + len(state.trick)) % 4
             contract = state.contract
             assert contract is not None
@@ -196,7 +206,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
             return []
-        if state.phase is Phase.AUCTION:
+        if state.phase is _BIDDING:
             double, redouble, first = call_options(self._calls(state), seat)
             out: list[Action] = [_CALL["P"]]
             if double:
@@ -225,31 +235,35 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         """Validate, then apply: a legal card goes straight to the play, with no
         move built (what validate and apply would do, as the pins check)."""
         kind = action.get("type")
-        if kind == "play" and state.phase is Phase.PLAY:
-            f = self._card_on_turn(state, seat, action)
-            if f is not None:
+        if kind == "play" and state.phase is _PLAYING:
+            # _card_on_turn inline (this is the step self-play and searches repeat).
+            player = (state.leader + len(state.trick)) % 4
+            contract = state.contract
+            assert contract is not None
+            declarer = contract.declarer
+            text = action.get("card")
+            if seat == (declarer if player == (declarer + 2) % 4 else player) and \
+                    type(text) is str and (f := _FACE_OF.get(text)) is not None:
                 # Checked and played in one call: None if the card may not be played.
-                stepped = play.play(state.hands, (state.leader + len(state.trick)) % 4,
-                                    state.trick, state.played, f,
-                                    _TRUMP[state.contract.strain],  # type: ignore[union-attr]
-                                    True)
+                stepped = play.play(state.hands, player, state.trick, state.played, f,
+                                    _TRUMP[contract.strain], True)
                 if stepped is not None:
                     return self._played(state, f, stepped)
-        elif kind == "call" and state.phase is Phase.AUCTION:
+        elif kind == "call" and state.phase is _BIDDING:
             call = self._legal_call(state, seat, action)
             if call is not None:
                 return self._call(state, seat, action["call"], call)
         return super().act(state, seat, action)
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
-        if state.phase is Phase.PLAY and action.get("type") == "play":
+        if state.phase is _PLAYING and action.get("type") == "play":
             # The common case, a legal card, checked without the general path's
             # steps; anything it does not accept goes that way for its error.
             f = self._legal_card(state, seat, action)
             if f is not None:
                 return build(BridgeMove, action=_PLAY[f], seat=seat, state=state, call=None,
                              card=f, tricks=None)
-        elif state.phase is Phase.AUCTION and action.get("type") == "call":
+        elif state.phase is _BIDDING and action.get("type") == "call":
             call = self._legal_call(state, seat, action)
             if call is not None:
                 return build(BridgeMove, action=_CALL[action["call"]], seat=seat, state=state,
@@ -377,11 +391,11 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     ) -> tuple[BridgeState, list[Event]]:
         calls = (*state.calls, (seat, call))
         auction = (*self._calls(state), (seat, parsed_call))
-        data: JSON = {"seat": seat, "call": call}
-        if alert is not None:
-            data["alert"] = alert
+        if alert is None:
+            events = [_CALLED[seat][call]]
+        else:
+            events = [Event("call", {"seat": seat, "call": call, "alert": alert})]
             state = evolve(state, alerts=(*state.alerts, (len(state.calls), alert)))
-        events = [Event("call", data)]
         if not is_over(auction):
             return evolve(state, calls=calls, auction=auction), events
         contract = final_contract(auction)
@@ -423,8 +437,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert state.contract is not None
         player = (state.leader + len(state.trick)) % 4
         new_hands, trick, played, won = stepped
-        events = [build(Event, kind="play", data={"seat": player, "card": _SPELLING[f]},
-                        visibility=PUBLIC)]
+        events = [_PLAYED[player][f]]
         if len(played) == 1:
             dummy = state.dummy
             assert dummy is not None

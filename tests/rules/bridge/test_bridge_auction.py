@@ -195,3 +195,20 @@ def test_legal_calls_are_exactly_the_calls_check_call_accepts() -> None:
             pick = rng.choice(legal[:3] if rng.random() < 0.6 else legal)
             calls.append((seat, pick))
             seat = (seat + 1) % 4
+
+
+def test_is_over_on_every_short_sequence_of_pass_double_and_a_bid() -> None:
+    """is_over (written for speed) against its definition, on every auction of up
+    to seven calls made of pass, double and one bid (legal or not: a pure function)."""
+    from itertools import product
+
+    def definition(calls: list[tuple[int, Call]]) -> bool:
+        if len(calls) == 4 and all(c == PASS for _, c in calls):
+            return True
+        return (len(calls) >= 4 and all(c == PASS for _, c in calls[-3:])
+                and any(c != PASS for _, c in calls))
+
+    for n in range(8):
+        for seq in product((PASS, DOUBLE, Bid(1, "C")), repeat=n):
+            calls = [(i % 4, c) for i, c in enumerate(seq)]
+            assert is_over(calls) == definition(calls), seq
