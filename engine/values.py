@@ -17,15 +17,14 @@ T = TypeVar("T")
 def evolve(value: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``value`` with ``changes`` applied."""
     fields = value.__dict__
-    new = object.__new__(type(value))
-    copied = new.__dict__
-    copied.update(fields)
-    copied.update(changes)
+    copied = fields | changes  # one C call; cheaper than updating an empty dict
     # An unknown field shows as a longer dict: checked after the copy, as cheaper
     # than comparing the key sets first (evolve runs at every step of a game).
     if len(copied) != len(fields):
         unknown = ", ".join(sorted(changes.keys() - fields.keys()))
         raise TypeError(f"{type(value).__name__} has no field {unknown}")
+    new = object.__new__(type(value))
+    object.__setattr__(new, "__dict__", copied)  # past the frozen __setattr__
     return new
 
 

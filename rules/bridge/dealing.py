@@ -10,6 +10,8 @@ from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.options import BridgeConfig
 from rules.bridge.state import BoardResult, BridgeState, Hands, Phase
 
+_DECK = tuple(deck())  # in its fixed order, shuffled into a new list for each board
+
 
 def _sorted(cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     # Spades, hearts, diamonds, clubs; high to low within a suit: faces are
@@ -31,7 +33,7 @@ def deal_board(
             _sorted(dealt[3]),
         )
     else:
-        cards = Rng(seed).fork(index).shuffled(deck())
+        cards = Rng(seed).fork(index).shuffled(_DECK)
         hands = (
             _sorted(cards[0:13]),
             _sorted(cards[13:26]),
@@ -55,14 +57,24 @@ def deal_board(
     )
 
 
+# A deal's PBN from bit masks: a hand as one 52-bit mask (bit = face), each suit's
+# 13 bits looked up as its ranks spelt high to low ("" for a void).  Every board's
+# result carries its deal, and spelling it card by card was a tenth of a board's
+# end in random-legal self-play.
+_BIT = tuple(1 << f for f in range(52))
+_HOLDING = [""]
+for _mask in range(1, 1 << 13):  # the top rank, then the holding without it
+    _top = _mask.bit_length() - 1
+    _HOLDING.append(RANKS[_top] + _HOLDING[_mask ^ 1 << _top])
+
+
 def deal_pbn(state: BridgeState) -> str:
     """The board's deal as dealt, as a PBN deal string from North (what
-    ``make_deal(state.dealt).to_pbn()`` gives: the dealt hands are a deck's
-    cards, so they need no check, and each board's result is written so)."""
+    ``make_deal(state.dealt).to_pbn()`` gives; the dealt hands are a deck's
+    cards, so they need no check)."""
     parts = []
     for hand in state.dealt:
-        suits = ["", "", "", ""]
-        for f in sorted(hand, reverse=True):  # spades to clubs, high to low
-            suits[f // 13] += RANKS[f % 13]
-        parts.append(f"{suits[3]}.{suits[2]}.{suits[1]}.{suits[0]}")
+        m = sum(map(_BIT.__getitem__, hand))
+        parts.append(f"{_HOLDING[m >> 39]}.{_HOLDING[m >> 26 & 8191]}."
+                     f"{_HOLDING[m >> 13 & 8191]}.{_HOLDING[m & 8191]}")
     return "N:" + " ".join(parts)

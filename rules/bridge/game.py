@@ -14,7 +14,7 @@ from typing import ClassVar
 from engine.actions import FrozenAction
 from engine.cards import CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
-from engine.events import JSON, Event, only
+from engine.events import JSON, PUBLIC, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
@@ -60,6 +60,7 @@ MAX_ALERT = 200  # characters of an alert's explanation
 # The phases the hot paths test, read once: an enum member read through its class is
 # a descriptor call in Python 3.11, several per card of a random-legal board.
 _PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
+_ALONE = ((0,), (1,), (2,), (3,))  # to_act of one seat, without a new tuple each time
 # Spellings of the 52 faces and their inverse: a played card's canonical text is a
 # lookup, and a canonical spelling parses without the card parser.
 _SPELLING = tuple(format_face(f) for f in range(52))
@@ -170,9 +171,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             contract = state.contract
             assert contract is not None
             declarer = contract.declarer
-            return (declarer,) if player == (declarer + 2) % 4 else (player,)
+            return _ALONE[declarer if player == (declarer + 2) % 4 else player]
         if phase is _BIDDING:
-            return ((state.dealer + len(state.calls)) % 4,)
+            return _ALONE[(state.dealer + len(state.calls)) % 4]
         if phase is Phase.OVER:
             return ()
         claim = state.claim
@@ -202,21 +203,25 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             declarer = contract.declarer
             if seat == (declarer if player == (declarer + 2) % 4 else player):
                 return play.legal(state.hands[player], state.trick, _PLAY, _CLAIMS)
+        elif state.phase is _BIDDING and seat == (state.dealer + len(state.calls)) % 4:
+            return self._call_actions(state, seat)
         if seat not in self.to_act(state):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
             return []
-        if state.phase is _BIDDING:
-            double, redouble, first = call_options(self._calls(state), seat)
-            out: list[Action] = [_CALL["P"]]
-            if double:
-                out.append(_CALL["X"])
-            if redouble:
-                out.append(_CALL["XX"])
-            out += _BIDS[first:]
-            return out
-        # The claim phase: the play phase's seats on turn returned above.
+        # The claim phase: the seats on turn in the auction and the play returned above.
         return list(_ANSWERS)
+
+    def _call_actions(self, state: BridgeState, seat: int) -> list[Action]:
+        """Every call of the seat on turn in the auction (auction.legal_calls)."""
+        double, redouble, first = call_options(self._calls(state), seat)
+        out: list[Action] = [_CALL["P"]]
+        if double:
+            out.append(_CALL["X"])
+        if redouble:
+            out.append(_CALL["XX"])
+        out += _BIDS[first:]
+        return out
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays
@@ -248,6 +253,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 stepped = play.play(state.hands, player, state.trick, state.played, f,
                                     _TRUMP[contract.strain], True)
                 if stepped is not None:
+                    hands, trick, played, won = stepped
+                    if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
+                        return evolve(state, hands=hands, trick=trick, played=played), \
+                            [_PLAYED[player][f]]
                     return self._played(state, f, stepped)
         elif kind == "call" and state.phase is _BIDDING:
             call = self._legal_call(state, seat, action)
@@ -449,7 +458,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         winner = (state.leader + won) % 4
         tricks = list(state.tricks)
         tricks[winner % 2] += 1
-        events.append(Event("trick", {"winner": winner, "tricks": list(tricks)}))
+        events.append(build(Event, kind="trick", data={"winner": winner, "tricks": list(tricks)},
+                            visibility=PUBLIC))
         after = evolve(
             state,
             hands=new_hands,
