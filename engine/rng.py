@@ -25,13 +25,27 @@ def _load_core() -> ModuleType | None:
         return None  # not built: Rng.shuffle's Python loop deals the same cards
 
 
-# The compiled shuffle (engine/_rng.c): the same steps as shuffle_py below, bit for
-# bit, about a tenth of a random-legal bridge game in Python.
+# The compiled generator (engine/_rng.c): the same steps as seeded_py, next64_py and
+# shuffle_py below, bit for bit; a board's deal was a tenth of a random-legal
+# bridge game in Python.
 _CORE = _load_core()
 
 
 def _rotl(x: int, k: int) -> int:
     return ((x << k) | (x >> (64 - k))) & _MASK
+
+
+def seeded_py(x: int) -> list[int]:
+    """The state ``Rng(x)`` starts from (splitmix64 of ``x < 2**64``), in Python:
+    the compiled core's reference and fallback."""
+    state = []
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & _MASK
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        state.append(z ^ (z >> 31))
+    return state
 
 
 class Rng:
@@ -42,18 +56,16 @@ class Rng:
     def __init__(self, seed: int) -> None:
         if seed < 0:
             raise ValueError("seed must be non-negative")
-        x = seed & _MASK
-        state = []
-        for _ in range(4):
-            x = (x + 0x9E3779B97F4A7C15) & _MASK
-            z = x
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            state.append(z ^ (z >> 31))
-        self._s = state
+        self._s = seeded_py(seed & _MASK) if _CORE is None else _CORE.seeded(seed & _MASK)
 
     def next64(self) -> int:
         """The next 64 random bits."""
+        if _CORE is not None:
+            return _CORE.next64(self._s)
+        return self.next64_py()
+
+    def next64_py(self) -> int:
+        """:meth:`next64` in Python: the compiled core's reference and fallback."""
         s = self._s
         result = (_rotl((s[1] * 5) & _MASK, 7) * 9) & _MASK
         t = (s[1] << 17) & _MASK
