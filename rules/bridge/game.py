@@ -456,9 +456,12 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         if len(trick) < 4:
             return evolve(state, hands=new_hands, trick=trick, played=played), events
         winner = (state.leader + won) % 4
-        tricks = list(state.tricks)
-        tricks[winner % 2] += 1
-        events.append(build(Event, kind="trick", data={"winner": winner, "tricks": list(tricks)},
+        ns, ew = state.tricks
+        if winner % 2:
+            ew += 1
+        else:
+            ns += 1
+        events.append(build(Event, kind="trick", data={"winner": winner, "tricks": [ns, ew]},
                             visibility=PUBLIC))
         after = evolve(
             state,
@@ -466,7 +469,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             trick=(),
             played=played,
             leader=winner,
-            tricks=(tricks[0], tricks[1]),
+            tricks=(ns, ew),
             last_trick=trick,
             last_leader=state.leader,
         )
