@@ -69,7 +69,12 @@ _FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
 # claims are (rules/bridge/play.py).
 _CALL = {text: FrozenAction(type="call", call=text)
          for text in ("P", "X", "XX", *(str(bid) for bid in LADDER))}
-_BIDS = tuple(_CALL[str(bid)] for bid in LADDER)  # by rank, for slicing
+_BIDS = tuple(_CALL[str(bid)] for bid in LADDER)  # by rank
+# Every menu of calls, by (may double, may redouble, lowest bid's rank): a pass, the
+# double or redouble, the bids from that rank up.
+_MENUS = {(double, redouble, first): (_CALL["P"], *((_CALL["X"],) if double else ()),
+                                      *((_CALL["XX"],) if redouble else ()), *_BIDS[first:])
+          for double in (False, True) for redouble in (False, True) for first in range(36)}
 # The canonical spellings parsed: a call spelt so needs no parser.
 _PARSED: dict[str, Call] = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE,
                             **{str(bid): bid for bid in LADDER}}
@@ -214,14 +219,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def _call_actions(self, state: BridgeState, seat: int) -> list[Action]:
         """Every call of the seat on turn in the auction (auction.legal_calls)."""
-        double, redouble, first = call_options(self._calls(state), seat)
-        out: list[Action] = [_CALL["P"]]
-        if double:
-            out.append(_CALL["X"])
-        if redouble:
-            out.append(_CALL["XX"])
-        out += _BIDS[first:]
-        return out
+        return list(_MENUS[call_options(self._calls(state), seat)])
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays
@@ -405,7 +403,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         else:
             events = [Event("call", {"seat": seat, "call": call, "alert": alert})]
             state = evolve(state, alerts=(*state.alerts, (len(state.calls), alert)))
-        if not is_over(auction):
+        if call != PASS or not is_over(auction):  # only a pass can end the auction
             return evolve(state, calls=calls, auction=auction), events
         contract = final_contract(auction)
         if contract is None:
