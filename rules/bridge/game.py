@@ -60,6 +60,7 @@ MAX_ALERT = 200  # characters of an alert's explanation
 # The phases the hot paths test, read once: an enum member read through its class is
 # a descriptor call in Python 3.11, several per card of a random-legal board.
 _PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
+_new_state, _set_fields = object.__new__, object.__setattr__  # see act()
 _ALONE = ((0,), (1,), (2,), (3,))  # to_act of one seat, without a new tuple each time
 # Spellings of the 52 faces and their inverse: a played card's canonical text is a
 # lookup, and a canonical spelling parses without the card parser.
@@ -253,8 +254,12 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 if stepped is not None:
                     hands, trick, played, won = stepped
                     if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
-                        return evolve(state, hands=hands, trick=trick, played=played), \
-                            [_PLAYED[player][f]]
+                        # evolve() inline: its keyword packing and field check cost a
+                        # few percent of a self-played board; these fields exist.
+                        after = _new_state(BridgeState)
+                        _set_fields(after, "__dict__", state.__dict__ | {
+                            "hands": hands, "trick": trick, "played": played})
+                        return after, [_PLAYED[player][f]]
                     return self._played(state, f, stepped)
         elif kind == "call" and state.phase is _BIDDING:
             call = self._legal_call(state, seat, action)
