@@ -23,10 +23,7 @@ from rules.bridge import lin, pbn, play
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     DOUBLE,
-    LADDER,
     PASS,
-    REDOUBLE,
-    STRAINS,
     Bid,
     Call,
     CallError,
@@ -48,10 +45,21 @@ from rules.bridge.claims import (
 from rules.bridge.dealing import deal_board, deal_pbn
 from rules.bridge.encoding import encode_state
 from rules.bridge.options import BridgeConfig, ClaimPolicy
-from rules.bridge.play import CLAIMS as _CLAIMS
-from rules.bridge.play import PLAYS as _PLAY
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
+from rules.bridge.shared import (
+    ANSWERS,
+    CALLED,
+    CALLS,
+    CLAIMS,
+    FACE_OF,
+    MENUS,
+    PARSED,
+    PLAYED,
+    PLAYS,
+    SPELLING,
+    TRUMP,
+)
 from rules.bridge.solve import SOLVE
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
 from rules.bridge.views import board_view, hidden_cards, next_player, session_result
@@ -62,32 +70,6 @@ MAX_ALERT = 200  # characters of an alert's explanation
 _PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
 _new_state, _set_fields = object.__new__, object.__setattr__  # see act()
 _ALONE = ((0,), (1,), (2,), (3,))  # to_act of one seat, without a new tuple each time
-# Spellings of the 52 faces and their inverse: a played card's canonical text is a
-# lookup, and a canonical spelling parses without the card parser.
-_SPELLING = tuple(format_face(f) for f in range(52))
-_FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
-# The other actions legal() can list, built once and shared as the plays and
-# claims are (rules/bridge/play.py).
-_CALL = {text: FrozenAction(type="call", call=text)
-         for text in ("P", "X", "XX", *(str(bid) for bid in LADDER))}
-_BIDS = tuple(_CALL[str(bid)] for bid in LADDER)  # by rank
-# Every menu of calls, by (may double, may redouble, lowest bid's rank): a pass, the
-# double or redouble, the bids from that rank up.
-_MENUS = {(double, redouble, first): (_CALL["P"], *((_CALL["X"],) if double else ()),
-                                      *((_CALL["XX"],) if redouble else ()), *_BIDS[first:])
-          for double in (False, True) for redouble in (False, True) for first in range(36)}
-# The canonical spellings parsed: a call spelt so needs no parser.
-_PARSED: dict[str, Call] = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE,
-                            **{str(bid): bid for bid in LADDER}}
-_TRUMP = {strain: -1 if strain == "N" else i for i, strain in enumerate(STRAINS)}
-# The "play" event of each seat and card, and the "call" event of each seat and
-# call without an alert, shared as the actions are: their data is frozen too, so
-# no consumer of one board's events can change another's.
-_PLAYED = tuple(tuple(Event("play", FrozenAction(seat=seat, card=text)) for text in _SPELLING)
-                for seat in range(4))
-_CALLED = tuple({text: Event("call", FrozenAction(seat=seat, call=text)) for text in _CALL}
-                for seat in range(4))
-_ANSWERS = (FrozenAction(type="accept_claim"), FrozenAction(type="reject_claim"))
 
 
 # The file formats replay records through the rules, which list the formats: the
@@ -114,7 +96,7 @@ LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_l
 
 def _claims(state: BridgeState) -> list[Action]:
     """Every claim of the remaining tricks (the one in progress included)."""
-    return list(_CLAIMS[remaining_tricks(state)])
+    return list(CLAIMS[remaining_tricks(state)])
 
 
 @dataclass(frozen=True)
@@ -208,7 +190,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             assert contract is not None
             declarer = contract.declarer
             if seat == (declarer if player == (declarer + 2) % 4 else player):
-                return play.legal(state.hands[player], state.trick, _PLAY, _CLAIMS)
+                return play.legal(state.hands[player], state.trick, PLAYS, CLAIMS)
         elif state.phase is _BIDDING and seat == (state.dealer + len(state.calls)) % 4:
             return self._call_actions(state, seat)
         if seat not in self.to_act(state):
@@ -216,11 +198,11 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 return _claims(state)
             return []
         # The claim phase: the seats on turn in the auction and the play returned above.
-        return list(_ANSWERS)
+        return list(ANSWERS)
 
     def _call_actions(self, state: BridgeState, seat: int) -> list[Action]:
         """Every call of the seat on turn in the auction (auction.legal_calls)."""
-        return list(_MENUS[call_options(self._calls(state), seat)])
+        return list(MENUS[call_options(self._calls(state), seat)])
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays
@@ -247,10 +229,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             declarer = contract.declarer
             text = action.get("card")
             if seat == (declarer if player == (declarer + 2) % 4 else player) and \
-                    type(text) is str and (f := _FACE_OF.get(text)) is not None:
+                    type(text) is str and (f := FACE_OF.get(text)) is not None:
                 # Checked and played in one call: None if the card may not be played.
                 stepped = play.play(state.hands, player, state.trick, state.played, f,
-                                    _TRUMP[contract.strain], True)
+                                    TRUMP[contract.strain], True)
                 if stepped is not None:
                     hands, trick, played, won = stepped
                     if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
@@ -259,7 +241,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                         after = _new_state(BridgeState)
                         _set_fields(after, "__dict__", state.__dict__ | {
                             "hands": hands, "trick": trick, "played": played})
-                        return after, [_PLAYED[player][f]]
+                        return after, [PLAYED[player][f]]
                     return self._played(state, f, stepped)
         elif kind == "call" and state.phase is _BIDDING:
             call = self._legal_call(state, seat, action)
@@ -273,12 +255,12 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             # steps; anything it does not accept goes that way for its error.
             f = self._legal_card(state, seat, action)
             if f is not None:
-                return build(BridgeMove, action=_PLAY[f], seat=seat, state=state, call=None,
+                return build(BridgeMove, action=PLAYS[f], seat=seat, state=state, call=None,
                              card=f, tricks=None)
         elif state.phase is _BIDDING and action.get("type") == "call":
             call = self._legal_call(state, seat, action)
             if call is not None:
-                return build(BridgeMove, action=_CALL[action["call"]], seat=seat, state=state,
+                return build(BridgeMove, action=CALLS[action["call"]], seat=seat, state=state,
                              call=call, card=None, tricks=None)
         return self._validate(state, seat, action)
 
@@ -287,7 +269,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         legal for the seat on turn in the auction, else None (the general path
         then parses it, or says what is wrong)."""
         text = action.get("call")
-        call = _PARSED.get(text) if type(text) is str else None
+        call = PARSED.get(text) if type(text) is str else None
         if call is None or seat != (state.dealer + len(state.calls)) % 4 or "alert" in action:
             return None
         if call == PASS:
@@ -307,7 +289,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         if seat != (declarer if player == (declarer + 2) % 4 else player):
             return None
         text = action.get("card")
-        return _FACE_OF.get(text) if type(text) is str else None
+        return FACE_OF.get(text) if type(text) is str else None
 
     def _legal_card(self, state: BridgeState, seat: int, action: Action) -> int | None:
         """The face of ``action``'s card when it is a legal play of the seat on turn
@@ -334,7 +316,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 check_call(self._calls(state), seat, call)
             except CallError as exc:
                 raise IllegalAction(exc.code, str(exc)) from None
-            canonical: Action = _CALL[format_call(call)]
+            canonical: Action = CALLS[format_call(call)]
             alert = action.get("alert")
             if alert is not None:
                 # An alert, with the explanation the partnership gives (may be empty).
@@ -346,7 +328,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):
                 raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
-            return BridgeMove(_ANSWERS[kind == "reject_claim"], seat, state)
+            return BridgeMove(ANSWERS[kind == "reject_claim"], seat, state)
         assert state.contract is not None
         if kind == "claim":
             n = action.get("tricks")
@@ -355,11 +337,11 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 raise IllegalAction("bad_claim", "the last trick is under way: play it out")
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
-            return BridgeMove(_CLAIMS[13][n], seat, state, tricks=n)
+            return BridgeMove(CLAIMS[13][n], seat, state, tricks=n)
         text = action.get("card")
         if kind != "play" or not isinstance(text, str):
             raise IllegalAction("bad_action", 'expected {"type": "play", "card": "<card>"}')
-        f = _FACE_OF.get(text)
+        f = FACE_OF.get(text)
         if f is None:
             try:
                 f = parse_face(text)
@@ -374,7 +356,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             led = state.trick[0] // 13  # faces 0..51: suit = face // 13
             if f // 13 != led and any(c // 13 == led for c in hand):
                 raise IllegalAction("must_follow_suit", "you must follow the suit led")
-        return BridgeMove(_PLAY[f], seat, state, card=f)
+        return BridgeMove(PLAYS[f], seat, state, card=f)
 
     # transitions
 
@@ -404,7 +386,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         calls = (*state.calls, (seat, call))
         auction = (*self._calls(state), (seat, parsed_call))
         if alert is None:
-            events = [_CALLED[seat][call]]
+            events = [CALLED[seat][call]]
         else:
             events = [Event("call", {"seat": seat, "call": call, "alert": alert})]
             state = evolve(state, alerts=(*state.alerts, (len(state.calls), alert)))
@@ -438,7 +420,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
         stepped = play.play(state.hands, (state.leader + len(state.trick)) % 4, state.trick,
-                            state.played, f, _TRUMP[state.contract.strain], False)
+                            state.played, f, TRUMP[state.contract.strain], False)
         assert stepped is not None
         return self._played(state, f, stepped)
 
@@ -449,12 +431,12 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         assert state.contract is not None
         player = (state.leader + len(state.trick)) % 4
         new_hands, trick, played, won = stepped
-        events = [_PLAYED[player][f]]
+        events = [PLAYED[player][f]]
         if len(played) == 1:
             dummy = state.dummy
             assert dummy is not None
             events.append(
-                Event("dummy", {"seat": dummy, "cards": [_SPELLING[c] for c in new_hands[dummy]]})
+                Event("dummy", {"seat": dummy, "cards": [SPELLING[c] for c in new_hands[dummy]]})
             )
         if len(trick) < 4:
             return evolve(state, hands=new_hands, trick=trick, played=played), events

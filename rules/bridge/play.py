@@ -12,20 +12,11 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from engine.actions import FrozenAction
-from engine.cards import format_face
 from engine.game import Action
 from engine.tricks import winning_index
 
 Hand = tuple[int, ...]
 Hands4 = tuple[Hand, Hand, Hand, Hand]
-
-# Every play and claim action legal() can list, built once and handed out shared
-# and frozen (engine/actions.py): a play step lists up to 13 cards and 14 claims,
-# and building a dict for each was a large share of a random-legal step.
-PLAYS = tuple(FrozenAction(type="play", card=format_face(f)) for f in range(52))
-CLAIMS = tuple(tuple(FrozenAction(type="claim", tricks=n) for n in range(k + 1))
-               for k in range(14))  # CLAIMS[k]: every claim with k tricks left
 
 
 def legal_py(held: Hand, trick: Hand, plays: tuple[Action, ...],

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from rules.bridge import play
-from rules.bridge.play import CLAIMS, PLAYS
+from rules.bridge.shared import CLAIMS, PLAYS
 
 core = play._CORE
 
