@@ -3,7 +3,7 @@
 A game's ``legal()`` is called at every step of every bot search and self-play
 game; building a fresh dict per legal card is a large share of such a step.  A
 game may instead build its actions once and return the same objects every time
-(docs/decisions.md, "Shared immutable actions").  Sharing is only safe if no
+(docs/decisions.md, the bullet on shared immutable actions).  Sharing is only safe if no
 caller can change one: a bot that added a key to the ace of spades would change
 every later ``legal()`` answer.  :class:`FrozenAction` is a ``dict`` (so
 ``json``, ``orjson``, equality with plain dicts, ``dict(a)`` copies and

@@ -1,5 +1,5 @@
 """The actions and events bridge hands out shared and frozen (engine/actions.py,
-docs/decisions.md, "Shared immutable actions"), and the lookups its hot paths
+docs/decisions.md, the bullet on shared immutable actions), and the lookups its hot paths
 read: legal() lists up to 38 calls or 13 cards and 14 claims at every step of a
 random-legal board, and building a dict for each was a large share of the step."""
 
