@@ -1,8 +1,9 @@
 /* The shuffle of engine/rng.py in C: the same xoshiro256** steps, the same
  * rejection for bounded integers and the same Fisher-Yates order, so a seed
  * deals the same cards with or without it (the tests compare both over many
- * seeds and lengths).  Dealing a board is about a tenth of a random-legal
- * bridge game in Python, most of it the 51 bounded draws on 64-bit integers.
+ * seeds and lengths).  In Python a deal was about a tenth of a short
+ * random-legal game (52 cards, some 60 actions), most of it the 51 bounded
+ * draws on 64-bit integers.
  *
  * shuffle(state, items): `state` is Rng's list of four 64-bit words, read and
  * written back advanced; `items` is a list, shuffled in place.  seeded(seed) is

@@ -26,8 +26,8 @@ def _load_core() -> ModuleType | None:
 
 
 # The compiled generator (engine/_rng.c): the same steps as seeded_py, next64_py and
-# shuffle_py below, bit for bit; a board's deal was a tenth of a random-legal
-# bridge game in Python.
+# shuffle_py below, bit for bit; in Python a deal was about a tenth of a short
+# random-legal game (one deal of 52 cards, some 60 actions).
 _CORE = _load_core()
 
 
