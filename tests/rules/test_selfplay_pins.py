@@ -105,3 +105,26 @@ def test_selfplay_stream_as_pinned(
     name: str, game: Game[Any, Any], options: dict[str, Any], seed: int, digest: str
 ) -> None:
     assert selfplay_digest(game, options, seed, games=20) == digest, name
+
+
+def test_the_pure_python_fallback_plays_as_pinned() -> None:
+    """Without the compiled generator and card-play cores (no C compiler), the
+    Python paths deal and play the same games."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import sys\n"
+        "sys.modules['engine._rng'] = None\n"  # an import of None raises ImportError
+        "sys.modules['rules.bridge._play'] = None\n"
+        "import engine.rng, rules.bridge.play\n"
+        "assert engine.rng._CORE is None and rules.bridge.play._CORE is None\n"
+        "from tests.rules import test_selfplay_pins as t\n"
+        "for case in t.CASES[:1] + t.CASES[3:4]:\n"
+        "    t.test_random_play_replays_as_pinned(*case)\n"
+        "for case in t.SELFPLAY[:1] + t.SELFPLAY[3:4]:\n"
+        "    t.test_selfplay_stream_as_pinned(*case)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", script], cwd=root, check=True, timeout=300)
