@@ -57,6 +57,12 @@ setup(
             ],
             extra_compile_args=["-O3", "-std=c99", *cpu_flags()],
         ),
+        # The seeded shuffle (engine/rng.py); optional at run time.
+        Extension(
+            "engine._rng",
+            sources=["engine/_rng.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
         # Gin's least-deadwood search (rules/rummy/least.py); optional at run time.
         Extension(
             "rules.rummy._deadwood",
@@ -68,6 +74,12 @@ setup(
             "rules.rummy._arrange",
             sources=["rules/rummy/_arrange.c", "rules/rummy/_arrange_moves.c"],
             depends=["rules/rummy/_arrange.h"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        # Bridge card play's hot step (rules/bridge/play.py); optional at run time.
+        Extension(
+            "rules.bridge._play",
+            sources=["rules/bridge/_play.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         # The poker evaluator's lookups (rules/poker/evaluator.py); optional at run time.

@@ -156,4 +156,5 @@ def card_ids(text: str | Iterable[str]) -> list[int]:
 def deck(copies: int = 1, jokers: bool = False) -> list[int]:
     """Card ids of ``copies`` decks in a fixed order, with or without jokers."""
     faces = range(FACES_PER_DECK if jokers else SMALL_JOKER)
-    return [card_id(f, c) for c in range(copies) for f in faces]
+    # card_id inline: every deal builds a deck.
+    return [c * FACES_PER_DECK + f for c in range(copies) for f in faces]

@@ -9,15 +9,43 @@ rejection and a Fisher–Yates shuffle: a few dozen lines that pin the stream.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import MutableSequence, Sequence
+from types import ModuleType
 from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
 
 
+def _load_core() -> ModuleType | None:
+    try:
+        return importlib.import_module("engine._rng")
+    except ImportError:
+        return None  # not built: Rng.shuffle's Python loop deals the same cards
+
+
+# The compiled generator (engine/_rng.c): the same steps as seeded_py, next64_py and
+# shuffle_py below, bit for bit; in Python a deal was about a tenth of a short
+# random-legal game (one deal of 52 cards, some 60 actions).
+_CORE = _load_core()
+
+
 def _rotl(x: int, k: int) -> int:
     return ((x << k) | (x >> (64 - k))) & _MASK
+
+
+def seeded_py(x: int) -> list[int]:
+    """The state ``Rng(x)`` starts from (splitmix64 of ``x < 2**64``), in Python:
+    the compiled core's reference and fallback."""
+    state = []
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & _MASK
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        state.append(z ^ (z >> 31))
+    return state
 
 
 class Rng:
@@ -28,18 +56,16 @@ class Rng:
     def __init__(self, seed: int) -> None:
         if seed < 0:
             raise ValueError("seed must be non-negative")
-        x = seed & _MASK
-        state = []
-        for _ in range(4):
-            x = (x + 0x9E3779B97F4A7C15) & _MASK
-            z = x
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            state.append(z ^ (z >> 31))
-        self._s = state
+        self._s = seeded_py(seed & _MASK) if _CORE is None else _CORE.seeded(seed & _MASK)
 
     def next64(self) -> int:
         """The next 64 random bits."""
+        if _CORE is not None:
+            return _CORE.next64(self._s)
+        return self.next64_py()
+
+    def next64_py(self) -> int:
+        """:meth:`next64` in Python: the compiled core's reference and fallback."""
         s = self._s
         result = (_rotl((s[1] * 5) & _MASK, 7) * 9) & _MASK
         t = (s[1] << 17) & _MASK
@@ -71,6 +97,14 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher–Yates, from the end)."""
+        if _CORE is not None and type(items) is list:
+            _CORE.shuffle(self._s, items)
+        else:
+            self.shuffle_py(items)
+
+    def shuffle_py(self, items: MutableSequence[T]) -> None:
+        """:meth:`shuffle` in Python: the reference of the compiled core, and its
+        fallback when the core is not built or ``items`` is not a list."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

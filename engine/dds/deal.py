@@ -98,12 +98,12 @@ class Deal:
         """``N:AKQ2.J54.T9.8765 ...`` starting with ``first``."""
         parts = []
         for i in range(4):
-            hand = self.hands[(first + i) % 4]
-            suits = []
-            for s in PBN_SUIT_ORDER:
-                ranks = sorted((rank_of(f) for f in hand if suit_of(f) == s), reverse=True)
-                suits.append("".join(RANKS[r] for r in ranks))
-            parts.append(".".join(suits))
+            # Faces in descending order run spades to clubs, high to low within a
+            # suit: one pass spells the hand (each board's result is written so).
+            suits = ["", "", "", ""]
+            for f in sorted(self.hands[(first + i) % 4], reverse=True):
+                suits[f // 13] += RANKS[f % 13]
+            parts.append(".".join(suits[s] for s in PBN_SUIT_ORDER))
         return f"{SEAT_LETTERS[first]}:" + " ".join(parts)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 STRAINS = "CDHSN"  # bidding order: clubs < diamonds < hearts < spades < notrump
 STRAIN_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "N": "NT"}
@@ -17,7 +19,9 @@ class Bid:
     level: int  # 1..7
     strain: str  # one of STRAINS
 
-    @property
+    # Cached on the instance (outside the compared fields): the legal calls look
+    # at the last bid's rank after every call, and the ladder's bids are shared.
+    @cached_property
     def rank(self) -> int:
         """Position in the bidding ladder, 1C = 0 .. 7NT = 34."""
         return (self.level - 1) * 5 + STRAINS.index(self.strain)
@@ -73,21 +77,21 @@ class Contract:
         return f"{self.level}{'NT' if self.strain == 'N' else self.strain}" + "X" * self.doubled
 
 
-def _last_bid(calls: list[tuple[int, Call]]) -> tuple[int, Bid] | None:
+def _last_bid(calls: Sequence[tuple[int, Call]]) -> tuple[int, Bid] | None:
     for seat, call in reversed(calls):
         if isinstance(call, Bid):
             return seat, call
     return None
 
 
-def _last_non_pass(calls: list[tuple[int, Call]]) -> tuple[int, Call] | None:
+def _last_non_pass(calls: Sequence[tuple[int, Call]]) -> tuple[int, Call] | None:
     for seat, call in reversed(calls):
         if call != PASS:
             return seat, call
     return None
 
 
-def check_call(calls: list[tuple[int, Call]], seat: int, call: Call) -> None:
+def check_call(calls: Sequence[tuple[int, Call]], seat: int, call: Call) -> None:
     """Raise :class:`CallError` with a stable code unless ``seat`` may make ``call``.
 
     ``calls`` is the auction so far as (seat, call) pairs."""
@@ -113,33 +117,53 @@ def check_call(calls: list[tuple[int, Call]], seat: int, call: Call) -> None:
         raise err
 
 
-def legal_calls(calls: list[tuple[int, Call]], seat: int) -> list[Call]:
+def call_options(calls: Sequence[tuple[int, Call]], seat: int) -> tuple[bool, bool, int]:
+    """What ``seat`` may call now besides a pass, in one look back over the auction
+    (check_call's rules without building its errors): (may double, may redouble,
+    rank of the lowest bid allowed, 35 when none is)."""
+    prev: tuple[int, Call] | None = None  # the last call that is not a pass
+    first = 0
+    for s, call in reversed(calls):
+        if isinstance(call, Bid):  # the last bid comes at or after the last non-pass
+            if prev is None:
+                prev = (s, call)
+            first = call.rank + 1
+            break
+        if prev is None and call != PASS:
+            prev = (s, call)
+    if prev is None or prev[0] % 2 == seat % 2:
+        return False, False, first
+    return isinstance(prev[1], Bid), prev[1] == DOUBLE, first
+
+
+def legal_calls(calls: Sequence[tuple[int, Call]], seat: int) -> list[Call]:
     """Every call ``seat`` may make now."""
+    double, redouble, first = call_options(calls, seat)
     out: list[Call] = [PASS]
-    for extra in (DOUBLE, REDOUBLE):
-        try:
-            check_call(calls, seat, extra)
-            out.append(extra)
-        except CallError:
-            pass
-    last = _last_bid(calls)
-    start = last[1].rank + 1 if last else 0
-    out.extend(LADDER[start:])
+    if double:
+        out.append(DOUBLE)
+    if redouble:
+        out.append(REDOUBLE)
+    out.extend(LADDER[first:])
     return out
 
 
-def is_over(calls: list[tuple[int, Call]]) -> bool:
+def is_over(calls: Sequence[tuple[int, Call]]) -> bool:
     """Four passes to start, or three passes after any other call."""
-    if len(calls) == 4 and all(c == PASS for _, c in calls):
-        return True
-    return (
-        len(calls) >= 4
-        and all(c == PASS for _, c in calls[-3:])
-        and any(c != PASS for _, c in calls)
-    )
+    # Passes are strings: testing the type first keeps Bid's dataclass __eq__ out
+    # of a check made after every call.
+    n = len(calls)
+    if n < 4:
+        return False
+    for i in range(n - 3, n):
+        call = calls[i][1]
+        if type(call) is not str or call != PASS:
+            return False
+    # Three passes last: over if these are four passes, or after any other call.
+    return n == 4 or any(type(c) is not str or c != PASS for _, c in calls[: n - 3])
 
 
-def final_contract(calls: list[tuple[int, Call]]) -> Contract | None:
+def final_contract(calls: Sequence[tuple[int, Call]]) -> Contract | None:
     """The contract of a finished auction (None when passed out). The declarer is the
     first player of the declaring side to name the final strain."""
     last = _last_bid(calls)

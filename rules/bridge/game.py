@@ -9,36 +9,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from engine.actions import FrozenAction
 from engine.cards import CardParseError, format_face, parse_face
 from engine.errors import IllegalAction
-from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
+from engine.events import JSON, PUBLIC, Event, only
 from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
-from engine.tricks import winning_index
-from engine.values import evolve
-from rules.bridge import lin, pbn
+from engine.values import build, evolve
+from rules.bridge import lin, pbn, play
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
-    STRAINS,
+    DOUBLE,
+    PASS,
+    Bid,
     Call,
     CallError,
     Contract,
+    call_options,
     check_call,
     final_contract,
     format_call,
     is_over,
-    legal_calls,
     parse_call,
 )
-from rules.bridge.boards import SEATS
 from rules.bridge.claims import (
     answerers,
     claim_allowed,
     claim_holds,
-    claim_view,
     opponents,
     remaining_tricks,
 )
@@ -47,14 +47,29 @@ from rules.bridge.encoding import encode_state
 from rules.bridge.options import BridgeConfig, ClaimPolicy
 from rules.bridge.presentation import BridgePresentation
 from rules.bridge.scoring import contract_score
+from rules.bridge.shared import (
+    ANSWERS,
+    CALLED,
+    CALLS,
+    CLAIMS,
+    FACE_OF,
+    MENUS,
+    PARSED,
+    PLAYED,
+    PLAYS,
+    SPELLING,
+    TRUMP,
+)
 from rules.bridge.solve import SOLVE
 from rules.bridge.state import BoardResult, BridgeState, Claim, Hands, Phase
+from rules.bridge.views import board_view, hidden_cards, next_player, session_result
 
 MAX_ALERT = 200  # characters of an alert's explanation
-# Spellings of the 52 faces and their inverse: a played card's canonical text is a
-# lookup, and a canonical spelling parses without the card parser.
-_SPELLING = tuple(format_face(f) for f in range(52))
-_FACE_OF = {text: f for f, text in enumerate(_SPELLING)}
+# The phases the hot paths test, read once: an enum member read through its class is
+# a descriptor call in Python 3.11, several per card of a random-legal board.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
+_new_state, _set_fields = object.__new__, object.__setattr__  # see act()
+_ALONE = ((0,), (1,), (2,), (3,))  # to_act of one seat, without a new tuple each time
 
 
 # The file formats replay records through the rules, which list the formats: the
@@ -81,7 +96,7 @@ LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_l
 
 def _claims(state: BridgeState) -> list[Action]:
     """Every claim of the remaining tricks (the one in progress included)."""
-    return [{"type": "claim", "tricks": n} for n in range(remaining_tricks(state) + 1)]
+    return list(CLAIMS[remaining_tricks(state)])
 
 
 @dataclass(frozen=True)
@@ -137,22 +152,16 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     # whose turn
 
-    def _player(self, state: BridgeState) -> int:
-        """The seat whose card or call is next (may be the dummy)."""
-        if state.phase is Phase.AUCTION:
-            return (state.dealer + len(state.calls)) % 4
-        return state.next_player
-
     def to_act(self, state: BridgeState) -> tuple[int, ...]:
         phase = state.phase
-        if phase is Phase.PLAY:  # the common case first, without the properties
+        if phase is _PLAYING:  # the common case first, without the properties
             player = (state.leader + len(state.trick)) % 4
             contract = state.contract
             assert contract is not None
             declarer = contract.declarer
-            return (declarer,) if player == (declarer + 2) % 4 else (player,)
-        if phase is Phase.AUCTION:
-            return ((state.dealer + len(state.calls)) % 4,)
+            return _ALONE[declarer if player == (declarer + 2) % 4 else player]
+        if phase is _BIDDING:
+            return _ALONE[(state.dealer + len(state.calls)) % 4]
         if phase is Phase.OVER:
             return ()
         claim = state.claim
@@ -175,25 +184,25 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     # legality
 
     def legal(self, state: BridgeState, seat: int) -> list[Action]:
+        if state.phase is _PLAYING:  # the common case first, as in to_act
+            player = (state.leader + len(state.trick)) % 4
+            contract = state.contract
+            assert contract is not None
+            declarer = contract.declarer
+            if seat == (declarer if player == (declarer + 2) % 4 else player):
+                return play.legal(state.hands[player], state.trick, PLAYS, CLAIMS)
+        elif state.phase is _BIDDING and seat == (state.dealer + len(state.calls)) % 4:
+            return self._call_actions(state, seat)
         if seat not in self.to_act(state):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
             return []
-        if state.phase is Phase.AUCTION:
-            calls = self._calls(state)
-            return [{"type": "call", "call": str(c)} for c in legal_calls(calls, seat)]
-        if state.phase is Phase.CLAIM:
-            return [{"type": "accept_claim"}, {"type": "reject_claim"}]
-        held = state.hands[(state.leader + len(state.trick)) % 4]
-        cards = held
-        if state.trick:
-            led = state.trick[0] // 13  # bridge holds faces 0..51: suit = face // 13
-            cards = tuple(c for c in held if c // 13 == led) or held
-        out: list[Action] = [{"type": "play", "card": _SPELLING[c]} for c in cards]
-        # Whoever is on turn may claim or concede too (the declarer also for dummy).
-        if claim_allowed(state):
-            out += _claims(state)
-        return out
+        # The claim phase: the seats on turn in the auction and the play returned above.
+        return list(ANSWERS)
+
+    def _call_actions(self, state: BridgeState, seat: int) -> list[Action]:
+        """Every call of the seat on turn in the auction (auction.legal_calls)."""
+        return list(MENUS[call_options(self._calls(state), seat)])
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays
@@ -202,12 +211,96 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 or a == {"type": "call", "call": "P"}]
         return dict(rng.choice(calm or list(legal)))
 
-    def _calls(self, state: BridgeState) -> list[tuple[int, Any]]:
+    def _calls(self, state: BridgeState) -> Sequence[tuple[int, Call]]:
+        """The auction parsed: carried by the state, or parsed afresh if stale."""
         if len(state.auction) == len(state.calls):
-            return list(state.auction)
-        return [(s, parse_call(c)) for s, c in state.calls]
+            return state.auction
+        return tuple((s, parse_call(c)) for s, c in state.calls)
+
+    def act(self, state: BridgeState, seat: int, action: Action) -> tuple[BridgeState, list[Event]]:
+        """Validate, then apply: a legal card goes straight to the play, with no
+        move built (what validate and apply would do, as the pins check)."""
+        kind = action.get("type")
+        if kind == "play" and state.phase is _PLAYING:
+            # _card_on_turn inline (this is the step self-play and searches repeat).
+            player = (state.leader + len(state.trick)) % 4
+            contract = state.contract
+            assert contract is not None
+            declarer = contract.declarer
+            text = action.get("card")
+            if seat == (declarer if player == (declarer + 2) % 4 else player) and \
+                    type(text) is str and (f := FACE_OF.get(text)) is not None:
+                # Checked and played in one call: None if the card may not be played.
+                stepped = play.play(state.hands, player, state.trick, state.played, f,
+                                    TRUMP[contract.strain], True)
+                if stepped is not None:
+                    hands, trick, played, won = stepped
+                    if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
+                        # evolve() inline: its keyword packing and field check cost a
+                        # few percent of a self-played board; these fields exist.
+                        after = _new_state(BridgeState)
+                        _set_fields(after, "__dict__", state.__dict__ | {
+                            "hands": hands, "trick": trick, "played": played})
+                        return after, [PLAYED[player][f]]
+                    return self._played(state, f, stepped)
+        elif kind == "call" and state.phase is _BIDDING:
+            call = self._legal_call(state, seat, action)
+            if call is not None:
+                return self._call(state, seat, action["call"], call)
+        return super().act(state, seat, action)
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
+        if state.phase is _PLAYING and action.get("type") == "play":
+            # The common case, a legal card, checked without the general path's
+            # steps; anything it does not accept goes that way for its error.
+            f = self._legal_card(state, seat, action)
+            if f is not None:
+                return build(BridgeMove, action=PLAYS[f], seat=seat, state=state, call=None,
+                             card=f, tricks=None)
+        elif state.phase is _BIDDING and action.get("type") == "call":
+            call = self._legal_call(state, seat, action)
+            if call is not None:
+                return build(BridgeMove, action=CALLS[action["call"]], seat=seat, state=state,
+                             call=call, card=None, tricks=None)
+        return self._validate(state, seat, action)
+
+    def _legal_call(self, state: BridgeState, seat: int, action: Action) -> Call | None:
+        """The call of ``action`` when it is canonically spelt, without an alert, and
+        legal for the seat on turn in the auction, else None (the general path
+        then parses it, or says what is wrong)."""
+        text = action.get("call")
+        call = PARSED.get(text) if type(text) is str else None
+        if call is None or seat != (state.dealer + len(state.calls)) % 4 or "alert" in action:
+            return None
+        if call == PASS:
+            return call
+        double, redouble, first = call_options(self._calls(state), seat)
+        if isinstance(call, Bid):
+            return call if call.rank >= first else None
+        return call if (double if call == DOUBLE else redouble) else None
+
+    def _card_on_turn(self, state: BridgeState, seat: int, action: Action) -> int | None:
+        """The face of ``action``'s card, canonically spelt, when ``seat`` is on turn
+        in the play phase, else None (the general path then says what is wrong)."""
+        player = (state.leader + len(state.trick)) % 4
+        contract = state.contract
+        assert contract is not None
+        declarer = contract.declarer
+        if seat != (declarer if player == (declarer + 2) % 4 else player):
+            return None
+        text = action.get("card")
+        return FACE_OF.get(text) if type(text) is str else None
+
+    def _legal_card(self, state: BridgeState, seat: int, action: Action) -> int | None:
+        """The face of ``action``'s card when it is a legal play of the seat on turn
+        in the play phase, else None (the general path then says what is wrong)."""
+        f = self._card_on_turn(state, seat, action)
+        if f is None or not play.may_play(state.hands[(state.leader + len(state.trick)) % 4],
+                                          state.trick, f):
+            return None
+        return f
+
+    def _validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over", "the session is over")
         kind = action.get("type")
@@ -223,19 +316,19 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 check_call(self._calls(state), seat, call)
             except CallError as exc:
                 raise IllegalAction(exc.code, str(exc)) from None
-            canonical: dict[str, Any] = {"type": "call", "call": format_call(call)}
+            canonical: Action = CALLS[format_call(call)]
             alert = action.get("alert")
             if alert is not None:
                 # An alert, with the explanation the partnership gives (may be empty).
                 if not isinstance(alert, str) or len(alert) > MAX_ALERT:
                     raise IllegalAction("bad_alert", f"an alert is a text of at most "
                                                      f"{MAX_ALERT} characters")
-                canonical["alert"] = alert
+                canonical = FrozenAction(canonical, alert=alert)
             return BridgeMove(canonical, seat, state, call=call)
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):
                 raise IllegalAction("bad_action", "answer the claim: accept_claim or reject_claim")
-            return BridgeMove({"type": kind}, seat, state)
+            return BridgeMove(ANSWERS[kind == "reject_claim"], seat, state)
         assert state.contract is not None
         if kind == "claim":
             n = action.get("tricks")
@@ -244,17 +337,17 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 raise IllegalAction("bad_claim", "the last trick is under way: play it out")
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
-            return BridgeMove({"type": "claim", "tricks": n}, seat, state, tricks=n)
+            return BridgeMove(CLAIMS[13][n], seat, state, tricks=n)
         text = action.get("card")
         if kind != "play" or not isinstance(text, str):
             raise IllegalAction("bad_action", 'expected {"type": "play", "card": "<card>"}')
-        f = _FACE_OF.get(text)
+        f = FACE_OF.get(text)
         if f is None:
             try:
                 f = parse_face(text)
             except CardParseError as exc:
                 raise IllegalAction("bad_card", str(exc)) from None
-        player = self._player(state)
+        player = next_player(state)
         hand = state.hands[player]
         if f not in hand:
             whose = "dummy's hand" if player != seat else "your hand"
@@ -263,21 +356,21 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             led = state.trick[0] // 13  # faces 0..51: suit = face // 13
             if f // 13 != led and any(c // 13 == led for c in hand):
                 raise IllegalAction("must_follow_suit", "you must follow the suit led")
-        return BridgeMove({"type": "play", "card": _SPELLING[f]}, seat, state, card=f)
+        return BridgeMove(PLAYS[f], seat, state, card=f)
 
     # transitions
 
     def perform(
         self, state: BridgeState, seat: int, move: BridgeMove
     ) -> tuple[BridgeState, list[Event]]:
+        if move.card is not None:  # the common case first: a card (never a call)
+            return self._play(state, move.card)
         kind = move.action["type"]
         if kind == "call":
             assert move.call is not None
             return self._call(
                 state, seat, move.action["call"], move.call, move.action.get("alert")
             )
-        if move.card is not None:
-            return self._play(state, move.card)
         if move.tricks is not None:
             return self._claim(state, seat, move.tricks)
         return self._answer(state, seat, kind == "accept_claim")
@@ -292,15 +385,14 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     ) -> tuple[BridgeState, list[Event]]:
         calls = (*state.calls, (seat, call))
         auction = (*self._calls(state), (seat, parsed_call))
-        data: JSON = {"seat": seat, "call": call}
-        if alert is not None:
-            data["alert"] = alert
+        if alert is None:
+            events = [CALLED[seat][call]]
+        else:
+            events = [Event("call", {"seat": seat, "call": call, "alert": alert})]
             state = evolve(state, alerts=(*state.alerts, (len(state.calls), alert)))
-        events = [Event("call", data)]
-        parsed = list(auction)
-        if not is_over(parsed):
+        if call != PASS or not is_over(auction):  # only a pass can end the auction
             return evolve(state, calls=calls, auction=auction), events
-        contract = final_contract(parsed)
+        contract = final_contract(auction)
         if contract is None:
             events.append(Event("passed_out", {"board": state.board}))
             done = evolve(state, calls=calls, auction=auction)
@@ -327,36 +419,42 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
 
     def _play(self, state: BridgeState, f: int) -> tuple[BridgeState, list[Event]]:
         assert state.contract is not None
+        stepped = play.play(state.hands, (state.leader + len(state.trick)) % 4, state.trick,
+                            state.played, f, TRUMP[state.contract.strain], False)
+        assert stepped is not None
+        return self._played(state, f, stepped)
+
+    def _played(self, state: BridgeState, f: int,
+                stepped: tuple[Hands, tuple[int, ...], tuple[int, ...], int]
+                ) -> tuple[BridgeState, list[Event]]:
+        """The state and events after card ``f``, given what play.play worked out."""
+        assert state.contract is not None
         player = (state.leader + len(state.trick)) % 4
-        hands = list(state.hands)
-        held = hands[player]
-        at = held.index(f)
-        hands[player] = held[:at] + held[at + 1 :]
-        trick = (*state.trick, f)
-        played = (*state.played, f)
-        events = [Event("play", {"seat": player, "card": _SPELLING[f]})]
+        new_hands, trick, played, won = stepped
+        events = [PLAYED[player][f]]
         if len(played) == 1:
             dummy = state.dummy
             assert dummy is not None
             events.append(
-                Event("dummy", {"seat": dummy, "cards": [_SPELLING[c] for c in hands[dummy]]})
+                Event("dummy", {"seat": dummy, "cards": [SPELLING[c] for c in new_hands[dummy]]})
             )
-        new_hands: Hands = (hands[0], hands[1], hands[2], hands[3])
         if len(trick) < 4:
             return evolve(state, hands=new_hands, trick=trick, played=played), events
-        strain = state.contract.strain
-        trump = None if strain == "N" else STRAINS.index(strain)
-        winner = (state.leader + winning_index(list(trick), trump)) % 4
-        tricks = list(state.tricks)
-        tricks[winner % 2] += 1
-        events.append(Event("trick", {"winner": winner, "tricks": list(tricks)}))
+        winner = (state.leader + won) % 4
+        ns, ew = state.tricks
+        if winner % 2:
+            ew += 1
+        else:
+            ns += 1
+        events.append(build(Event, kind="trick", data={"winner": winner, "tricks": [ns, ew]},
+                            visibility=PUBLIC))
         after = evolve(
             state,
             hands=new_hands,
             trick=(),
             played=played,
             leader=winner,
-            tricks=(tricks[0], tricks[1]),
+            tricks=(ns, ew),
             last_trick=trick,
             last_leader=state.leader,
         )
@@ -462,7 +560,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             )
         )
         if state.index + 1 >= state.config.boards:
-            final = replace(state, phase=Phase.OVER, results=results)
+            final = evolve(state, phase=Phase.OVER, results=results)
             res = self.result(final)
             assert res is not None
             events.append(Event("game_over", res.to_json()))
@@ -470,89 +568,16 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         nxt = deal_board(state.config, state.seed, state.index + 1, results)
         return nxt, events + self._board_events(nxt)
 
-    # views
+    # views (rules/bridge/views.py)
 
     def view(self, state: BridgeState, viewer: int) -> JSON:
-        contract = state.contract
-        alerts = dict(state.alerts)
-        out: JSON = {
-            "game": self.name,
-            "board": state.board,
-            "boards": state.config.boards,
-            "board_index": state.index + 1,
-            "dealer": state.dealer,
-            "vulnerability": state.vulnerability.value,
-            "phase": state.phase.value,
-            "auction": [
-                {"seat": s, "call": c, **({"alert": alerts[i]} if i in alerts else {})}
-                for i, (s, c) in enumerate(state.calls)
-            ],
-            "contract": str(contract) if contract else None,
-            "declarer": contract.declarer if contract else None,
-            "dummy": state.dummy,
-            "leader": state.leader,
-            "trick": [format_face(c) for c in state.trick],
-            "last_trick": [format_face(c) for c in state.last_trick],
-            "last_leader": state.last_leader,
-            # Every card played is seen by all four players as it is played; a
-            # player may remember them, so the view carries them (bots need them).
-            "played": [format_face(c) for c in state.played],
-            "tricks": {"NS": state.tricks[0], "EW": state.tricks[1]},
-            "hand_sizes": [len(h) for h in state.hands],
-            "to_act": list(self.to_act(state)),
-            "next_player": self._player(state) if state.phase is not Phase.OVER else None,
-            "claim": claim_view(state),
-            "claim_rejected_at": state.rejected_at,
-            "results": [
-                {
-                    "board": r.board,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "tricks": r.tricks,
-                    "score_ns": r.score_ns,
-                    "deal": r.deal,
-                }
-                for r in state.results
-            ],
-            "total_ns": sum(r.score_ns for r in state.results),
-        }
-        if viewer == OMNISCIENT:
-            out["hands"] = [[format_face(c) for c in h] for h in state.hands]
-        elif viewer != SPECTATOR and 0 <= viewer < 4:
-            out["hand"] = [format_face(c) for c in state.hands[viewer]]
-        if state.dummy_exposed and state.dummy is not None and state.phase is not Phase.OVER:
-            out["dummy_hand"] = [format_face(c) for c in state.hands[state.dummy]]
-        res = self.result(state)
-        if res is not None:
-            out["result"] = res.to_json()
-        return out
+        return board_view(state, viewer, self.to_act(state))
 
     def secrets(self, state: BridgeState, viewer: int) -> frozenset[int]:
-        if viewer == OMNISCIENT or state.phase is Phase.OVER:
-            return frozenset()
-        visible = {viewer} if 0 <= viewer < 4 else set()
-        if state.dummy_exposed and state.dummy is not None:
-            visible.add(state.dummy)
-        if state.claim is not None:
-            visible.add(state.claim.seat)  # faced while the claim is answered
-        return frozenset(c for s, h in enumerate(state.hands) if s not in visible for c in h)
+        return hidden_cards(state, viewer)
 
     def result(self, state: BridgeState) -> Result | None:
-        if state.phase is not Phase.OVER:
-            return None
-        total = sum(r.score_ns for r in state.results)
-        parts = []
-        for r in state.results:
-            if r.contract is None:
-                parts.append(f"board {r.board}: passed out")
-            else:
-                assert r.declarer is not None and r.tricks is not None
-                parts.append(
-                    f"board {r.board}: {r.contract} by {SEATS[r.declarer]}, "
-                    f"{r.tricks} tricks, NS {r.score_ns:+d}"
-                )
-        summary = "; ".join(parts) + (f"; total NS {total:+d}" if len(parts) > 1 else "")
-        return Result(scores=(total, -total, total, -total), summary=summary)
+        return session_result(state)
 
     def encode(self, state: BridgeState) -> JSON:
         return encode_state(state, self.config_json(state.config))

@@ -48,3 +48,59 @@ def test_below_rejects_empty_range():
 def test_fork_is_deterministic_and_independent():
     assert Rng(5).fork(1).next64() == Rng(5).fork(1).next64()
     assert Rng(5).fork(1).next64() != Rng(5).fork(2).next64()
+
+
+def test_the_compiled_shuffle_is_the_python_one_bit_for_bit() -> None:
+    """engine/_rng.c deals what Rng.shuffle_py deals, and leaves the generator
+    where it leaves it, over many seeds and lengths (a deck, both decks with
+    jokers, the short and empty lists)."""
+    from engine import rng as module
+
+    assert module._CORE is not None, "the shuffle core is not built (scripts/setup-env)"
+    for seed in range(3000):
+        n = (52, 108, 0, 1, 2, 3, 13, 54, 33)[seed % 9]
+        items = list(range(n))
+        fast, slow = Rng(seed * 7919 + 1), Rng(seed * 7919 + 1)
+        fast.fork(seed)  # a few draws first, as a board's fork does
+        slow.fork(seed)
+        a, b = list(items), list(items)
+        fast.shuffle(a)
+        slow.shuffle_py(b)
+        assert a == b, seed
+        assert fast.next64() == slow.next64(), seed
+    huge = Rng(2**64 - 1)
+    big = list(range(1000))
+    huge.shuffle(big)
+    ref = Rng(2**64 - 1)
+    want = list(range(1000))
+    ref.shuffle_py(want)
+    assert big == want
+
+
+def test_a_sequence_that_is_not_a_list_is_shuffled_in_python() -> None:
+    class Cards(list[int]):
+        pass
+
+    a, b = Cards(range(52)), list(range(52))
+    Rng(9).shuffle(a)
+    Rng(9).shuffle(b)
+    assert list(a) == b
+
+
+def test_the_compiled_seeding_and_draws_are_the_python_ones() -> None:
+    """engine/_rng.c seeds (splitmix64) and draws (xoshiro256**) as the Python
+    reference does, on small, large and edge seeds, along long streams."""
+    from engine import rng as module
+
+    core = module._CORE
+    assert core is not None, "the generator core is not built (scripts/setup-env)"
+    seeds = [0, 1, 2, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1,
+             *(Rng(7).next64() >> k for k in range(64))]
+    for seed in seeds:
+        assert core.seeded(seed) == module.seeded_py(seed), seed
+        fast, slow = Rng(seed), Rng(seed)
+        for _ in range(200):
+            assert fast.next64() == slow.next64_py()
+        assert fast._s == slow._s
+    # Seeds of 2**64 and more are cut to 64 bits, as Rng always did.
+    assert Rng(2**64 + 5)._s == module.seeded_py(5)

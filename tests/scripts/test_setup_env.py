@@ -33,6 +33,7 @@ def project_copy(tmp: Path) -> Path:
     shutil.copy(ROOT / "pyproject.toml", root)
     shutil.copy(ROOT / "setup.py", root)
     shutil.copytree(ROOT / "engine" / "dds" / "src", root / "engine" / "dds" / "src")
+    shutil.copy(ROOT / "engine" / "_rng.c", root / "engine" / "_rng.c")  # the shuffle core
     for core in ("rummy/_deadwood.c", "poker/_eval.c"):  # the rules' compiled cores
         (root / "rules" / core).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / "rules" / core, root / "rules" / core)
@@ -78,7 +79,11 @@ def test_installs_once_then_only_when_an_input_changes(tmp_path: Path) -> None:
     with (root / "engine" / "dds" / "src" / "solver.c").open("a") as f:
         f.write("\n")
     assert installs(root) != []
-    # So does a change to a rules core's C source.
+    # So does a change to the engine's other cores (the shuffle) ...
+    with (root / "engine" / "_rng.c").open("a") as f:
+        f.write("\n")
+    assert installs(root) != []
+    # ... and to a rules core's C source.
     with (root / "rules" / "poker" / "_eval.c").open("a") as f:
         f.write("\n")
     assert installs(root) != []

@@ -1,12 +1,16 @@
 """The auction's legality rules, its end, and who declares (docs/rules/bridge.md)."""
 
+import random
+
 import pytest
 
 from rules.bridge.auction import (
     DOUBLE,
+    LADDER,
     PASS,
     REDOUBLE,
     Bid,
+    Call,
     CallError,
     Contract,
     check_call,
@@ -165,3 +169,46 @@ def test_board_number_fixes_dealer_and_vulnerability(board, dealer_seat, vul):
 def test_vulnerability_per_side():
     assert Vulnerability.NS.is_vulnerable(N) and not Vulnerability.NS.is_vulnerable(E)
     assert Vulnerability.BOTH.is_vulnerable(W) and not Vulnerability.NONE.is_vulnerable(S)
+
+
+def test_legal_calls_are_exactly_the_calls_check_call_accepts() -> None:
+    """legal_calls (one look back, call_options) lists what check_call accepts,
+    in pass, double, redouble, bid order, along many random auctions."""
+    def accepted(calls: list[tuple[int, Call]], seat: int) -> list[Call]:
+        out: list[Call] = []
+        for call in (PASS, DOUBLE, REDOUBLE, *LADDER):
+            try:
+                check_call(calls, seat, call)
+            except CallError:
+                continue
+            out.append(call)
+        return out
+
+    rng = random.Random(4)
+    for _ in range(400):
+        calls: list[tuple[int, Call]] = []
+        seat = rng.randrange(4)
+        while not is_over(calls):
+            legal = legal_calls(calls, seat)
+            assert legal == accepted(calls, seat)
+            # Favour passes and doubles so auctions run long and redoubles happen.
+            pick = rng.choice(legal[:3] if rng.random() < 0.6 else legal)
+            calls.append((seat, pick))
+            seat = (seat + 1) % 4
+
+
+def test_is_over_on_every_short_sequence_of_pass_double_and_a_bid() -> None:
+    """is_over (written for speed) against its definition, on every auction of up
+    to seven calls made of pass, double and one bid (legal or not: a pure function)."""
+    from itertools import product
+
+    def definition(calls: list[tuple[int, Call]]) -> bool:
+        if len(calls) == 4 and all(c == PASS for _, c in calls):
+            return True
+        return (len(calls) >= 4 and all(c == PASS for _, c in calls[-3:])
+                and any(c != PASS for _, c in calls))
+
+    for n in range(8):
+        for seq in product((PASS, DOUBLE, Bid(1, "C")), repeat=n):
+            calls = [(i % 4, c) for i, c in enumerate(seq)]
+            assert is_over(calls) == definition(calls), seq

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -243,3 +244,52 @@ def test_the_carried_auction_is_the_parsed_calls() -> None:
     legal = game.legal(stale, (state.dealer + 2) % 4)
     assert {"type": "call", "call": "2S"} not in legal
     assert {"type": "call", "call": "2NT"} in legal
+
+
+def test_a_boards_pbn_is_the_solvers_spelling_of_its_deal() -> None:
+    """deal_pbn spells the dealt hands itself, as make_deal(...).to_pbn() does."""
+    from engine.dds.deal import make_deal
+    from rules.bridge.dealing import deal_board, deal_pbn
+
+    config = BridgeGame().parse_config({"boards": 4})
+    for seed in range(300):
+        state = deal_board(config, seed, seed % 4, ())
+        assert deal_pbn(state) == make_deal(state.dealt).to_pbn()
+
+
+def test_act_is_validate_then_apply_for_every_action_legal_or_not() -> None:
+    """act() plays a legal card or call in one step; it must answer what validate
+    then apply answer: the same state and events, or the same refusal, for the
+    legal actions and for junk (other seats, revokes, cards not held, spellings
+    the fast path leaves to the parser, alerts, insufficient bids)."""
+    game = BridgeGame()
+    config = game.parse_config({"boards": 2, "claims": "defenders"})
+    rng = random.Random(12)
+
+    def outcome(fn: Any, *args: Any) -> Any:
+        try:
+            state, events = fn(*args)
+        except IllegalAction as exc:
+            return ("refused", exc.code)
+        return (state_hash(game, state), [(e.kind, e.data, e.visibility) for e in events])
+
+    junk_cards = ["AS", "as", "10h", "2C", "KD", "ZZ", 7, None]
+    junk_calls = ["P", "pass", "1NT", "1C", "X", "XX", "7NT", "2h", 3]
+    for seed in range(12):
+        state = game.new(config, seed)
+        while seats := game.to_act(state):
+            trials: list[tuple[int, dict[str, Any]]] = []
+            for seat in range(4):
+                trials += [(seat, {"type": "play", "card": c}) for c in junk_cards]
+                trials += [(seat, {"type": "call", "call": c}) for c in junk_calls]
+                trials.append((seat, {"type": "call", "call": "1NT", "alert": "strong"}))
+            seat = rng.choice(seats)
+            legal = game.legal(state, seat)
+            trials += [(seat, dict(a)) for a in legal]
+            for who, action in trials:
+                fast = outcome(game.act, state, who, action)
+                slow = outcome(lambda s, w, a: game.apply(s, w, game.validate(s, w, a)),
+                               state, who, action)
+                assert fast == slow, (who, action)
+            calm = [a for a in legal if a["type"] != "claim"] or legal
+            state, _ = game.act(state, seat, rng.choice(calm))
