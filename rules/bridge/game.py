@@ -19,7 +19,7 @@ from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.values import build, evolve
-from rules.bridge import lin, pbn, play
+from rules.bridge import lin, pbn, play, step
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     DOUBLE,
@@ -68,7 +68,6 @@ MAX_ALERT = 200  # characters of an alert's explanation
 # The phases the hot paths test, read once: an enum member read through its class is
 # a descriptor call in Python 3.11, several per card of a random-legal board.
 _PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
-_new_state, _set_fields = object.__new__, object.__setattr__  # see act()
 _ALONE = ((0,), (1,), (2,), (3,))  # to_act of one seat, without a new tuple each time
 
 
@@ -222,31 +221,17 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
         move built (what validate and apply would do, as the pins check)."""
         kind = action.get("type")
         if kind == "play" and state.phase is _PLAYING:
-            # _card_on_turn inline (this is the step self-play and searches repeat).
-            player = (state.leader + len(state.trick)) % 4
-            contract = state.contract
-            assert contract is not None
-            declarer = contract.declarer
-            text = action.get("card")
-            if seat == (declarer if player == (declarer + 2) % 4 else player) and \
-                    type(text) is str and (f := FACE_OF.get(text)) is not None:
-                # Checked and played in one call: None if the card may not be played.
-                stepped = play.play(state.hands, player, state.trick, state.played, f,
-                                    TRUMP[contract.strain], True)
-                if stepped is not None:
-                    hands, trick, played, won = stepped
-                    if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
-                        # evolve() inline: its keyword packing and field check cost a
-                        # few percent of a self-played board; these fields exist.
-                        after = _new_state(BridgeState)
-                        _set_fields(after, "__dict__", state.__dict__ | {
-                            "hands": hands, "trick": trick, "played": played})
-                        return after, [PLAYED[player][f]]
-                    return self._played(state, f, stepped)
+            done = step.card(state, seat, action)
+            if isinstance(done, int):  # the opening lead or the last card: checked
+                return self._play(state, done)
+            if done is not None:
+                return done
         elif kind == "call" and state.phase is _BIDDING:
-            call = self._legal_call(state, seat, action)
-            if call is not None:
-                return self._call(state, seat, action["call"], call)
+            made = step.call(state, seat, action, self._calls(state))
+            if isinstance(made, tuple):
+                return made
+            if made is not None:  # a pass that may end the auction
+                return self._call(state, seat, action["call"], made)
         return super().act(state, seat, action)
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
