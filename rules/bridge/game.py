@@ -216,23 +216,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return state.auction
         return tuple((s, parse_call(c)) for s, c in state.calls)
 
-    def act(self, state: BridgeState, seat: int, action: Action) -> tuple[BridgeState, list[Event]]:
-        """Validate, then apply: a legal card goes straight to the play, with no
-        move built (what validate and apply would do, as the pins check)."""
-        kind = action.get("type")
-        if kind == "play" and state.phase is _PLAYING:
-            done = step.card(state, seat, action)
-            if isinstance(done, int):  # the opening lead or the last card: checked
-                return self._play(state, done)
-            if done is not None:
-                return done
-        elif kind == "call" and state.phase is _BIDDING:
-            made = step.call(state, seat, action, self._calls(state))
-            if isinstance(made, tuple):
-                return made
-            if made is not None:  # a pass that may end the auction
-                return self._call(state, seat, action["call"], made)
-        return super().act(state, seat, action)
+    # Validate, then apply: the commonest actions directly, with no move built
+    # (what validate and apply would do, as the pins check); rules/bridge/step.py.
+    act = step.act
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is _PLAYING and action.get("type") == "play":

@@ -1,68 +1,82 @@
-"""Bridge's commonest steps acted directly: a legal card (a trick won included)
-and a canonical call that does not end the auction.
+"""Bridge's act(): the commonest steps acted directly, a legal card (a trick won
+included) and a canonical call that does not end the auction.
 
 Random-legal self-play and bot searches repeat these at every action, so they
 copy the state's fields with one dict union instead of ``evolve``'s keyword
 packing and build no ``Move``.  They answer exactly what validate then apply
 would (the self-play pins check the whole streams); anything else (the opening
-lead and its dummy, the board's last card, an alert, an illegal action) gets
-None here and takes the general path in ``BridgeGame.act``.
+lead and its dummy, the board's last card, an alert, an illegal action) takes
+the general path.  ``BridgeGame.act`` is :func:`act` itself: a method that only
+called it would add a Python call to every action.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, Event
-from engine.game import Action
+from engine.game import Action, Game
 from rules.bridge import play
 from rules.bridge.auction import DOUBLE, PASS, Bid, Call, call_options
 from rules.bridge.shared import CALLED, FACE_OF, PARSED, PLAYED, TRUMP
-from rules.bridge.state import BridgeState
+from rules.bridge.state import BridgeState, Hands, Phase
+
+if TYPE_CHECKING:
+    from rules.bridge.game import BridgeGame
 
 Stepped = tuple[BridgeState, list[Event]]
 
 _new, _set = object.__new__, object.__setattr__
 _play = play.play
+# The phases read once: an enum member read through its class is a descriptor call.
+_PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
 
 
-def _copy(cls: type[BridgeState], fields: dict[str, object]) -> BridgeState:
-    """A state from ``fields`` (a union of a state's dict and known field names),
-    past the frozen ``__setattr__``: ``evolve`` without its name check."""
-    after = _new(cls)
-    _set(after, "__dict__", fields)
-    return after
+def act(game: BridgeGame, state: BridgeState, seat: int, action: Action) -> Stepped:
+    """``BridgeGame.act``: validate, then apply; a legal card or a call that does
+    not end the auction directly, anything else through ``Game.act``."""
+    kind = action.get("type")
+    if kind == "play" and state.phase is _PLAYING:
+        # The card step inline: a function call more is a few percent of a card.
+        leader = state.leader
+        player = (leader + len(state.trick)) % 4
+        contract = state.contract
+        assert contract is not None
+        declarer = contract.declarer
+        text = action.get("card")
+        f = FACE_OF.get(text) if type(text) is str else None
+        if f is not None and seat == (declarer if player == (declarer + 2) % 4 else player):
+            # Checked and played in one call: None if the card may not be played.
+            stepped = _play(state.hands, player, state.trick, state.played, f,
+                            TRUMP[contract.strain], True)
+            if stepped is not None:
+                hands, trick, played, won = stepped
+                if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
+                    # evolve() inline (its keyword packing and name check cost a few
+                    # percent of a board): the old state's dict with these fields set.
+                    after = _new(BridgeState)
+                    _set(after, "__dict__", state.__dict__ | {
+                        "hands": hands, "trick": trick, "played": played})
+                    return after, [PLAYED[player][f]]
+                if won < 0 or len(played) == 52:  # the opening lead, the last card
+                    return game._played(state, f, stepped)
+                return _won(state, player, f, stepped)
+    elif kind == "call" and state.phase is _BIDDING:
+        made = call(state, seat, action, game._calls(state))
+        if isinstance(made, tuple):
+            return made
+        if made is not None:  # a pass that may end the auction
+            return game._call(state, seat, action["call"], made)
+    return Game.act(game, state, seat, action)
 
 
-def card(state: BridgeState, seat: int, action: Action) -> Stepped | int | None:
-    """The state and events after ``action``, a legal card of the seat on turn in
-    the play, when it is neither the opening lead nor the board's last card;
-    for those the card's face (the caller plays it on the general path); None
-    when ``action`` is not a legal, canonically spelt card of ``seat``."""
-    trick = state.trick
-    leader = state.leader
-    player = (leader + len(trick)) % 4
-    contract = state.contract
-    assert contract is not None
-    declarer = contract.declarer
-    text = action.get("card")
-    if seat != (declarer if player == (declarer + 2) % 4 else player) or type(text) is not str:
-        return None
-    f = FACE_OF.get(text)
-    if f is None:
-        return None
-    # Checked and played in one call: None if the card may not be played.
-    stepped = _play(state.hands, player, trick, state.played, f, TRUMP[contract.strain], True)
-    if stepped is None:
-        return None
+def _won(state: BridgeState, player: int, f: int,
+         stepped: tuple[Hands, tuple[int, ...], tuple[int, ...], int]) -> Stepped:
+    """After card ``f`` of ``player`` won a trick that is not the board's last:
+    what ``BridgeGame._played`` gives, built directly."""
     hands, trick, played, won = stepped
-    if won < 0:
-        if len(played) == 1:
-            return f  # the opening lead: the dummy is faced
-        return _copy(type(state), state.__dict__ | {
-            "hands": hands, "trick": trick, "played": played}), [PLAYED[player][f]]
-    if len(played) == 52:
-        return f  # the board ends
+    leader = state.leader
     winner = (leader + won) % 4
     ns, ew = state.tricks
     if winner % 2:
@@ -72,9 +86,11 @@ def card(state: BridgeState, seat: int, action: Action) -> Stepped | int | None:
     won_event = _new(Event)
     _set(won_event, "__dict__", {"kind": "trick", "data": {"winner": winner, "tricks": [ns, ew]},
                                  "visibility": PUBLIC})
-    return _copy(type(state), state.__dict__ | {
+    after = _new(BridgeState)
+    _set(after, "__dict__", state.__dict__ | {
         "hands": hands, "trick": (), "played": played, "leader": winner, "tricks": (ns, ew),
-        "last_trick": trick, "last_leader": leader}), [PLAYED[player][f], won_event]
+        "last_trick": trick, "last_leader": leader})
+    return after, [PLAYED[player][f], won_event]
 
 
 def _passed(call: Call) -> bool:
@@ -108,6 +124,7 @@ def call(state: BridgeState, seat: int, action: Action,
                 return None
         elif not (double if parsed == DOUBLE else redouble):
             return None
-    return _copy(type(state), state.__dict__ | {
-        "calls": (*calls, (seat, text)), "auction": (*auction, (seat, parsed))}), \
-        [CALLED[seat][text]]
+    after = _new(BridgeState)
+    _set(after, "__dict__", state.__dict__ | {
+        "calls": (*calls, (seat, text)), "auction": (*auction, (seat, parsed))})
+    return after, [CALLED[seat][text]]
