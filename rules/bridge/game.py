@@ -498,7 +498,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             vul = state.vulnerability.is_vulnerable(contract.declarer)
             score = contract_score(contract, vul, tricks)
             score_ns = score if contract.declarer % 2 == 0 else -score
-        result = BoardResult(
+        result = build(  # BoardResult's every field, in order, without its __init__
+            BoardResult,
             board=state.board,
             dealer=state.dealer,
             vulnerability=state.vulnerability,
