@@ -190,18 +190,18 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             declarer = contract.declarer
             if seat == (declarer if player == (declarer + 2) % 4 else player):
                 return play.legal(state.hands[player], state.trick, PLAYS, CLAIMS)
-        elif state.phase is _BIDDING and seat == (state.dealer + len(state.calls)) % 4:
-            return self._call_actions(state, seat)
+        elif state.phase is _BIDDING and seat == (state.dealer + len(calls := state.calls)) % 4:
+            # _call_actions and _calls inline: a call's legal() is a sixth of a board.
+            auction: Sequence[tuple[int, Call]] = state.auction
+            if len(auction) != len(calls):
+                auction = self._calls(state)
+            return list(MENUS[call_options(auction, seat)])
         if seat not in self.to_act(state):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
             return []
         # The claim phase: the seats on turn in the auction and the play returned above.
         return list(ANSWERS)
-
-    def _call_actions(self, state: BridgeState, seat: int) -> list[Action]:
-        """Every call of the seat on turn in the auction (auction.legal_calls)."""
-        return list(MENUS[call_options(self._calls(state), seat)])
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays

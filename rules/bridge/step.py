@@ -63,7 +63,9 @@ def act(game: BridgeGame, state: BridgeState, seat: int, action: Action) -> Step
                     return game._played(state, f, stepped)
                 return _won(state, player, f, stepped)
     elif kind == "call" and state.phase is _BIDDING:
-        made = call(state, seat, action, game._calls(state))
+        auction = state.auction  # game._calls inline: carried, or parsed if stale
+        made = call(state, seat, action,
+                    auction if len(auction) == len(state.calls) else game._calls(state))
         if isinstance(made, tuple):
             return made
         if made is not None:  # a pass that may end the auction
@@ -93,11 +95,6 @@ def _won(state: BridgeState, player: int, f: int,
     return after, [PLAYED[player][f], won_event]
 
 
-def _passed(call: Call) -> bool:
-    # Passes are strings: the type first keeps Bid's dataclass __eq__ out.
-    return type(call) is str and call == PASS
-
-
 def call(state: BridgeState, seat: int, action: Action,
          auction: Sequence[tuple[int, Call]]) -> Stepped | Call | None:
     """The state and events after ``action``, a canonically spelt call without an
@@ -115,7 +112,9 @@ def call(state: BridgeState, seat: int, action: Action,
     if type(parsed) is str and parsed == PASS:
         # Only a pass can end the auction, and only a third pass in a row: such a
         # pass goes the general path, where is_over decides.
-        if len(auction) >= 3 and _passed(auction[-1][1]) and _passed(auction[-2][1]):
+        # (Passes are strings: the type first keeps Bid's dataclass __eq__ out.)
+        if len(auction) >= 3 and type(last := auction[-1][1]) is str and last == PASS and \
+                type(before := auction[-2][1]) is str and before == PASS:
             return parsed
     else:
         double, redouble, first = call_options(auction, seat)
