@@ -219,6 +219,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     # Validate, then apply: the commonest actions directly, with no move built
     # (what validate and apply would do, as the pins check); rules/bridge/step.py.
     act = step.act
+    _validate_then_apply = Game.act  # act()'s general path: validate, then perform
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is _PLAYING and action.get("type") == "play":

@@ -13,19 +13,32 @@ called it would add a Python call to every action.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.events import PUBLIC, Event
-from engine.game import Action, Game
+from engine.game import Action
 from rules.bridge import play
 from rules.bridge.auction import DOUBLE, PASS, Bid, Call, call_options
 from rules.bridge.shared import CALLED, FACE_OF, PARSED, PLAYED, TRUMP
 from rules.bridge.state import BridgeState, Hands, Phase
 
-if TYPE_CHECKING:
-    from rules.bridge.game import BridgeGame
-
 Stepped = tuple[BridgeState, list[Event]]
+
+
+class Rules(Protocol):
+    """What act() needs of BridgeGame (named here: importing it would be a circle)."""
+
+    def _validate_then_apply(self, state: BridgeState, seat: int,
+                             action: Action) -> Stepped: ...
+
+    def _played(self, state: BridgeState, f: int,
+                stepped: tuple[Hands, tuple[int, ...], tuple[int, ...], int]) -> Stepped: ...
+
+    def _call(self, state: BridgeState, seat: int, call: str, parsed_call: Call,
+              alert: str | None = None) -> Stepped: ...
+
+    def _calls(self, state: BridgeState) -> Sequence[tuple[int, Call]]: ...
+
 
 _new, _set = object.__new__, object.__setattr__
 _play = play.play
@@ -33,9 +46,9 @@ _play = play.play
 _PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
 
 
-def act(game: BridgeGame, state: BridgeState, seat: int, action: Action) -> Stepped:
+def act(game: Rules, state: BridgeState, seat: int, action: Action) -> Stepped:
     """``BridgeGame.act``: validate, then apply; a legal card or a call that does
-    not end the auction directly, anything else through ``Game.act``."""
+    not end the auction directly, anything else as ``Game.act`` does."""
     kind = action.get("type")
     if kind == "play" and state.phase is _PLAYING:
         # The card step inline: a function call more is a few percent of a card.
@@ -70,7 +83,7 @@ def act(game: BridgeGame, state: BridgeState, seat: int, action: Action) -> Step
             return made
         if made is not None:  # a pass that may end the auction
             return game._call(state, seat, action["call"], made)
-    return Game.act(game, state, seat, action)
+    return game._validate_then_apply(state, seat, action)
 
 
 def _won(state: BridgeState, player: int, f: int,
