@@ -63,6 +63,12 @@ setup(
             sources=["engine/_rng.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
+        # FrozenAction.get as the class's own method (engine/actions.py); optional.
+        Extension(
+            "engine._actions",
+            sources=["engine/_actions.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
         # Gin's least-deadwood search (rules/rummy/least.py); optional at run time.
         Extension(
             "rules.rummy._deadwood",

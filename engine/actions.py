@@ -58,3 +58,18 @@ class FrozenAction(dict[str, Any]):
 
 
 _PLAIN = (str, int, float, bool, type(None))
+
+
+def _compiled_get() -> None:
+    """Give FrozenAction its own compiled ``get`` (engine/_actions.c): dict's,
+    reached through a subclass, misses CPython's fast call of C methods, and
+    consumers call get("type") on every legal action.  Without the core,
+    dict.get answers alike."""
+    try:
+        from engine._actions import get_for
+    except ImportError:
+        return
+    type.__setattr__(FrozenAction, "get", get_for(FrozenAction))
+
+
+_compiled_get()

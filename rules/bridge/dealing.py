@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.cards import RANKS, deck
 from engine.dds.deal import parse_pbn
 from engine.rng import Rng
+from engine.values import build
 from rules.bridge.boards import SEATS, Vulnerability, dealer, vulnerability
 from rules.bridge.options import BridgeConfig
 from rules.bridge.state import BoardResult, BridgeState, Hands, Phase
@@ -40,7 +41,10 @@ def deal_board(
             _sorted(cards[26:39]),
             _sorted(cards[39:52]),
         )
-    return BridgeState(
+    # Every field named, in order, without the frozen __init__ (a third of a
+    # board's deal): engine.values.build.
+    return build(
+        BridgeState,
         config=config,
         seed=seed,
         index=index,
@@ -53,7 +57,18 @@ def deal_board(
         hands=hands,
         calls=(),
         phase=Phase.AUCTION,
+        alerts=(),
+        contract=None,
+        leader=0,
+        trick=(),
+        played=(),
+        tricks=(0, 0),
+        last_trick=(),
+        last_leader=-1,
+        claim=None,
+        rejected_at=-1,
         results=results,
+        auction=(),
     )
 
 

@@ -19,7 +19,7 @@ from engine.formats import FileFormat, GameRecord
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.values import build, evolve
-from rules.bridge import lin, pbn, play
+from rules.bridge import lin, pbn, play, step
 from rules.bridge.analysis_hook import BridgeAnalysis
 from rules.bridge.auction import (
     DOUBLE,
@@ -68,7 +68,6 @@ MAX_ALERT = 200  # characters of an alert's explanation
 # The phases the hot paths test, read once: an enum member read through its class is
 # a descriptor call in Python 3.11, several per card of a random-legal board.
 _PLAYING, _BIDDING = Phase.PLAY, Phase.AUCTION
-_new_state, _set_fields = object.__new__, object.__setattr__  # see act()
 _ALONE = ((0,), (1,), (2,), (3,))  # to_act of one seat, without a new tuple each time
 
 
@@ -191,18 +190,18 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             declarer = contract.declarer
             if seat == (declarer if player == (declarer + 2) % 4 else player):
                 return play.legal(state.hands[player], state.trick, PLAYS, CLAIMS)
-        elif state.phase is _BIDDING and seat == (state.dealer + len(state.calls)) % 4:
-            return self._call_actions(state, seat)
+        elif state.phase is _BIDDING and seat == (state.dealer + len(calls := state.calls)) % 4:
+            # _call_actions and _calls inline: a call's legal() is a sixth of a board.
+            auction: Sequence[tuple[int, Call]] = state.auction
+            if len(auction) != len(calls):
+                auction = self._calls(state)
+            return list(MENUS[call_options(auction, seat)])
         if seat not in self.to_act(state):
             if seat in self.may_act(state):  # out of turn: only a claim
                 return _claims(state)
             return []
         # The claim phase: the seats on turn in the auction and the play returned above.
         return list(ANSWERS)
-
-    def _call_actions(self, state: BridgeState, seat: int) -> list[Action]:
-        """Every call of the seat on turn in the auction (auction.legal_calls)."""
-        return list(MENUS[call_options(self._calls(state), seat)])
 
     def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
         """A late bot passes in the auction, rejects a claim (play goes on) and plays
@@ -217,37 +216,10 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             return state.auction
         return tuple((s, parse_call(c)) for s, c in state.calls)
 
-    def act(self, state: BridgeState, seat: int, action: Action) -> tuple[BridgeState, list[Event]]:
-        """Validate, then apply: a legal card goes straight to the play, with no
-        move built (what validate and apply would do, as the pins check)."""
-        kind = action.get("type")
-        if kind == "play" and state.phase is _PLAYING:
-            # _card_on_turn inline (this is the step self-play and searches repeat).
-            player = (state.leader + len(state.trick)) % 4
-            contract = state.contract
-            assert contract is not None
-            declarer = contract.declarer
-            text = action.get("card")
-            if seat == (declarer if player == (declarer + 2) % 4 else player) and \
-                    type(text) is str and (f := FACE_OF.get(text)) is not None:
-                # Checked and played in one call: None if the card may not be played.
-                stepped = play.play(state.hands, player, state.trick, state.played, f,
-                                    TRUMP[contract.strain], True)
-                if stepped is not None:
-                    hands, trick, played, won = stepped
-                    if won < 0 and len(played) > 1:  # most cards: no trick won, no dummy
-                        # evolve() inline: its keyword packing and field check cost a
-                        # few percent of a self-played board; these fields exist.
-                        after = _new_state(BridgeState)
-                        _set_fields(after, "__dict__", state.__dict__ | {
-                            "hands": hands, "trick": trick, "played": played})
-                        return after, [PLAYED[player][f]]
-                    return self._played(state, f, stepped)
-        elif kind == "call" and state.phase is _BIDDING:
-            call = self._legal_call(state, seat, action)
-            if call is not None:
-                return self._call(state, seat, action["call"], call)
-        return super().act(state, seat, action)
+    # Validate, then apply: the commonest actions directly, with no move built
+    # (what validate and apply would do, as the pins check); rules/bridge/step.py.
+    act = step.act
+    _validate_then_apply = Game.act  # act()'s general path: validate, then perform
 
     def validate(self, state: BridgeState, seat: int, action: Action) -> BridgeMove:
         if state.phase is _PLAYING and action.get("type") == "play":
@@ -527,7 +499,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             vul = state.vulnerability.is_vulnerable(contract.declarer)
             score = contract_score(contract, vul, tricks)
             score_ns = score if contract.declarer % 2 == 0 else -score
-        result = BoardResult(
+        result = build(  # BoardResult's every field, in order, without its __init__
+            BoardResult,
             board=state.board,
             dealer=state.dealer,
             vulnerability=state.vulnerability,

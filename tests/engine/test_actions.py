@@ -64,3 +64,44 @@ def test_bridge_hands_out_shared_actions_that_stay_as_they_were() -> None:
     first.clear()  # the list is the caller's own
     again = game.legal(state, game.to_act(state)[0])
     assert again[0] == {"type": "call", "call": "P"} and len(again) == 36
+
+
+def test_get_answers_as_dicts_get() -> None:
+    """FrozenAction's own compiled get (engine/_actions.c) is dict.get."""
+    a = FrozenAction(type="play", card="AS", none=None)
+    plain = dict(a)
+    for args in (("type",), ("missing",), ("missing", 7), ("none", 7), (("tuple", 1),)):
+        assert a.get(*args) == plain.get(*args)
+    for bad in ((), ("a", 1, 2)):
+        with pytest.raises(TypeError):
+            a.get(*bad)
+    with pytest.raises(TypeError):
+        a.get(["unhashable"])  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        a.get("type", default=1)  # type: ignore[call-overload]
+    import engine.actions
+
+    try:
+        import engine._actions
+    except ImportError:
+        assert FrozenAction.get is dict.get  # not built: dict's answers alike
+    else:
+        assert FrozenAction.get is not dict.get
+    assert engine.actions.FrozenAction is FrozenAction
+
+
+def test_get_without_the_compiled_core() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import sys\n"
+        "sys.modules['engine._actions'] = None\n"  # an import of None raises ImportError
+        "from engine.actions import FrozenAction\n"
+        "assert FrozenAction.get is dict.get\n"
+        "a = FrozenAction(type='x')\n"
+        "assert a.get('type') == 'x' and a.get('n') is None and a.get('n', 3) == 3\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", script], cwd=root, check=True, timeout=60)
