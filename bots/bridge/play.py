@@ -21,7 +21,7 @@ from bots.bridge.bidding import infer
 from bots.bridge.sampling import Samples, SampleSpec, replay_play, sample_deals
 from engine.cards import format_face, parse_face, rank_of, suit_of
 from engine.dds import Solver, SolverPool
-from engine.dds.deal import parse_strain
+from engine.dds.deal import parse_strain, rank_masks
 from engine.events import JSON
 from engine.rng import Rng
 from rules.bridge.auction import parse_call
@@ -45,11 +45,7 @@ def _score(solver: Solver, hands: tuple[tuple[int, ...], ...], strain: str, lead
     # (they cost a few per cent of the bots' scoring on small end positions).
     if not hands[(leader + len(trick)) % 4]:
         return {}
-    masks = [0] * 16
-    for seat, hand in enumerate(hands):
-        for f in hand:
-            masks[seat * 4 + f // 13] |= 1 << (f % 13)
-    _, pairs = solver.scores(masks, parse_strain(strain), leader, trick)
+    _, pairs = solver.scores(rank_masks(hands), parse_strain(strain), leader, trick)
     return {format_face(f): t for f, t in sorted(pairs, key=lambda p: -p[0])}
 
 

@@ -19,6 +19,7 @@ from engine.dds.deal import (
     card_face,
     parse_seat,
     parse_strain,
+    rank_masks,
 )
 from engine.tricks import winning_index
 
@@ -112,7 +113,7 @@ def best_card(deal: str | Deal, strain: str | Strain, leader: str | Seat,
     to_move = (r.leader + len(r.trick)) % 4
     if not r.hands[to_move]:
         raise DealError("no cards left to play")
-    face, tricks = _solver(solver).best(_masks(r.hands), st, r.leader, r.trick)
+    face, tricks = _solver(solver).best(rank_masks(r.hands), st, r.leader, r.trick)
     return BestCard(format_face(face), tricks)
 
 
@@ -172,14 +173,6 @@ def _replay(deal: Deal, strain: Strain, leader: Seat, played: Sequence[str | int
     return _Replay(hands, leader, trick, taken)
 
 
-def _masks(hands: Sequence[set[int]]) -> list[int]:
-    masks = [0] * 16
-    for seat, hand in enumerate(hands):
-        for f in hand:
-            masks[seat * 4 + f // 13] |= 1 << (f % 13)
-    return masks
-
-
 def solve_position(deal: str | Deal, strain: str | Strain, leader: str | Seat,
                    played: Sequence[str | int] = (), *,
                    solver: Solver | None = None) -> PositionResult:
@@ -190,7 +183,7 @@ def solve_position(deal: str | Deal, strain: str | Strain, leader: str | Seat,
     d = as_deal(deal)
     st = parse_strain(strain)
     r = _replay(d, st, parse_seat(leader), played)
-    masks = _masks(r.hands)
+    masks = rank_masks(r.hands)
     to_move = Seat((r.leader + len(r.trick)) % 4)
     if not r.hands[to_move]:
         return PositionResult(to_move, 0, {}, r.taken[0], r.taken[1], ())

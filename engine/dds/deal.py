@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from engine.cards import RANKS, face, format_face, parse_face, rank_of, suit_of
+from engine.cards import RANKS, face, format_face, parse_face
 
 SEAT_LETTERS = "NESW"
 # PBN writes a hand spades first; engine.cards numbers suits clubs first.
@@ -81,11 +81,7 @@ class Deal:
 
     def masks(self) -> list[int]:
         """16 rank masks, ``[seat * 4 + suit]``, bit ``rank`` set when the card is held."""
-        out = [0] * 16
-        for seat, hand in enumerate(self.hands):
-            for f in hand:
-                out[seat * 4 + suit_of(f)] |= 1 << rank_of(f)
-        return out
+        return rank_masks(self.hands)
 
     def holder(self, face_: int) -> Seat | None:
         """The seat holding ``face_``, if any."""
@@ -105,6 +101,16 @@ class Deal:
                 suits[f // 13] += RANKS[f % 13]
             parts.append(".".join(suits[s] for s in PBN_SUIT_ORDER))
         return f"{SEAT_LETTERS[first]}:" + " ".join(parts)
+
+
+def rank_masks(hands: Sequence[Iterable[int]]) -> list[int]:
+    """The solver's 16 rank masks of four hands of faces (N, E, S, W):
+    ``[seat * 4 + suit]``, bit ``rank`` set when the card is held."""
+    out = [0] * 16
+    for seat, hand in enumerate(hands):
+        for f in hand:
+            out[seat * 4 + f // 13] |= 1 << (f % 13)
+    return out
 
 
 def make_deal(hands: Sequence[Iterable[int]]) -> Deal:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from engine.cards import format_face, parse_face
 from engine.dds.api import Solver
-from engine.dds.deal import SEAT_LETTERS, Deal, Seat, Strain
+from engine.dds.deal import SEAT_LETTERS, Deal, Seat, Strain, rank_masks
 from engine.tricks import winning_index
 
 MAGIC = b"CTDDTREE"
@@ -99,14 +99,6 @@ class SolutionTree:
         return line
 
 
-def _masks(hands: Sequence[set[int]]) -> list[int]:
-    out = [0] * 16
-    for seat, hand in enumerate(hands):
-        for f in hand:
-            out[seat * 4 + f // 13] |= 1 << (f % 13)
-    return out
-
-
 def build_tree(deal: Deal, strain: Strain, leader: Seat, *, solver: Solver | None = None,
                max_cards: int = DEFAULT_MAX_CARDS,
                max_cells: int = DEFAULT_MAX_CELLS) -> SolutionTree:
@@ -128,7 +120,7 @@ def build_tree(deal: Deal, strain: Strain, leader: Seat, *, solver: Solver | Non
         seat = (lead + len(played)) % 4
         if len(played) == 4:
             return [(played, -1)]
-        _best, scores = sv.scores(_masks(hands), int(strain), lead, played)
+        _best, scores = sv.scores(rank_masks(hands), int(strain), lead, played)
         mine = seat % 2 == good
         ordered = sorted(scores, key=lambda p: -p[1])
         options = ordered[:1] if mine else ordered
@@ -169,9 +161,9 @@ def build_tree(deal: Deal, strain: Strain, leader: Seat, *, solver: Solver | Non
         return made
 
     hands = [set(h) for h in deal.hands]
-    value = sv.solve(_masks(hands), int(strain), int(leader))
+    value = sv.solve(rank_masks(hands), int(strain), int(leader))
     roots = expand(hands, int(leader), 1)
-    return SolutionTree(n, strain, leader, good, value, _masks(hands), cells, roots)
+    return SolutionTree(n, strain, leader, good, value, rank_masks(hands), cells, roots)
 
 
 def tree_to_bytes(tree: SolutionTree) -> bytes:
