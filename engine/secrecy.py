@@ -13,38 +13,49 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.cards import CardParseError, format_face, parse_face
+from engine.cards import FACES_PER_DECK, format_face, parse_face
 
 _TOKEN = re.compile(r"[0-9A-Za-z]{2,3}")
 # A card as people read it: rank and suit symbol (``A♠``, ``10♥``).
 _PRETTY = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([♣♦♥♠])")
 
 
-def _strings(value: Any, skip: frozenset[str]) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for k, v in value.items():
-            if k not in skip:
-                yield from _strings(v, skip)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v, skip)
+# Only the canonical spelling counts as naming a card: ``as`` or ``10S`` in free
+# text is a word, not a card the scan should see.
+_CANONICAL = {format_face(f): f for f in range(FACES_PER_DECK)}
+
+
+def _strings(value: Any, skip: frozenset[str]) -> list[str]:
+    # Appending to one list, not nested generators: the leak scan runs this on
+    # every view of every step of the conformance games, and replays redact with it.
+    out: list[str] = []
+    add = out.append
+
+    def walk(items: Iterable[Any]) -> None:
+        for x in items:
+            t = type(x)
+            if t is str:
+                add(x)
+            elif t is int or x is None or t is bool or t is float:
+                continue  # numbers and nulls name no card
+            elif t is list or t is tuple:
+                walk(x)
+            elif t is dict or isinstance(x, Mapping):
+                walk([v for k, v in x.items() if k not in skip] if skip else x.values())
+            elif isinstance(x, list | tuple):
+                walk(x)
+            elif isinstance(x, str):
+                add(x)
+
+    walk((value,))
+    return out
 
 
 def faces_named(value: Any, skip: frozenset[str] = frozenset()) -> set[int]:
     """Faces spelled canonically anywhere in a JSON value (strings and free text),
     except under the keys in ``skip``."""
-    text = json.dumps(list(_strings(value, skip)), ensure_ascii=False)
-    found = set()
-    for token in _TOKEN.findall(text):
-        try:
-            f = parse_face(token)
-        except CardParseError:
-            continue
-        if format_face(f) == token:
-            found.add(f)
-    return found
+    text = json.dumps(_strings(value, skip), ensure_ascii=False)
+    return {_CANONICAL[t] for t in _TOKEN.findall(text) if t in _CANONICAL}
 
 
 def faces_shown(value: Any, skip: frozenset[str] = frozenset()) -> set[int]:
