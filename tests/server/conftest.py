@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -20,12 +21,41 @@ from server.clock import FakeClock
 from server.persistence.database import normalize_url
 from server.settings import Settings
 
-PG_URL = os.environ.get(
+
+def worker_database(url: str) -> str:
+    """``url`` itself, or under pytest-xdist a database of this worker's own beside
+    it: tests reset the schema they use, so two workers must never share one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    u = make_url(url)
+    return u.set(database=f"{u.database}_{worker}").render_as_string(hide_password=False)
+
+
+PG_URL = worker_database(os.environ.get(
     "CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/cardtable_test"
-)
+))
+_created: set[str] = set()
+
+
+async def create_database(url: str) -> None:
+    """Create ``url``'s database unless it exists (once per test process)."""
+    u = make_url(normalize_url(url))
+    if u.database in _created:
+        return
+    admin = create_async_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        found = await conn.execute(
+            text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": u.database}
+        )
+        if found.first() is None:
+            await conn.execute(text(f'CREATE DATABASE "{u.database}"'))
+    await admin.dispose()
+    _created.add(str(u.database))
 
 
 async def reset_postgres(url: str) -> None:
+    await create_database(url)
     engine = create_async_engine(normalize_url(url))
     async with engine.begin() as conn:
         await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
