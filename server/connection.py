@@ -177,7 +177,9 @@ class Connection:
         try:
             while not self.closing:
                 try:
-                    raw = await asyncio.wait_for(self.ws.recv(), self.idle_timeout)
+                    # A timeout scope, not wait_for: no task made per frame received.
+                    async with asyncio.timeout(self.idle_timeout):
+                        raw = await self.ws.recv()
                 except TimeoutError:
                     self.close(CloseCode.IDLE_TIMEOUT, "idle timeout")
                     break

@@ -190,7 +190,8 @@ class Table(TableMoves, TableAbsence, TableVotes):
         # A seat the rules let act out of turn (a bridge claim) gets its legal actions too.
         if self.status != "live" or viewer < 0 or viewer not in self.game.may_act(self.state):
             return None
-        return [dict(a) for a in self.game.legal(self.state, viewer)]
+        # Not copied: the frames built from it are encoded, never changed.
+        return list(self.game.legal(self.state, viewer))
 
     def snapshot(self, viewer: int) -> dict[str, Any]:
         view = self.game.view(self.state, viewer)
