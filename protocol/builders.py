@@ -7,6 +7,9 @@ action), and the test client validates every one it receives.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from protocol.messages import JSON, PROTOCOL_VERSION, ErrorCode
 
 
@@ -62,7 +65,7 @@ def snapshot(
     status: str,
     view: JSON,
     to_act: list[int],
-    legal: list[JSON] | None,
+    legal: Sequence[Mapping[str, Any]] | None,
     labels: list[str] | None,
     hints: JSON,
     clock: JSON | None,
@@ -93,7 +96,7 @@ def update(
     narration: list[str | None],
     view: JSON,
     to_act: list[int],
-    legal: list[JSON] | None,
+    legal: Sequence[Mapping[str, Any]] | None,
     labels: list[str] | None,
     hints: JSON,
     clock: JSON | None,

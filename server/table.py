@@ -12,7 +12,7 @@ import asyncio
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -186,7 +186,7 @@ class Table(TableMoves, TableAbsence, TableVotes):
         h = token_hash(token)
         return next((s for s in self.seats if s.token_hash == h and s.kind == "human"), None)
 
-    def _legal_for(self, viewer: int) -> list[dict[str, Any]] | None:
+    def _legal_for(self, viewer: int) -> list[Mapping[str, Any]] | None:
         # A seat the rules let act out of turn (a bridge claim) gets its legal actions too.
         if self.status != "live" or viewer < 0 or viewer not in self.game.may_act(self.state):
             return None
