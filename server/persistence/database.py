@@ -64,7 +64,8 @@ def make_writer_engine(url: str) -> Engine | None:
         sync_url,
         pool_size=1,
         max_overflow=0,
-        # The writer's one thread uses the connection; the check is for threads that share.
+        # The writer's one thread keeps this one connection open between batches;
+        # the check is for threads that share.
         connect_args={"check_same_thread": False},
     )
     event.listen(engine, "connect", _sqlite_pragmas)

@@ -7,9 +7,10 @@ import asyncio
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, insert, select
 
-from server.persistence.store import Store
+from server.persistence.database import make_writer_engine
+from server.persistence.store import ACTIONS, Store
 
 
 @pytest.fixture
@@ -76,3 +77,39 @@ async def test_the_last_action_and_the_end_of_its_game_commit_together(store: St
         game = await store.get_game(gid)
         assert game is not None and game.status == "finished"
         assert game.result == {"summary": summary} and game.finished_at is not None
+
+
+async def test_sqlites_driver_sql_stores_what_insert_would(sqlite_url: str) -> None:
+    """The SQLite writer sends appends as driver SQL, not through ``insert()``;
+    the row it stores is the one ``insert()`` stores, byte for byte."""
+    store = await Store.open(sqlite_url)
+    try:
+        engine = store.writer.sync_engine
+        assert engine is not None
+        compiled: list[bool] = []
+
+        def seen(_c: Any, _cur: Any, statement: str, _p: Any, ctx: Any, _many: bool) -> None:
+            if statement.lstrip().upper().startswith("INSERT INTO ACTIONS"):
+                compiled.append(ctx.compiled is not None)
+
+        event.listen(engine, "before_cursor_execute", seen)
+        gid = await store.create_game("whist", {}, 1, "t", 4)
+        action = {"type": "play", "card": "A♠", "n": [1, None, 2.5], "ok": True}
+        await store.append_action(gid, 1, 2, action, "player:7")
+        assert compiled == [False]  # driver SQL, not a compiled insert()
+        # Another engine: the writer keeps its pool's one connection.
+        other = make_writer_engine(sqlite_url)
+        assert other is not None
+        with other.begin() as c:
+            at = c.execute(select(ACTIONS.c.at)).scalar_one()
+            c.execute(insert(ACTIONS), [{"game_id": gid, "seq": 2, "seat": 2,
+                                         "action": action, "at": at, "actor": "player:7"}])
+            rows = c.exec_driver_sql(
+                "SELECT seat, action, at, actor FROM actions ORDER BY seq"
+            ).all()
+        other.dispose()
+        assert rows[0] == rows[1]
+        game = await store.get_game(gid)
+        assert game is not None and game.actions[0].action == action
+    finally:
+        await store.close()
