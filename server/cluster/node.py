@@ -356,7 +356,8 @@ class Cluster:
         """Send ``raw`` (a request about ``table_id``, owned elsewhere) to the
         owner and wait until it has answered; the answer reaches the client
         through :meth:`_on_frame`.  ``node_unavailable`` if the owner cannot be
-        reached, ``unknown_table`` if no node has the table.  After a timeout the
+        reached, ``game_over`` if no node has the table because its game has
+        ended, ``unknown_table`` if there is no such game.  After a timeout the
         owner's late answer to ``request_id`` is dropped (the client has had its
         one reply); the request may still have taken effect, which the table's
         updates then show."""
@@ -373,6 +374,11 @@ class Cluster:
                     f"table {table_id}'s node is unreachable; another node takes it over "
                     f"within {self.lease:g}s: try again",
                 )
+            # A game that has just ended leaves the lobby before its owner forgets
+            # it: answer as the owner would, not as if there had been no such table.
+            stored = await self.store.get_game(table_id, with_actions=False)
+            if stored is not None and stored.status in ("finished", "abandoned"):
+                raise TableError(ErrorCode.GAME_OVER, "the game is over")
             raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
         rid = next(self._rids)
         msg = wire.Forward(

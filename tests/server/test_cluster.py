@@ -166,6 +166,12 @@ async def test_a_whole_game_from_a_node_that_does_not_own_the_table(
         # The log of record answers a replay on any node.
         replay = await alice.request({"type": "replay", "game_id": table, "viewer": 0})
         assert replay["type"] == "replay" and replay["status"] == "finished", replay
+        # An action sent through another node after the end is refused as the owner
+        # refuses it, whether or not the lobby still lists the table.
+        late = await alice.request({"type": "act", "table": table, "seat_token": token,
+                                    "version": msg["version"], "action": {"type": "x"}},
+                                   timeout=20)
+        assert late["type"] == "error" and late["code"] == "game_over", late
         owned = [n.health()[1]["tables_owned"] for n in cluster.nodes]
         assert owned[1] == owned[2] == 0  # the table stayed with the node that made it
     finally:
