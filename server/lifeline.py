@@ -42,6 +42,16 @@ def die_with_server(lifeline: Connection) -> None:
     threading.Thread(target=_watch, args=(lifeline,), name="lifeline", daemon=True).start()
 
 
+def die_with_parent(parent: int) -> None:
+    """In a forked child: SIGKILL when ``parent`` (the pid that forked it) dies.
+    The request only covers deaths after it is made, so a parent already gone (killed
+    between the fork and this call) means exit now: the child would wait for work
+    for ever."""
+    set_parent_death_signal()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def set_parent_death_signal() -> bool:
     """Ask Linux to SIGKILL this process when its parent dies; False where unsupported."""
     if not sys.platform.startswith("linux"):

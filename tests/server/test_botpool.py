@@ -135,3 +135,31 @@ async def test_a_bot_that_cannot_decide_gets_the_stand_in_without_an_error(
     assert action == get_game("whist").stand_in(legal, Rng(3))
     # An answer of None is the bot's way to say so, not a failure.
     assert [r.levelno for r in caplog.records] == [logging.INFO]
+
+
+def _pid_and_parent() -> tuple[int, int]:
+    return os.getpid(), os.getppid()
+
+
+def test_a_forked_pool_process_whose_parent_is_already_gone_exits() -> None:
+    """A pool process checks, once it has asked to die with its parent, that the
+    parent it was forked by is still its parent: one killed in between would never
+    send the signal, and the process would wait for work for ever."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from server.lifeline import die_with_parent
+
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=fork, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
+        pid, parent = pool.submit(_pid_and_parent).result(timeout=30)
+        assert parent == os.getpid() and pid != os.getpid()
+    # Named parent not its own: as after the real one died before the check.
+    with (
+        ProcessPoolExecutor(1, mp_context=fork, initializer=die_with_parent,
+                            initargs=(os.getpid() + 1_000_000,)) as pool,
+        pytest.raises(BrokenProcessPool),
+    ):
+        pool.submit(_pid_and_parent).result(timeout=30)
