@@ -12,10 +12,12 @@ which covers a forkserver killed on its own.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
 import threading
+from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
 
@@ -40,6 +42,18 @@ def die_with_server(lifeline: Connection) -> None:
     """In a child process: exit when the server is gone.  Call it first thing."""
     set_parent_death_signal()
     threading.Thread(target=_watch, args=(lifeline,), name="lifeline", daemon=True).start()
+
+
+def process_pool(processes: int) -> ProcessPoolExecutor:
+    """A pool of ``processes`` forked processes that die with this one, however it
+    ends (a tournament's games, a cluster worker's jobs)."""
+    return ProcessPoolExecutor(
+        processes,
+        # Forked, so that each one's parent is this process: die_with_parent checks it.
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def die_with_parent(parent: int) -> None:

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 from bots.tournament.jobs import play_job
 from server.bus import Bus, Topics
 from server.cluster.jobs import JobMessage, played_json
-from server.lifeline import die_with_parent
+from server.lifeline import process_pool
 from server.persistence.jobs import JobResults
 
 log = logging.getLogger("cardtable.jobs")
@@ -29,15 +27,8 @@ class Worker:
         self.topics = topics
         self.name = name
         self.slots = asyncio.Semaphore(processes)
-        # Pool processes die with the worker, even if it is killed (server/lifeline.py),
-        # also when it is killed while a pool process is starting. Forked, so that
-        # each one's parent is this process (the check relies on it).
-        self.pool = ProcessPoolExecutor(
-            processes,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        )
+        # Pool processes die with the worker, even if it is killed (server/lifeline.py).
+        self.pool = process_pool(processes)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:

@@ -14,7 +14,7 @@ import itertools
 import json
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,6 +25,7 @@ from bots.tournament.ratings import Rating, Ratings
 from bots.tournament.schedule import Pairing, Schedule, round_robin, seatings, swiss_round
 from bots.tournament.tally import MatchResult, SeatedGame, Tally, match_result
 from rules.registry import get_game
+from server.lifeline import process_pool
 from server.persistence.results import (
     GameToStore,
     MatchAlreadyStored,
@@ -179,8 +180,9 @@ def local_player(setup: TournamentSetup, executor: Executor) -> MatchPlayer:
 
 
 def make_executor(workers: int) -> Executor:
-    """``workers`` processes, or with 0 one thread (no process start-up: tests, tiny runs)."""
-    return ProcessPoolExecutor(workers) if workers > 0 else ThreadPoolExecutor(1)
+    """``workers`` processes (they die with this one, even if it is killed), or with
+    0 one thread (no process start-up: tests, tiny runs)."""
+    return process_pool(workers) if workers > 0 else ThreadPoolExecutor(1)
 
 
 def _config(setup: TournamentSetup) -> Any:

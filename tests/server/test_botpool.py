@@ -149,14 +149,13 @@ def test_a_forked_pool_process_whose_parent_is_already_gone_exits() -> None:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from server.lifeline import die_with_parent
+    from server.lifeline import die_with_parent, process_pool
 
-    fork = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(1, mp_context=fork, initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:
+    with process_pool(1) as pool:
         pid, parent = pool.submit(_pid_and_parent).result(timeout=30)
         assert parent == os.getpid() and pid != os.getpid()
     # Named parent not its own: as after the real one died before the check.
+    fork = multiprocessing.get_context("fork")
     with (
         ProcessPoolExecutor(1, mp_context=fork, initializer=die_with_parent,
                             initargs=(os.getpid() + 1_000_000,)) as pool,

@@ -6,7 +6,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -35,6 +40,7 @@ from server.tournament.runner import (
     run_tournament,
     total_games,
 )
+from tests.server.serverproc import ROOT, TAG_VARIABLE, new_tag, stop, survivors, tagged
 from tests.server.test_static_client import _get
 
 
@@ -372,3 +378,28 @@ def test_seatings_per_deal_and_game_counts() -> None:
 def test_bad_tournament_flags_are_clear_errors(flags: list[str], message: str, capsys: Any) -> None:
     assert main(["tournament", "--game", "whist", "--no-store", *flags]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_killed_tournaments_game_processes_end_with_it(tmp_path: Path) -> None:
+    """``cardtable tournament --workers 2`` killed with SIGKILL mid-run leaves none of
+    its game processes behind (they would wait on their job queue for ever)."""
+    tag = new_tag()
+    with (tmp_path / "out").open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "tournament", "--game", "whist",
+             "--bots", "heuristic,random", "--games", "400", "--workers", "2",
+             "--db", f"sqlite:///{tmp_path / 't.db'}"],
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), TAG_VARIABLE: tag},
+            stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while len(tagged(tag)) < 3:  # the tournament and its two game processes
+            assert proc.poll() is None and time.monotonic() < deadline, \
+                (tmp_path / "out").read_text()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert survivors(tag) == {}
+    finally:
+        stop(proc)
