@@ -152,21 +152,23 @@ async def test_play_a_tractor_round_against_bots(server: Server, tmp_path: Path)
 
 
 def _finisher(screen: Screen, typed: list[str]) -> Any:
-    """A player that knocks or declares as soon as its menu offers it, discards its
-    first card once by typing it, and otherwise takes the first menu entry."""
+    """A player that discards its first card once by typing it (on its first discard,
+    even where it could already go out: the table's seed is random, and a first draw
+    can complete the hand), then knocks or declares as soon as its menu offers it, and
+    otherwise takes the first menu entry."""
 
     async def read(prompt: str) -> str:
         await asyncio.sleep(0)
         menu_at = max(i for i, line in enumerate(screen.lines) if line == "Your legal moves:")
         entries = re.findall(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|$)", " ".join(screen.lines[menu_at:]))
-        for number, label in entries:
-            if label.startswith(("Knock with", "Gin!", "Declare,")):
-                return number
         discards = [label for _, label in entries if label.startswith("Discard ")]
         if discards and not typed:
             card = discards[0].split()[1]
             typed.append(card)
             return card.replace("♠", "s").replace("♥", "h").replace("♣", "c").replace("♦", "d")
+        for number, label in entries:
+            if label.startswith(("Knock with", "Gin!", "Declare,")):
+                return number
         return "1"
 
     return read
