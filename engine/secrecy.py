@@ -42,6 +42,8 @@ def _strings(value: Any, skip: frozenset[str]) -> list[str]:
                 walk(x)
             elif t is dict or isinstance(x, Mapping):
                 walk([v for k, v in x.items() if k not in skip] if skip else x.values())
+            # Exact types above (most values, and cheaper than isinstance); their
+            # subclasses (a StrEnum, a named tuple) here.
             elif isinstance(x, list | tuple):
                 walk(x)
             elif isinstance(x, str):

@@ -368,7 +368,11 @@ class Cluster:
                 ErrorCode.NODE_UNAVAILABLE, "the bus to the other nodes is down; try again"
             )
         if node is None:
-            if table_id in await self.store.open_game_ids([table_id]):
+            # No node lists it: the log of record says why.
+            stored = await self.store.get_game(table_id, with_actions=False)
+            if stored is None:
+                raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
+            if stored.status in OPEN:
                 raise TableError(
                     ErrorCode.NODE_UNAVAILABLE,
                     f"table {table_id}'s node is unreachable; another node takes it over "
@@ -376,10 +380,7 @@ class Cluster:
                 )
             # A game that has just ended leaves the lobby before its owner forgets
             # it: answer as the owner would, not as if there had been no such table.
-            stored = await self.store.get_game(table_id, with_actions=False)
-            if stored is not None and stored.status in ("finished", "abandoned"):
-                raise TableError(ErrorCode.GAME_OVER, "the game is over")
-            raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
+            raise TableError(ErrorCode.GAME_OVER, "the game is over")
         rid = next(self._rids)
         msg = wire.Forward(
             kind="request",

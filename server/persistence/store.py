@@ -436,16 +436,6 @@ class Store:
         async with self.engine.connect() as conn:
             return await conn.run_sync(orphans_query, ("waiting", "live"), mine)
 
-    async def open_game_ids(self, ids: Sequence[int]) -> set[int]:
-        """Which of ``ids`` are games still waiting or live."""
-        async with self._sessions() as s:
-            rows = await s.execute(
-                select(GameRow.id).where(
-                    GameRow.id.in_(list(ids)), GameRow.status.in_(("waiting", "live"))
-                )
-            )
-            return {int(i) for i in rows.scalars()}
-
     async def leases(self) -> list[tuple[int, str, int, float]]:
         async with self.engine.connect() as conn:
             return await conn.run_sync(lease_rows)

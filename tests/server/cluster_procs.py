@@ -88,21 +88,12 @@ def fresh_database(base_url: str, suffix: str) -> str:
     (two clusters on one database would adopt each other's tables)."""
     import asyncio
 
-    from sqlalchemy import text
     from sqlalchemy.engine import make_url
-    from sqlalchemy.ext.asyncio import create_async_engine
 
     from server.persistence.database import normalize_url
+    from tests.server.conftest import create_database
 
     url = make_url(normalize_url(base_url))
-    name = f"{url.database}_{suffix}"
-
-    async def create() -> None:
-        admin = create_async_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
-        async with admin.connect() as conn:
-            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            await conn.execute(text(f'CREATE DATABASE "{name}"'))
-        await admin.dispose()
-
-    asyncio.run(create())
-    return url.set(database=name).render_as_string(hide_password=False)
+    fresh = url.set(database=f"{url.database}_{suffix}").render_as_string(hide_password=False)
+    asyncio.run(create_database(fresh, fresh=True))
+    return fresh

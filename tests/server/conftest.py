@@ -38,13 +38,16 @@ PG_URL = worker_database(os.environ.get(
 _created: set[str] = set()
 
 
-async def create_database(url: str) -> None:
-    """Create ``url``'s database unless it exists (once per test process)."""
+async def create_database(url: str, *, fresh: bool = False) -> None:
+    """Create ``url``'s database unless it exists (checked once per test process),
+    or with ``fresh`` drop it first, so it starts empty."""
     u = make_url(normalize_url(url))
-    if u.database in _created:
+    if u.database in _created and not fresh:
         return
     admin = create_async_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
+        if fresh:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)'))
         found = await conn.execute(
             text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": u.database}
         )
