@@ -152,19 +152,28 @@ static int count_cashes(const Position *P, int p, int goal, int drawn, uint16_t 
     int n[8], own = 0, other = 0;
     for (int s = 0; s < 4; s++) {
         unsigned live = held(P, s);
-        n[s] = cash_rounds(P, p, s, live, drawn, &w[s]);
-        uint16_t wx;
-        int x = cross_rounds(P, p, s, live, drawn, &wx);
-        if (x > n[s]) {
-            n[s] = x;
-            w[s] = wx;
+        n[s] = n[4 + s] = 0;
+        w[s] = w[4 + s] = 0;
+        /* Only the hand holding the top card cashes the suit (partner
+         * through the cross when the leader holds it). */
+        if (!live) continue;
+        unsigned top = 1u << hibit(live);
+        if (P->hand[p][s] & top) {
+            n[s] = cash_rounds(P, p, s, live, drawn, &w[s]);
+            uint16_t wx;
+            int x = cross_rounds(P, p, s, live, drawn, &wx);
+            if (x > n[s]) {
+                n[s] = x;
+                w[s] = wx;
+            }
+            /* A suit only one hand holds: its lengths say who holds what. */
+            if (live == P->hand[p][s]) w[s] = 0;
+            own += n[s];
+        } else if (P->hand[part][s] & top) {
+            n[4 + s] = cash_rounds(P, part, s, live, drawn, &w[4 + s]);
+            if (live == P->hand[part][s]) w[4 + s] = 0;
+            other += n[4 + s];
         }
-        n[4 + s] = cash_rounds(P, part, s, live, drawn, &w[4 + s]);
-        /* A suit only one hand holds: its lengths say who holds what. */
-        if (live == P->hand[p][s]) w[s] = 0;
-        if (live == P->hand[part][s]) w[4 + s] = 0;
-        own += n[s];
-        other += n[4 + s];
     }
     if (own >= goal) return pick_items(n, w, 4, forced, goal, win);
     if (own + other >= goal) {
