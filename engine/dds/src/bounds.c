@@ -344,8 +344,7 @@ static int winner_cashes(const Position *P, int w, int us, int ur, int follower,
             if (!ruffable) n[s] = popc(mine);
             continue;
         }
-        int k = 0;
-        for (unsigned all = live; all && (mine >> hibit(all) & 1); all &= ~(1u << hibit(all))) k++;
+        int k = top_run_of(mine, live);
         for (int i = 0; i < 2 && ruffable; i++) {
             int o = i ? o2 : o1;
             if (!P->hand[o][tr]) continue;

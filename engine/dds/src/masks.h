@@ -35,13 +35,20 @@ static inline int trick_winner(const Position *P, int n) {
     return best;
 }
 
-/* The k highest cards of mask m. */
+/* The k highest cards of mask m: whichever end of m has fewer cards to
+ * walk over (m &= m - 1 drops the lowest card in one step). */
 static inline unsigned top_cards(unsigned m, int k) {
+    int drop = popc(m) - k;
+    if (drop <= 0) return m;
+    if (drop <= k) {
+        while (drop-- > 0) m &= m - 1;
+        return m;
+    }
     unsigned res = 0;
-    while (k-- > 0 && m) {
-        int r = hibit(m);
-        res |= 1u << r;
-        m &= ~(1u << r);
+    while (k-- > 0) {
+        unsigned b = 1u << hibit(m);
+        res |= b;
+        m ^= b;
     }
     return res;
 }
@@ -52,23 +59,39 @@ static inline int kth_card(unsigned m, int k) {
     return m ? hibit(m) : -1;
 }
 
-/* Consecutive top cards of suit s held by seat p. */
-static inline int top_run(const Position *P, int p, int s) {
-    unsigned mine = P->hand[p][s];
-    unsigned all = mine | P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
-    int k = 0;
-    while (all) {
-        int t = hibit(all);
-        if (!(mine >> t & 1)) break;
-        k++;
-        all &= ~(1u << t);
-    }
-    return k;
+/* Cards of suit s still in a hand. */
+static inline unsigned held(const Position *P, int s) { return P->held[s]; }
+
+/* Consecutive top cards of mask `all` that are in `mine`: every card above
+ * the highest card of another hand. */
+static inline int top_run_of(unsigned mine, unsigned all) {
+    unsigned others = all & ~mine;
+    return others ? popc(all >> (hibit(others) + 1)) : popc(all);
 }
 
-/* Cards of suit s still in a hand. */
-static inline unsigned held(const Position *P, int s) {
-    return P->hand[0][s] | P->hand[1][s] | P->hand[2][s] | P->hand[3][s];
+/* Consecutive top cards of suit s held by seat p. */
+static inline int top_run(const Position *P, int p, int s) {
+    return top_run_of(P->hand[p][s], held(P, s));
+}
+
+/* A byte's bits in reverse order. */
+#define REV2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
+#define REV4(n) REV2(n), REV2(n + 2 * 16), REV2(n + 1 * 16), REV2(n + 3 * 16)
+#define REV6(n) REV4(n), REV4(n + 2 * 4), REV4(n + 1 * 4), REV4(n + 3 * 4)
+static const unsigned char REV8[256] = {REV6(0), REV6(2), REV6(1), REV6(3)};
+
+static inline unsigned rev16(unsigned x) { return (unsigned)REV8[x & 255] << 8 | REV8[x >> 8]; }
+
+/* Cards of `hm` that head a run of equivalent cards: the next higher card
+ * in `live` (the cards still in play) is not in the same hand. Those are the
+ * next live cards below each card of another hand and below the ace's place.
+ * Carries run upwards, so in reversed bit order one addition carries each
+ * such start through the gaps (cards gone) to that card: every run of the
+ * suit at once, without a loop over the cards. */
+static inline unsigned run_tops(unsigned hm, unsigned live) {
+    unsigned gaps = rev16(~live & 0x1FFF), others = rev16((live & ~hm) | 1u << 13);
+    unsigned land = (gaps + (others << 1)) & ~gaps;
+    return rev16(land & 0xFFFF) & hm;
 }
 
 /* Cards of each suit still in play: in a hand or on the table. */

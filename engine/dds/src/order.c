@@ -4,20 +4,6 @@
 
 #include "masks.h"
 
-/* Cards of `hm` that head a run of equivalent cards: the next higher card
- * still in play (hands plus the current trick) is not in the same hand. */
-static inline unsigned representatives(unsigned hm, unsigned live) {
-    unsigned reps = 0;
-    unsigned m = hm;
-    while (m) {
-        int r = hibit(m);
-        m &= ~(1u << r);
-        unsigned above = live & ~((2u << r) - 1);
-        if (!above || !(hm >> __builtin_ctz(above) & 1)) reps |= 1u << r;
-    }
-    return reps;
-}
-
 static inline void add(Move *mv, int *n, int s, int r, int score) {
     mv[*n].s = (int8_t)s;
     mv[*n].r = (int8_t)r;
@@ -340,7 +326,7 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
 
     if (ply == 0) {
         for (int s = 0; s < 4; s++) {
-            unsigned reps = representatives(P->hand[p][s], live[s]);
+            unsigned reps = run_tops(P->hand[p][s], live[s]);
             if (!reps) continue;
             LeadSuit L;
             lead_suit(P, p, s, live, tl, &L);
@@ -358,7 +344,7 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
         int partner_wins = (wseat & 1) == (p & 1);
         unsigned hm = P->hand[p][ls];
         if (hm) {
-            unsigned reps = representatives(hm, live[ls]);
+            unsigned reps = run_tops(hm, live[ls]);
             while (reps) {
                 int r = hibit(reps);
                 reps &= ~(1u << r);
@@ -371,7 +357,7 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
             }
         } else {
             for (int s = 0; s < 4; s++) {
-                unsigned reps = representatives(P->hand[p][s], live[s]);
+                unsigned reps = run_tops(P->hand[p][s], live[s]);
                 while (reps) {
                     int r = hibit(reps);
                     reps &= ~(1u << r);

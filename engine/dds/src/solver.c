@@ -175,6 +175,8 @@ static void set_root(Solver *S, const Position *p) {
             }
     }
     S->pos = *p;
+    for (int s = 0; s < 4; s++)
+        S->pos.held[s] = p->hand[0][s] | p->hand[1][s] | p->hand[2][s] | p->hand[3][s];
     S->tl = popc(p->hand[(p->leader + p->ply) & 3][0]) + popc(p->hand[(p->leader + p->ply) & 3][1]) +
             popc(p->hand[(p->leader + p->ply) & 3][2]) + popc(p->hand[(p->leader + p->ply) & 3][3]);
 }
@@ -221,6 +223,7 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     int ply = P->ply;
     int res;
     P->hand[seat][s] &= (uint16_t)~(1u << r);
+    P->held[s] &= (uint16_t)~(1u << r);
     P->tsuit[ply] = s;
     P->trank[ply] = r;
     if (ply < 3) {
@@ -254,6 +257,7 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
             }
     }
     P->hand[seat][s] |= (uint16_t)(1u << r);
+    P->held[s] |= (uint16_t)(1u << r);
     return res;
 }
 
@@ -502,6 +506,7 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
         int s = mv[i].s, r = mv[i].r;
         /* The child's value, as North-South tricks from the parent. */
         P->hand[mover][s] &= (uint16_t)~(1u << r);
+        P->held[s] &= (uint16_t)~(1u << r);
         P->tsuit[ply] = s;
         P->trank[ply] = r;
         int ns;
@@ -528,6 +533,7 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
             }
         }
         P->hand[mover][s] |= (uint16_t)(1u << r);
+        P->held[s] |= (uint16_t)(1u << r);
         guess = ns;
         int v = (mover & 1) ? S->tl - ns : ns;
         if (v > bestv) bestv = v;

@@ -19,6 +19,9 @@ typedef struct {
     int leader;          /* seat that led (or will lead) the current trick */
     int ply;             /* cards already on the table in the current trick */
     int tsuit[4], trank[4];
+    /* Cards of each suit still in a hand: kept by the search (set from hand
+     * when a problem starts), so the many rules asking for it need one load. */
+    uint16_t held[4];
 } Position;
 
 typedef struct {
