@@ -89,6 +89,7 @@ static inline unsigned rev16(unsigned x) { return (unsigned)REV8[x & 255] << 8 |
  * such start through the gaps (cards gone) to that card: every run of the
  * suit at once, without a loop over the cards. */
 static inline unsigned run_tops(unsigned hm, unsigned live) {
+    if (!(hm & (hm - 1))) return hm; /* no card or one: often */
     unsigned gaps = rev16(~live & 0x1FFF), others = rev16((live & ~hm) | 1u << 13);
     unsigned land = (gaps + (others << 1)) & ~gaps;
     return rev16(land & 0xFFFF) & hm;
@@ -96,8 +97,7 @@ static inline unsigned run_tops(unsigned hm, unsigned live) {
 
 /* Cards of each suit still in play: in a hand or on the table. */
 static inline void in_play(const Position *P, unsigned live[4]) {
-    for (int s = 0; s < 4; s++) live[s] = held(P, s);
-    for (int i = 0; i < P->ply; i++) live[P->tsuit[i]] |= 1u << P->trank[i];
+    for (int s = 0; s < 4; s++) live[s] = P->live[s];
 }
 
 #endif

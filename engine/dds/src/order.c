@@ -17,9 +17,9 @@ static inline int nth_holder(const Position *P, unsigned live, int s, int k) {
     while (k-- > 0 && live) live &= ~(1u << hibit(live));
     if (!live) return -1;
     int r = hibit(live);
-    for (int h = 0; h < 4; h++)
-        if (P->hand[h][s] >> r & 1) return h;
-    return -1;
+    if (!(P->held[s] >> r & 1)) return -1;
+    /* The seat's two bits: East or West, South or West. */
+    return (int)(((P->hand[1][s] | P->hand[3][s]) >> r & 1) | ((P->hand[2][s] | P->hand[3][s]) >> r & 1) << 1);
 }
 
 /* Does card r of hm have an equivalent card below it in the same hand? */
@@ -343,6 +343,15 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
         int wseat = (P->leader + w) & 3;
         int partner_wins = (wseat & 1) == (p & 1);
         unsigned hm = P->hand[p][ls];
+        if (hm && ply == 3) {
+            /* Fourth hand following: the cheapest winner first, then low,
+             * lowest first. The cards come out in that order: no sort. */
+            unsigned reps = run_tops(hm, live[ls]);
+            unsigned wins = !partner_wins && ws == ls ? reps & ~((2u << wr) - 1) : 0;
+            for (unsigned m = wins; m; m &= m - 1) add(mv, &n, ls, __builtin_ctz(m), 0);
+            for (unsigned m = reps & ~wins; m; m &= m - 1) add(mv, &n, ls, __builtin_ctz(m), 0);
+            return n;
+        }
         if (hm) {
             unsigned reps = run_tops(hm, live[ls]);
             while (reps) {
@@ -350,9 +359,7 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
                 reps &= ~(1u << r);
                 int sc;
                 if (ply == 1) sc = second_score(P, p, r, live);
-                else if (ply == 2) sc = third_score(P, p, r, live, w);
-                /* Fourth hand: low under partner, else the cheapest winner. */
-                else sc = partner_wins ? 50 - r : ws == ls && r > wr ? 100 - r : 30 - r;
+                else sc = third_score(P, p, r, live, w);
                 add(mv, &n, ls, r, sc);
             }
         } else {

@@ -176,7 +176,8 @@ static void set_root(Solver *S, const Position *p) {
     }
     S->pos = *p;
     for (int s = 0; s < 4; s++)
-        S->pos.held[s] = p->hand[0][s] | p->hand[1][s] | p->hand[2][s] | p->hand[3][s];
+        S->pos.held[s] = S->pos.live[s] = p->hand[0][s] | p->hand[1][s] | p->hand[2][s] | p->hand[3][s];
+    for (int i = 0; i < p->ply; i++) S->pos.live[p->tsuit[i]] |= (uint16_t)(1u << p->trank[i]);
     S->tl = popc(p->hand[(p->leader + p->ply) & 3][0]) + popc(p->hand[(p->leader + p->ply) & 3][1]) +
             popc(p->hand[(p->leader + p->ply) & 3][2]) + popc(p->hand[(p->leader + p->ply) & 3][3]);
 }
@@ -238,6 +239,9 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
          * the siblings still to be tried. */
         int ts[4] = {P->tsuit[0], P->tsuit[1], P->tsuit[2], P->tsuit[3]};
         int tr[4] = {P->trank[0], P->trank[1], P->trank[2], P->trank[3]};
+        uint16_t lv[4];
+        memcpy(lv, P->live, sizeof lv);
+        memcpy(P->live, P->held, sizeof lv);
         P->leader = wseat;
         P->ply = 0;
         S->tl--;
@@ -245,6 +249,7 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
         S->tl++;
         P->leader = leader;
         P->ply = 3;
+        memcpy(P->live, lv, sizeof lv);
         for (int i = 0; i < 3; i++) {
             P->tsuit[i] = ts[i];
             P->trank[i] = tr[i];
@@ -384,28 +389,23 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
         /* Every move failed, but only the top card of each run of equivalent
          * cards was tried: where that card's holder is fixed by the winning
          * ranks, the run must stay one run in every position of the class,
-         * so its bottom card becomes relevant too. Moves are tried from the
-         * generated list; walk each suit's runs from the top. */
+         * so its bottom card becomes relevant too. A class keeps the holders
+         * of every card down to the lowest winning rank, so only that rank
+         * counts: the lowest run headed at or above it moves it to the run's
+         * bottom card (a run lower down is not fixed, one higher up ends
+         * above that bottom). */
         unsigned lv[4];
         in_play(P, lv);
         for (int s = 0; s < 4; s++) {
             unsigned hm = P->hand[seat][s];
-            if (!hm) continue;
+            if (!hm || !acc[s]) continue;
             if (P->ply > 0 && s != P->tsuit[0] && P->hand[seat][P->tsuit[0]]) continue;
-            unsigned m = hm;
-            while (m) {
-                int r = hibit(m);
-                /* The run headed by r: cards of hm with only gone cards between. */
-                int b = r;
-                m &= ~(1u << r);
-                for (;;) {
-                    unsigned below = lv[s] & ((1u << b) - 1);
-                    if (!below || !(hm >> hibit(below) & 1)) break;
-                    b = hibit(below);
-                    m &= ~(1u << b);
-                }
-                if (b != r && acc[s] && __builtin_ctz(acc[s]) <= r) acc[s] |= (uint16_t)(1u << b);
-            }
+            unsigned heads = run_tops(hm, lv[s]) & ~((1u << __builtin_ctz(acc[s])) - 1);
+            if (!heads) continue;
+            int r = __builtin_ctz(heads);
+            unsigned other = lv[s] & ~hm & ((1u << r) - 1);
+            unsigned run = hm & ((2u << r) - 1) & ~(other ? (2u << hibit(other)) - 1 : 0);
+            acc[s] |= (uint16_t)(run & -run);
         }
     }
     memcpy(win, acc, sizeof acc);
@@ -519,6 +519,9 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
             int leader = P->leader;
             int ts[3] = {P->tsuit[0], P->tsuit[1], P->tsuit[2]};
             int tr[3] = {P->trank[0], P->trank[1], P->trank[2]};
+            uint16_t lv[4];
+            memcpy(lv, P->live, sizeof lv);
+            memcpy(P->live, P->held, sizeof lv);
             P->leader = wseat;
             P->ply = 0;
             S->tl--;
@@ -527,6 +530,7 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
             S->tl++;
             P->leader = leader;
             P->ply = 3;
+            memcpy(P->live, lv, sizeof lv);
             for (int j = 0; j < 3; j++) {
                 P->tsuit[j] = ts[j];
                 P->trank[j] = tr[j];

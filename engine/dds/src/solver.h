@@ -22,6 +22,7 @@ typedef struct {
     /* Cards of each suit still in a hand: kept by the search (set from hand
      * when a problem starts), so the many rules asking for it need one load. */
     uint16_t held[4];
+    uint16_t live[4]; /* and those in a hand or on the table, likewise */
 } Position;
 
 typedef struct {

@@ -334,11 +334,17 @@ static inline WRList *wr_list(WRT *t, uint64_t dist, int leader, unsigned sub) {
  * wild sets present. */
 #define WR_HEADER 0xFFFFu
 
-static inline unsigned sub_of(unsigned wild, const uint32_t order[4]) {
-    unsigned hk = 0;
-    for (int s = 0; s < 4; s++)
-        if (!(wild >> s & 1)) hk |= (order[s] >> 24 & 3) << (2 * s);
-    return wild | hk << 4;
+/* The top holders of all four suits, 2 bits each (suit s at bits 2s). */
+static inline unsigned top_holders(const uint32_t order[4]) {
+    return (order[0] >> 24 & 3) | (order[1] >> 22 & 12) | (order[2] >> 20 & 48) | (order[3] >> 18 & 192);
+}
+
+/* WILD2[w]: the 2-bit fields of the suits in the wild set w. */
+static const uint8_t WILD2[16] = {0x00, 0x03, 0x0C, 0x0F, 0x30, 0x33, 0x3C, 0x3F,
+                                  0xC0, 0xC3, 0xCC, 0xCF, 0xF0, 0xF3, 0xFC, 0xFF};
+
+static inline unsigned sub_of(unsigned wild, unsigned tops) {
+    return wild | (tops & ~(unsigned)WILD2[wild]) << 4;
 }
 
 static int scan(const WRT *t, const WRList *l, const uint32_t order[4], int need, uint8_t k[4],
@@ -372,16 +378,17 @@ int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int nee
     WRList *h = wr_list(t, dist, leader, WR_HEADER);
     if (h->gen != t->gen) return -1;
     int hit = 0;
+    unsigned tops = top_holders(order);
     /* Every sub-list slot first, so that their cache misses overlap. */
     size_t mask = t->nlists - 1;
     for (unsigned pres = h->start; pres; pres &= pres - 1) {
-        unsigned sub = sub_of((unsigned)__builtin_ctz(pres), order);
+        unsigned sub = sub_of((unsigned)__builtin_ctz(pres), tops);
         size_t i = (size_t)(wr_hash(dist ^ (uint64_t)sub * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) & mask;
         __builtin_prefetch(&t->lists[i]);
     }
     for (unsigned pres = h->start; pres; pres &= pres - 1) {
         unsigned wild = (unsigned)__builtin_ctz(pres);
-        WRList *l = wr_list(t, dist, leader, sub_of(wild, order));
+        WRList *l = wr_list(t, dist, leader, sub_of(wild, tops));
         if (l->gen != t->gen) continue;
         int v = scan(t, l, order, need, k, &hit);
         if (v >= 0) {
@@ -488,7 +495,7 @@ void wr_store(WRT *t, uint64_t dist, int leader, const uint32_t order[4], const 
         ok[s] = (order[s] & KMASK[k[s]]) | (uint32_t)k[s] << 26;
         if (!k[s]) wild |= 1u << s;
     }
-    unsigned sub = sub_of(wild, order);
+    unsigned sub = sub_of(wild, top_holders(order));
     WRList *h, *l;
     for (;;) {
         h = wr_make(t, dist, leader, WR_HEADER);
