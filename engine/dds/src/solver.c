@@ -13,6 +13,7 @@ struct Solver {
     WRT wr;
     Position pos;  /* the position being searched, changed in place */
     int tl;        /* tricks left, the current one included */
+    uint64_t dist; /* lengths(&pos), kept up to date by the moves */
     /* The deal the table's keys are relative to: cards held per suit and
      * seat at the root, and the seat holding each card (4 = nobody). */
     uint16_t root_hold[4][4];
@@ -137,6 +138,16 @@ const char *position_check(const Position *p) {
     return NULL;
 }
 
+/* Lengths of every suit in every hand, 4 bits each at seat * 16 + suit * 4:
+ * with the holders below, what the winning-ranks table matches. */
+static inline uint64_t lengths(const Position *P) {
+    uint64_t d = 0;
+    for (int s = 0; s < 4; s++)
+        d |= (uint64_t)popc(P->hand[0][s]) << (s * 4) | (uint64_t)popc(P->hand[1][s]) << (16 + s * 4) |
+             (uint64_t)popc(P->hand[2][s]) << (32 + s * 4) | (uint64_t)popc(P->hand[3][s]) << (48 + s * 4);
+    return d;
+}
+
 /* ---- the root context --------------------------------------------------- */
 
 /* Exact keys are relative to the cards held at the root: a new deal or
@@ -178,6 +189,7 @@ static void set_root(Solver *S, const Position *p) {
     for (int s = 0; s < 4; s++)
         S->pos.held[s] = S->pos.live[s] = p->hand[0][s] | p->hand[1][s] | p->hand[2][s] | p->hand[3][s];
     for (int i = 0; i < p->ply; i++) S->pos.live[p->tsuit[i]] |= (uint16_t)(1u << p->trank[i]);
+    S->dist = lengths(&S->pos);
     S->tl = popc(p->hand[(p->leader + p->ply) & 3][0]) + popc(p->hand[(p->leader + p->ply) & 3][1]) +
             popc(p->hand[(p->leader + p->ply) & 3][2]) + popc(p->hand[(p->leader + p->ply) & 3][3]);
 }
@@ -223,8 +235,10 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     int seat = (P->leader + P->ply) & 3;
     int ply = P->ply;
     int res;
+    uint64_t one = UINT64_C(1) << (seat * 16 + s * 4);
     P->hand[seat][s] &= (uint16_t)~(1u << r);
     P->held[s] &= (uint16_t)~(1u << r);
+    S->dist -= one;
     P->tsuit[ply] = s;
     P->trank[ply] = r;
     if (ply < 3) {
@@ -263,6 +277,7 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     }
     P->hand[seat][s] |= (uint16_t)(1u << r);
     P->held[s] |= (uint16_t)(1u << r);
+    S->dist += one;
     return res;
 }
 
@@ -272,16 +287,8 @@ static inline unsigned compact(const Solver *S, unsigned v, unsigned live) {
            (unsigned)S->comp_hi[live >> 7][v >> 7] << popc(live & 127);
 }
 
-/* Lengths of every suit in every hand, and each suit's holders (2 bits a
- * card, top-aligned as tt.h says): what the winning-ranks table matches. */
-static inline uint64_t lengths(const Position *P) {
-    uint64_t d = 0;
-    for (int s = 0; s < 4; s++)
-        d |= (uint64_t)popc(P->hand[0][s]) << (s * 4) | (uint64_t)popc(P->hand[1][s]) << (16 + s * 4) |
-             (uint64_t)popc(P->hand[2][s]) << (32 + s * 4) | (uint64_t)popc(P->hand[3][s]) << (48 + s * 4);
-    return d;
-}
-
+/* Each suit's holders (2 bits a card, top-aligned as tt.h says): with the
+ * lengths, what the winning-ranks table matches. */
 static inline void describe(const Solver *S, const unsigned live[4], uint32_t order[4]) {
     const Position *P = &S->pos;
     for (int s = 0; s < 4; s++) {
@@ -314,7 +321,7 @@ static int ab(Solver *S, int need, uint16_t win[4]) {
             live[s] = held(P, s);
         if (!S->exact) {
             /* The table's slot loads while the quick counts run. */
-            dist = lengths(P);
+            dist = S->dist;
             wr_prefetch(&S->wr, dist, P->leader);
         }
         /* The quick counts first: cheaper than a table probe. */
@@ -505,8 +512,10 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
     for (int i = 0; i < n; i++) {
         int s = mv[i].s, r = mv[i].r;
         /* The child's value, as North-South tricks from the parent. */
+        uint64_t one = UINT64_C(1) << (mover * 16 + s * 4);
         P->hand[mover][s] &= (uint16_t)~(1u << r);
         P->held[s] &= (uint16_t)~(1u << r);
+        S->dist -= one;
         P->tsuit[ply] = s;
         P->trank[ply] = r;
         int ns;
@@ -538,6 +547,7 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
         }
         P->hand[mover][s] |= (uint16_t)(1u << r);
         P->held[s] |= (uint16_t)(1u << r);
+        S->dist += one;
         guess = ns;
         int v = (mover & 1) ? S->tl - ns : ns;
         if (v > bestv) bestv = v;
