@@ -315,16 +315,25 @@ size_t wr_bytes(const WRT *t) {
     return t->nlists * sizeof(WRList) + t->used_entries * sizeof(WREntry);
 }
 
-/* The list of (dist, leader, sub), or where it would go. */
-static inline WRList *wr_list(WRT *t, uint64_t dist, int leader, unsigned sub) {
+static inline size_t wr_slot(const WRT *t, uint64_t dist, int leader, unsigned sub) {
+    return (size_t)(wr_hash(dist ^ (uint64_t)sub * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) &
+           (t->nlists - 1);
+}
+
+/* The list of (dist, leader, sub), or where it would go, searched from its
+ * slot i. */
+static inline WRList *wr_list_from(WRT *t, size_t i, uint64_t dist, int leader, unsigned sub) {
     size_t mask = t->nlists - 1;
-    size_t i = (size_t)(wr_hash(dist ^ (uint64_t)sub * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) & mask;
     for (;;) {
         WRList *l = &t->lists[i];
         if (l->gen != t->gen) return l;
         if (l->dist == dist && l->leader == leader && l->sub == sub) return l;
         i = (i + 1) & mask;
     }
+}
+
+static inline WRList *wr_list(WRT *t, uint64_t dist, int leader, unsigned sub) {
+    return wr_list_from(t, wr_slot(t, dist, leader, sub), dist, leader, sub);
 }
 
 /* Entries of one (leader, lengths) are split by which suits have no relevant
@@ -368,9 +377,7 @@ static int scan(const WRT *t, const WRList *l, const uint32_t order[4], int need
 }
 
 void wr_prefetch(const WRT *t, uint64_t dist, int leader) {
-    size_t i = (size_t)(wr_hash(dist ^ (uint64_t)WR_HEADER * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) &
-               (t->nlists - 1);
-    __builtin_prefetch(&t->lists[i]);
+    __builtin_prefetch(&t->lists[wr_slot(t, dist, leader, WR_HEADER)]);
 }
 
 int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int need, uint8_t k[4]) {
@@ -380,15 +387,16 @@ int wr_probe(WRT *t, uint64_t dist, int leader, const uint32_t order[4], int nee
     int hit = 0;
     unsigned tops = top_holders(order);
     /* Every sub-list slot first, so that their cache misses overlap. */
-    size_t mask = t->nlists - 1;
+    size_t slot[16];
+    int n = 0;
     for (unsigned pres = h->start; pres; pres &= pres - 1) {
-        unsigned sub = sub_of((unsigned)__builtin_ctz(pres), tops);
-        size_t i = (size_t)(wr_hash(dist ^ (uint64_t)sub * UINT64_C(0x9E3779B97F4A7C15), leader) >> 20) & mask;
-        __builtin_prefetch(&t->lists[i]);
+        slot[n] = wr_slot(t, dist, leader, sub_of((unsigned)__builtin_ctz(pres), tops));
+        __builtin_prefetch(&t->lists[slot[n++]]);
     }
+    n = 0;
     for (unsigned pres = h->start; pres; pres &= pres - 1) {
         unsigned wild = (unsigned)__builtin_ctz(pres);
-        WRList *l = wr_list(t, dist, leader, sub_of(wild, tops));
+        WRList *l = wr_list_from(t, slot[n++], dist, leader, sub_of(wild, tops));
         if (l->gen != t->gen) continue;
         int v = scan(t, l, order, need, k, &hit);
         if (v >= 0) {
