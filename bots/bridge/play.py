@@ -14,11 +14,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
-from math import comb
 
 from bots.bridge.bidding import infer
-from bots.bridge.sampling import Samples, SampleSpec, replay_play, sample_deals
+from bots.bridge.sampling import (
+    Samples,
+    SampleSpec,
+    every_deal,
+    replay_play,
+    sample_deals,
+    splits,
+)
 from engine.cards import format_face, parse_face, rank_of, suit_of
 from engine.dds import Solver, SolverPool
 from engine.dds.deal import parse_strain, rank_masks
@@ -114,6 +119,10 @@ class PlayOptions:
     # samples where the choice matters.
     max_samples: int = 48
     close: float = 0.35
+    # Where at most this many layouts of the hidden cards are possible, every one
+    # is scored (in random order, with the same stopping rules) instead of a
+    # sample drawn with repeats; the cap on deals is then their number.
+    exhaustive: int = 256
 
 
 @dataclass(frozen=True)
@@ -193,9 +202,12 @@ def choose_card(
     pos = read_position(view, seat)
     spec = pos.spec
     wanted = max(options.samples, options.max_samples)
-    samples: Samples = sample_deals(
-        spec, wanted, Rng(seed), options.max_attempts
-    ) if _fits(spec) else Samples([], [], 0)
+    rng = Rng(seed)
+    samples = every_deal(spec, options.exhaustive, rng) if _fits(spec) else None
+    if samples is None:
+        samples = sample_deals(
+            spec, wanted, rng, options.max_attempts
+        ) if _fits(spec) else Samples([], [], 0)
     totals = {c: 0.0 for c in legal_cards}
     wins = {c: 0 for c in legal_cards}
     solved = 0
@@ -240,23 +252,7 @@ def layouts(pos: Position, limit: int) -> list[tuple[tuple[int, ...], ...]] | No
         if spec.sizes[a] != len(spec.pool):
             return None
         return [tuple(spec.pool if s == a else spec.known[s] or () for s in range(4))]
-    if len(hidden) != 2:
-        return None
-    a, b = hidden
-    if spec.sizes[a] + spec.sizes[b] != len(spec.pool) or comb(len(spec.pool),
-                                                               spec.sizes[a]) > limit:
-        return None
-    out = []
-    for chosen in combinations(spec.pool, spec.sizes[a]):
-        rest = tuple(f for f in spec.pool if f not in chosen)
-        if any(suit_of(f) in spec.voids[a] for f in chosen) or any(
-            suit_of(f) in spec.voids[b] for f in rest
-        ):
-            continue
-        hands = [spec.known[s] or () for s in range(4)]
-        hands[a], hands[b] = chosen, rest
-        out.append(tuple(hands))
-    return out
+    return splits(spec, limit)
 
 
 def certain_claim(view: JSON, seat: int, scorer: Scorer = dds_scorer,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from math import comb
 
 from engine.cards import suit_of
 from engine.rng import Rng
@@ -113,6 +115,52 @@ def _deal_staged(
         taken = set(out[s])
         left = [f for f in left if f not in taken]
     return out
+
+
+def splits(spec: SampleSpec, limit: int) -> list[tuple[tuple[int, ...], ...]] | None:
+    """Every layout of the hidden cards between two hidden hands that the voids
+    shown allow (hands sorted), or None when there are more than ``limit`` splits
+    to try or not exactly two hidden hands holding the whole pool."""
+    hidden = spec.hidden
+    if len(hidden) != 2:
+        return None
+    a, b = hidden
+    if spec.sizes[a] + spec.sizes[b] != len(spec.pool) or comb(
+        len(spec.pool), spec.sizes[a]
+    ) > limit:
+        return None
+    out = []
+    for chosen in combinations(spec.pool, spec.sizes[a]):
+        rest = tuple(f for f in spec.pool if f not in chosen)
+        if any(suit_of(f) in spec.voids[a] for f in chosen) or any(
+            suit_of(f) in spec.voids[b] for f in rest
+        ):
+            continue
+        hands = [tuple(sorted(spec.known[s] or ())) for s in range(4)]
+        hands[a], hands[b] = tuple(sorted(chosen)), tuple(sorted(rest))
+        out.append(tuple(hands))
+    return out
+
+
+def every_deal(spec: SampleSpec, limit: int, rng: Rng) -> Samples | None:
+    """Every layout of the hidden cards that the voids shown and the auction's
+    constraints allow, in random order (so a run cut short by the time budget is
+    still a fair sample); None when there are more than ``limit``, more than two
+    hidden hands, or none passes.  Late in the play a few dozen layouts remain, and
+    a sample of them drawn with repeats would only add noise."""
+    found = splits(spec, limit)
+    if not found:
+        return None
+    cons = [_constraint(spec, s, (0, 0)) for s in range(4)]
+    deals = [
+        hands for hands in found
+        if all(cons[s] == NOTHING or cons[s].admits(HandInfo.of([*hands[s], *spec.played_by[s]]))
+               for s in spec.hidden)
+    ]
+    if not deals:
+        return None
+    deals = rng.shuffled(deals)
+    return Samples(deals, [0] * len(deals), len(deals))
 
 
 def sample_deals(spec: SampleSpec, n: int, rng: Rng, max_attempts: int = 4000) -> Samples:

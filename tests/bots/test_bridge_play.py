@@ -7,7 +7,7 @@ from __future__ import annotations
 from bots.bridge.bidding import infer
 from bots.bridge.gib import GibBot
 from bots.bridge.play import PlayOptions, certain_claim, choose_card, read_position
-from bots.bridge.sampling import SampleSpec, replay_play, sample_deals
+from bots.bridge.sampling import SampleSpec, every_deal, replay_play, sample_deals
 from engine.cards import format_face, parse_face
 from engine.rng import Rng
 from rules.bridge import BridgeGame
@@ -71,6 +71,38 @@ def test_samples_respect_hands_played_cards_and_voids():
         assert all(f // 13 != 2 for f in hands[E])  # East is void in hearts
         assert all(f // 13 != 1 for f in hands[W])  # West is void in diamonds
         assert [len(h) for h in hands] == [len(h) for h in state.hands]
+
+
+def test_late_in_the_play_every_layout_is_scored_once():
+    # Before trick 9 South sees North and its own hand; 10 cards are hidden, 5 and
+    # 5 (C(10, 5) = 252 splits), and nothing was shown out of yet.
+    state = GAME.new(GAME.parse_config({"deal": DEAL, "dealer": "S"}), 0)
+    for c in ("1NT", "P", "P", "P"):
+        state, _ = GAME.act(state, GAME.to_act(state)[0], {"type": "call", "call": c})
+    for card in SCRIPT_ORDER[:32]:
+        state, _ = GAME.act(state, GAME.to_act(state)[0], {"type": "play", "card": card})
+    pos = read_position(with_played(state, S), S)
+    assert every_deal(pos.spec, 251, Rng(1)) is None  # more than the limit
+    everything = every_deal(pos.spec, 252, Rng(1))
+    assert everything is not None and len(set(everything.deals)) == len(everything.deals)
+    # No auction constraint binds East or West (1NT by South, all pass): every
+    # 5-5 split of the ten hidden cards is a layout.
+    assert len(everything.deals) == 252
+    assert tuple(sorted(state.hands[E])) in {d[E] for d in everything.deals}
+    # Different seeds: the same layouts in another order.
+    again = every_deal(pos.spec, 252, Rng(2))
+    assert again is not None and set(again.deals) == set(everything.deals)
+    assert again.deals != everything.deals
+
+
+def test_voids_shown_leave_only_the_layouts_they_allow():
+    state = ending()  # East showed out of hearts, West out of diamonds
+    pos = read_position(with_played(state, S), S)
+    everything = every_deal(pos.spec, 256, Rng(3))
+    assert everything is not None
+    assert everything.deals == [tuple(tuple(sorted(h)) for h in state.hands)]
+    choice = choose_card(with_played(state, S), ["AH", "QH", "5H"], S, 7, 10.0)
+    assert choice.samples == 1 and choice.card != "AH"  # West holds the king
 
 
 def test_the_play_bot_takes_the_finesse_when_the_king_is_known():
@@ -206,8 +238,11 @@ def test_scoring_samples_on_threads_gives_the_same_choice():
     state = ending()
     view = with_played(state, S)
     # A close choice draws more samples (max_samples): the same number either way.
-    one = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6))
-    two = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(samples=6, threads=2))
+    # (exhaustive=0: sampled deals, not the one layout this ending allows.)
+    opts = PlayOptions(samples=6, exhaustive=0)
+    one = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, opts)
+    two = choose_card(view, ["AH", "QH", "5H"], S, 7, 10.0, PlayOptions(
+        samples=6, exhaustive=0, threads=2))
     assert two.samples == one.samples >= 6
     assert two.averages == one.averages and two.card == one.card
 
