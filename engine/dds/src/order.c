@@ -150,19 +150,41 @@ static int lead_score(const LeadSuit *L, int p, int r, unsigned live) {
 static inline int top_or(unsigned m, int none) { return m ? hibit(m) : none; }
 static inline int low_or(unsigned m, int none) { return m ? __builtin_ctz(m) : none; }
 
-/* Score of second hand p following with card r: low when partner, fourth,
- * wins anyway, else the cheapest card beating the lead and third hand. */
-static int second_score(const Position *P, int p, int r, const unsigned live[4]) {
-    int ls = P->tsuit[0], lr = P->trank[0], tr = P->trump;
+/* What second hand's scores share, computed once per node: the led card,
+ * third hand's and partner's cards of the suit, their trumps. */
+typedef struct {
+    int ls, lr, trumps, max3, maxp, min3, minp;
+    unsigned th, ph, t3, tp, lead_hm;
+} Second;
+
+static void second_node(const Position *P, int p, const unsigned live[4], Second *S2) {
+    int ls = P->tsuit[0], tr = P->trump;
     int third = (p + 1) & 3, part = (p + 2) & 3;
-    int trumps = tr != DDS_NT && live[tr];
-    unsigned th = P->hand[third][ls], ph = P->hand[part][ls];
-    int max3 = top_or(th, -1), maxp = top_or(ph, -1);
-    int min3 = low_or(th, -1), minp = low_or(ph, -1);
-    int depth = 1 + popc(live[ls] >> (r + 1));
+    S2->ls = ls;
+    S2->lr = P->trank[0];
+    S2->trumps = tr != DDS_NT && live[tr];
+    S2->th = P->hand[third][ls];
+    S2->ph = P->hand[part][ls];
+    S2->max3 = top_or(S2->th, -1);
+    S2->maxp = top_or(S2->ph, -1);
+    S2->min3 = low_or(S2->th, -1);
+    S2->minp = low_or(S2->ph, -1);
+    S2->t3 = S2->trumps ? P->hand[third][tr] : 0;
+    S2->tp = S2->trumps ? P->hand[part][tr] : 0;
+    S2->lead_hm = P->hand[P->leader][ls];
+    if (S2->trumps && ls == tr) S2->trumps = 2;
+}
+
+/* Score of second hand following with card r of hm (live: the suit's cards
+ * in play): low when partner, fourth, wins anyway, else the cheapest card
+ * beating the lead and third hand. */
+static int second_score(const Second *S2, unsigned hm, unsigned live, int r) {
+    int lr = S2->lr, max3 = S2->max3, maxp = S2->maxp, min3 = S2->min3, minp = S2->minp;
+    unsigned th = S2->th, ph = S2->ph, t3 = S2->t3, tp = S2->tp;
+    int depth = 1 + popc(live >> (r + 1));
     int R = r + 2;
-    int seq = has_run_below(P->hand[p][ls], live[ls], r);
-    if (!trumps) {
+    int seq = has_run_below(hm, live, r);
+    if (!S2->trumps) {
         /* Partner beats the lead and third hand anyway: play low. */
         if (maxp > lr && maxp > max3) return -R;
         if (r > lr && r > max3) return 81 - R;
@@ -170,9 +192,8 @@ static int second_score(const Position *P, int p, int r, const unsigned live[4])
         if (r < lr) return -11 + depth;
         return seq ? 10 + depth : 13 - R;
     }
-    unsigned t3 = P->hand[third][tr], tp = P->hand[part][tr];
     int win;
-    if (ls == tr) {
+    if (S2->trumps == 2) { /* trumps led */
         win = (maxp > lr && maxp > max3) || (r > lr && r > max3);
     } else if (r > lr && r > max3) {
         win = th || !t3 || (!ph && tp > t3);
@@ -185,7 +206,7 @@ static int second_score(const Position *P, int p, int r, const unsigned live[4])
     }
     if (win) {
         if (min3 > r) return 40 + depth;
-        if (maxp > lr && P->hand[P->leader][ls] > ph) return 41 + depth;
+        if (maxp > lr && S2->lead_hm > ph) return 41 + depth;
         if (r > lr) {
             if (r < maxp) return 78 - R;
             if (r > max3) return 73 - R;
@@ -255,50 +276,60 @@ static int third_score(const Position *P, int p, int r, const unsigned live[4], 
     return 60 - r + (force ? 30 : 0);
 }
 
-/* Score of seat p, out of the suit led, playing card r of suit s: discards
- * come small from long suits, keeping a guarded second-best card (Kx) and a
- * bare top card; ruffs go in when they win and partner is not already
- * winning. w is the index of the card winning so far. */
-static int void_score(const Position *P, int p, int s, int r, const unsigned live[4], int w) {
+/* Discards by seat p, out of the suit led, from side suit s (any suit in
+ * notrump): every card of the suit scores this minus (rank + 2), so it is
+ * computed once per suit. Discards come small from long suits, keeping a
+ * guarded second-best card (Kx) and a bare top card. w is the index of the
+ * card winning so far. */
+static int discard_base(const Position *P, int p, int s, const unsigned live[4], int w) {
     int ls = P->tsuit[0], lr = P->trank[0], tr = P->trump, ply = P->ply;
     int trumps = tr != DDS_NT && live[tr];
     int next = (p + 1) & 3, part = (p + 2) & 3;
-    unsigned m = P->hand[p][s];
-    int len = popc(m), R = r + 2;
-    int depth = 1 + popc(live[s] >> (r + 1));
+    int len = popc(P->hand[p][s]);
     int kx = len == 2 && nth_holder(P, live[s], s, 1) == p;
-    int bare_top = len == 1 && nth_holder(P, live[s], s, 0) == p;
-    int ws = P->tsuit[w], wr = P->trank[w];
     if (!trumps) {
-        int add;
+        int bare_top = len == 1 && nth_holder(P, live[s], s, 0) == p;
         if (ply == 1 && P->hand[part][ls] > (P->hand[next][ls] | 1u << lr))
-            add = len * 64 / 23 - (kx ? 2 : bare_top ? 3 : 0); /* partner wins */
-        else if (ply == 1)
-            add = len * 64 / 33 - (kx ? 6 : bare_top ? 8 : 0);
-        else if (ply == 2)
-            add = len * 64 / 24 - (kx || bare_top ? 4 : 0);
-        else
-            add = len * 64 / 27 - (kx ? 6 : bare_top ? 8 : 0);
-        return add - R;
+            return len * 64 / 23 - (kx ? 2 : bare_top ? 3 : 0); /* partner wins */
+        if (ply == 1) return len * 64 / 33 - (kx ? 6 : bare_top ? 8 : 0);
+        if (ply == 2) return len * 64 / 24 - (kx || bare_top ? 4 : 0);
+        return len * 64 / 27 - (kx ? 6 : bare_top ? 8 : 0);
     }
-    unsigned nt = P->hand[next][tr], pt = P->hand[part][tr];
     if (ply == 1) {
         /* Partner, fourth, can win the trick: in the suit or by ruffing. */
+        unsigned nt = P->hand[next][tr], pt = P->hand[part][tr];
         int follows = P->hand[next][ls] || !nt || ls == tr; /* third cannot ruff */
         int pwins = (follows && P->hand[part][ls] > (P->hand[next][ls] | 1u << lr)) ||
                     (!P->hand[part][ls] && pt && (P->hand[next][ls] || pt > nt));
-        if (ls == tr) return -R + (pwins ? len * 64 / 44 : len * 64 / 36 - (kx ? 4 : 0));
-        if (s != tr) {
-            if (pwins) return 60 + len * 64 / 44 - R;
-            return -2 + len * 64 / 36 - (kx ? 4 : 0) - R;
-        }
+        if (ls == tr) return pwins ? len * 64 / 44 : len * 64 / 36 - (kx ? 4 : 0);
+        if (pwins) return 60 + len * 64 / 44;
+        return -2 + len * 64 / 36 - (kx ? 4 : 0);
+    }
+    if (ply == 2) return len * 64 / 40;
+    int val = len * 64 / 24 - (kx ? 2 : 0);
+    if (ls == tr) return val;
+    if (w == 1) return 25 + val; /* partner wins */
+    return 14 + val;
+}
+
+/* Score of seat p, out of the side suit led, ruffing with trump r: ruffs go
+ * in when they win and partner is not already winning. w is the index of
+ * the card winning so far. */
+static int ruff_score(const Position *P, int p, int r, const unsigned live[4], int w) {
+    int ls = P->tsuit[0], lr = P->trank[0], tr = P->trump, ply = P->ply;
+    int next = (p + 1) & 3, part = (p + 2) & 3;
+    int len = popc(P->hand[p][tr]), R = r + 2;
+    int depth = 1 + popc(live[tr] >> (r + 1));
+    int kx = len == 2 && nth_holder(P, live[tr], tr, 1) == p;
+    int ws = P->tsuit[w], wr = P->trank[w];
+    unsigned nt = P->hand[next][tr], pt = P->hand[part][tr];
+    if (ply == 1) {
         if (P->hand[next][ls] || (!P->hand[part][ls] && pt > nt) || (1u << r) > nt)
             return 24 - R + len * 64 / 44;
         return 15 - R + len * 64 / 36 - (kx ? 4 : 0); /* overruffed: make it cost */
     }
     if (ply == 2) {
         unsigned c4 = P->hand[next][ls];
-        if (ls == tr || s != tr) return -R + len * 64 / 40;
         if (w == 0 && lr > top_or(c4, -1) && (c4 || !nt)) return -R - 50; /* partner wins */
         if (P->tsuit[1] == tr && r < P->trank[1]) return -32 + depth + len * 64 / 40;
         int over4 = (1u << r) > nt;
@@ -309,14 +340,9 @@ static int void_score(const Position *P, int p, int s, int r, const unsigned liv
         if (c4) return 72 - R + len * 64 / 50;
         return (over4 ? 48 : 36) - R + len * 64 / 50;
     }
-    int val = len * 64 / 24 - (kx ? 2 : 0);
-    if (ls == tr) return -R + val;
-    if (w == 1) return (s == tr ? 2 : 25) - R + val; /* partner wins */
-    if (ws == tr) {
-        if (s == tr) return r > wr ? 33 + depth : -13 + depth;
-        return 14 - R + val;
-    }
-    return s == tr ? 33 + depth : 14 - R + val;
+    if (w == 1) return 2 - R + len * 64 / 24 - (kx ? 2 : 0); /* partner wins */
+    if (ws == tr) return r > wr ? 33 + depth : -13 + depth;
+    return 33 + depth;
 }
 
 int gen_moves(const Position *P, int tl, int p, Move *mv) {
@@ -354,21 +380,35 @@ int gen_moves(const Position *P, int tl, int p, Move *mv) {
         }
         if (hm) {
             unsigned reps = run_tops(hm, live[ls]);
+            Second S2;
+            if (ply == 1) second_node(P, p, live, &S2);
             while (reps) {
                 int r = hibit(reps);
                 reps &= ~(1u << r);
                 int sc;
-                if (ply == 1) sc = second_score(P, p, r, live);
+                if (ply == 1) sc = second_score(&S2, hm, live[ls], r);
                 else sc = third_score(P, p, r, live, w);
                 add(mv, &n, ls, r, sc);
             }
         } else {
+            int tr = P->trump;
+            int trumps = tr != DDS_NT && live[tr];
             for (int s = 0; s < 4; s++) {
                 unsigned reps = run_tops(P->hand[p][s], live[s]);
+                if (!reps) continue;
+                if (trumps && s == tr) {
+                    while (reps) {
+                        int r = hibit(reps);
+                        reps &= ~(1u << r);
+                        add(mv, &n, s, r, ruff_score(P, p, r, live, w));
+                    }
+                    continue;
+                }
+                int base = discard_base(P, p, s, live, w);
                 while (reps) {
                     int r = hibit(reps);
                     reps &= ~(1u << r);
-                    add(mv, &n, s, r, void_score(P, p, s, r, live, w));
+                    add(mv, &n, s, r, base - (r + 2));
                 }
             }
         }
