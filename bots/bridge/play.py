@@ -203,11 +203,12 @@ def choose_card(
     spec = pos.spec
     wanted = max(options.samples, options.max_samples)
     rng = Rng(seed)
-    samples = every_deal(spec, options.exhaustive, rng) if _fits(spec) else None
-    if samples is None:
-        samples = sample_deals(
+    if not _fits(spec):
+        samples = Samples([], [], 0)
+    else:
+        samples = every_deal(spec, options.exhaustive, rng) or sample_deals(
             spec, wanted, rng, options.max_attempts
-        ) if _fits(spec) else Samples([], [], 0)
+        )
     totals = {c: 0.0 for c in legal_cards}
     wins = {c: 0 for c in legal_cards}
     solved = 0

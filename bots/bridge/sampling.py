@@ -159,8 +159,7 @@ def every_deal(spec: SampleSpec, limit: int, rng: Rng) -> Samples | None:
     ]
     if not deals:
         return None
-    deals = rng.shuffled(deals)
-    return Samples(deals, [0] * len(deals), len(deals))
+    return Samples(rng.shuffled(deals), [0] * len(deals), len(found))
 
 
 def sample_deals(spec: SampleSpec, n: int, rng: Rng, max_attempts: int = 4000) -> Samples:

@@ -227,6 +227,60 @@ static inline uint64_t make_key(Solver *S) {
 
 static int ab(Solver *S, int need, uint16_t win[4]);
 
+/* Card (s, r) of `seat` goes to the table as the trick's next card, and
+ * back: the hand, the held cards and the lengths word change together. */
+static inline void lay_card(Solver *S, int seat, int s, int r) {
+    Position *P = &S->pos;
+    P->hand[seat][s] &= (uint16_t)~(1u << r);
+    P->held[s] &= (uint16_t)~(1u << r);
+    S->dist -= UINT64_C(1) << (seat * 16 + s * 4);
+    P->tsuit[P->ply] = s;
+    P->trank[P->ply] = r;
+}
+
+static inline void take_back(Solver *S, int seat, int s, int r) {
+    Position *P = &S->pos;
+    P->hand[seat][s] |= (uint16_t)(1u << r);
+    P->held[s] |= (uint16_t)(1u << r);
+    S->dist += UINT64_C(1) << (seat * 16 + s * 4);
+}
+
+/* What a completed trick's search changes. The next tricks reuse the trick
+ * slots: this trick's cards are kept for the siblings still to be tried. */
+typedef struct {
+    int leader, ts[4], tr[4];
+    uint16_t live[4];
+} TrickSave;
+
+/* The trick's fourth card is down: its winner leads the next trick. Returns
+ * the index of the winning card in the trick. */
+static inline int close_trick(Solver *S, TrickSave *k) {
+    Position *P = &S->pos;
+    int w = trick_winner(P, 4);
+    k->leader = P->leader;
+    memcpy(k->ts, P->tsuit, sizeof k->ts);
+    memcpy(k->tr, P->trank, sizeof k->tr);
+    memcpy(k->live, P->live, sizeof k->live);
+    memcpy(P->live, P->held, sizeof k->live);
+    P->leader = (P->leader + w) & 3;
+    P->ply = 0;
+    S->tl--;
+    return w;
+}
+
+/* Undoes close_trick: the trick stands with its first three cards. */
+static inline void reopen_trick(Solver *S, const TrickSave *k) {
+    Position *P = &S->pos;
+    S->tl++;
+    P->leader = k->leader;
+    P->ply = 3;
+    memcpy(P->live, k->live, sizeof k->live);
+    for (int i = 0; i < 3; i++) {
+        P->tsuit[i] = k->ts[i];
+        P->trank[i] = k->tr[i];
+    }
+}
+
 /* Plays card (s, r) for the mover, searches, and takes it back. `need` is the
  * count of North-South tricks wanted from the position before the card; `win`
  * gets the winning ranks of the answer. */
@@ -235,49 +289,24 @@ static int play_and_search(Solver *S, int s, int r, int need, uint16_t win[4]) {
     int seat = (P->leader + P->ply) & 3;
     int ply = P->ply;
     int res;
-    uint64_t one = UINT64_C(1) << (seat * 16 + s * 4);
-    P->hand[seat][s] &= (uint16_t)~(1u << r);
-    P->held[s] &= (uint16_t)~(1u << r);
-    S->dist -= one;
-    P->tsuit[ply] = s;
-    P->trank[ply] = r;
+    lay_card(S, seat, s, r);
     if (ply < 3) {
         P->ply = ply + 1;
         res = ab(S, need, win);
         P->ply = ply;
     } else {
-        int w = trick_winner(P, 4);
-        int wseat = (P->leader + w) & 3;
-        int leader = P->leader;
-        /* The next tricks reuse the trick slots: keep this trick's cards for
-         * the siblings still to be tried. */
-        int ts[4] = {P->tsuit[0], P->tsuit[1], P->tsuit[2], P->tsuit[3]};
-        int tr[4] = {P->trank[0], P->trank[1], P->trank[2], P->trank[3]};
-        uint16_t lv[4];
-        memcpy(lv, P->live, sizeof lv);
-        memcpy(P->live, P->held, sizeof lv);
-        P->leader = wseat;
-        P->ply = 0;
-        S->tl--;
-        res = ab(S, need - !(wseat & 1), win);
-        S->tl++;
-        P->leader = leader;
-        P->ply = 3;
-        memcpy(P->live, lv, sizeof lv);
-        for (int i = 0; i < 3; i++) {
-            P->tsuit[i] = ts[i];
-            P->trank[i] = tr[i];
-        }
+        TrickSave k;
+        int w = close_trick(S, &k);
+        res = ab(S, need - !(P->leader & 1), win);
+        reopen_trick(S, &k);
         /* The winner's rank matters when it beat another card of its suit. */
         for (int i = 0; i < 4; i++)
-            if (i != w && ts[i] == ts[w]) {
-                win[ts[w]] |= (uint16_t)(1u << tr[w]);
+            if (i != w && k.ts[i] == k.ts[w]) {
+                win[k.ts[w]] |= (uint16_t)(1u << k.tr[w]);
                 break;
             }
     }
-    P->hand[seat][s] |= (uint16_t)(1u << r);
-    P->held[s] |= (uint16_t)(1u << r);
-    S->dist += one;
+    take_back(S, seat, s, r);
     return res;
 }
 
@@ -512,42 +541,20 @@ int solver_scores(Solver *S, const Position *p, int *best, int out_cards[13],
     for (int i = 0; i < n; i++) {
         int s = mv[i].s, r = mv[i].r;
         /* The child's value, as North-South tricks from the parent. */
-        uint64_t one = UINT64_C(1) << (mover * 16 + s * 4);
-        P->hand[mover][s] &= (uint16_t)~(1u << r);
-        P->held[s] &= (uint16_t)~(1u << r);
-        S->dist -= one;
-        P->tsuit[ply] = s;
-        P->trank[ply] = r;
+        lay_card(S, mover, s, r);
         int ns;
         if (ply < 3) {
             P->ply = ply + 1;
             ns = exact(S, guess);
             P->ply = ply;
         } else {
-            int wseat = (P->leader + trick_winner(P, 4)) & 3;
-            int leader = P->leader;
-            int ts[3] = {P->tsuit[0], P->tsuit[1], P->tsuit[2]};
-            int tr[3] = {P->trank[0], P->trank[1], P->trank[2]};
-            uint16_t lv[4];
-            memcpy(lv, P->live, sizeof lv);
-            memcpy(P->live, P->held, sizeof lv);
-            P->leader = wseat;
-            P->ply = 0;
-            S->tl--;
-            int won = !(wseat & 1);
+            TrickSave k;
+            close_trick(S, &k);
+            int won = !(P->leader & 1);
             ns = won + exact(S, guess - won);
-            S->tl++;
-            P->leader = leader;
-            P->ply = 3;
-            memcpy(P->live, lv, sizeof lv);
-            for (int j = 0; j < 3; j++) {
-                P->tsuit[j] = ts[j];
-                P->trank[j] = tr[j];
-            }
+            reopen_trick(S, &k);
         }
-        P->hand[mover][s] |= (uint16_t)(1u << r);
-        P->held[s] |= (uint16_t)(1u << r);
-        S->dist += one;
+        take_back(S, mover, s, r);
         guess = ns;
         int v = (mover & 1) ? S->tl - ns : ns;
         if (v > bestv) bestv = v;
