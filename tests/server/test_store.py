@@ -73,6 +73,37 @@ async def test_concurrent_appends_are_all_committed_in_order(store: Store) -> No
         assert game is not None and [a.seq for a in game.actions] == list(range(1, 41))
 
 
+async def test_a_stream_of_writes_shares_commits_and_an_idle_writer_commits_at_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer = store.writer
+    writer.commit_window = 0.3  # generous: the spacing below is a tenth of it
+    gid = await store.create_game("whist", {}, 1, "t", 4)
+    before = writer.commits
+    # Arriving one by one while the window is open, they wait and go in one commit.
+    pending = []
+    for seq in range(1, 5):
+        pending.append(asyncio.create_task(store.append_action(gid, seq, 0, {"n": seq}, "x")))
+        await asyncio.sleep(0.01)
+    await asyncio.gather(*pending)
+    assert writer.commits - before == 1
+    # After a quiet spell longer than the window, a write is committed without waiting.
+    await asyncio.sleep(0.35)
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(delay: float) -> None:
+        waits.append(delay)
+        await real_sleep(delay)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    await store.append_action(gid, 5, 0, {"n": 5}, "x")
+    monkeypatch.undo()
+    assert waits == [] and writer.commits - before == 2
+    game = await store.get_game(gid)
+    assert game is not None and [a.seq for a in game.actions] == [1, 2, 3, 4, 5]
+
+
 async def test_duplicate_sequence_numbers_are_refused_not_lost(store: Store) -> None:
     gid = await store.create_game("whist", {}, 1, "t", 4)
     await store.append_action(gid, 1, 0, {"a": 1}, "x")
