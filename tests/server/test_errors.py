@@ -216,6 +216,21 @@ async def test_idle_connections_are_closed_4010(sqlite_url: str) -> None:
         await h.server.stop()
 
 
+async def test_a_client_that_keeps_talking_is_not_idle(sqlite_url: str) -> None:
+    h = await start_harness(make_settings(sqlite_url, idle_timeout=0.3))
+    try:
+        c = await h.client()
+        for _ in range(8):  # 0.8 s of pings, each well inside the timeout
+            await c.ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(await asyncio.wait_for(c.ws.recv(), 5))["type"] == "pong"
+            await asyncio.sleep(0.1)
+        with pytest.raises(ConnectionClosed) as closed:  # silent now
+            await asyncio.wait_for(c.ws.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4010
+    finally:
+        await h.server.stop()
+
+
 async def test_slow_consumer_is_disconnected_4009(sqlite_url: str) -> None:
     h = await start_harness(make_settings(sqlite_url, outbound_queue=4))
     try:
