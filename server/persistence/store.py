@@ -8,6 +8,7 @@ the connection pool beside it (SQLite's WAL lets them run during a commit).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ from server.persistence.writer import Insert, StorageError, Writer
 ACTIONS = ActionRow.metadata.tables["actions"]
 
 
+@functools.lru_cache(maxsize=4096)  # every action names its seat token
 def token_hash(token: str) -> str:
     """What the database keeps of a bearer token."""
     return hashlib.sha256(token.encode()).hexdigest()

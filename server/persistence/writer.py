@@ -113,7 +113,9 @@ class Writer:
         self._queue.append(_Pending(op, fut))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="cardtable-writer")
-        return await asyncio.shield(fut)
+        # Not shielded: a caller cancelled while waiting cancels only its future;
+        # the write stays queued and is committed all the same.
+        return await fut
 
     async def close(self) -> None:
         """Commit what is queued, then refuse further writes."""

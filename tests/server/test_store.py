@@ -104,6 +104,16 @@ async def test_a_stream_of_writes_shares_commits_and_an_idle_writer_commits_at_o
     assert game is not None and [a.seq for a in game.actions] == [1, 2, 3, 4, 5]
 
 
+async def test_a_write_whose_caller_gave_up_waiting_is_still_committed(store: Store) -> None:
+    gid = await store.create_game("whist", {}, 1, "t", 4)
+    gave_up = asyncio.create_task(store.append_action(gid, 1, 0, {"n": 1}, "x"))
+    await asyncio.sleep(0)  # queued
+    gave_up.cancel()
+    await store.append_action(gid, 2, 0, {"n": 2}, "x")  # commits after the first
+    game = await store.get_game(gid)
+    assert game is not None and [a.seq for a in game.actions] == [1, 2]
+
+
 async def test_duplicate_sequence_numbers_are_refused_not_lost(store: Store) -> None:
     gid = await store.create_game("whist", {}, 1, "t", 4)
     await store.append_action(gid, 1, 0, {"a": 1}, "x")
