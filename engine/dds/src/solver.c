@@ -192,6 +192,9 @@ static void set_root(Solver *S, const Position *p) {
     S->dist = lengths(&S->pos);
     S->tl = popc(p->hand[(p->leader + p->ply) & 3][0]) + popc(p->hand[(p->leader + p->ply) & 3][1]) +
             popc(p->hand[(p->leader + p->ply) & 3][2]) + popc(p->hand[(p->leader + p->ply) & 3][3]);
+    /* No search from here reaches a position with more tricks left: a shed
+     * of the table may drop those. */
+    S->wr.max_tl = S->tl;
 }
 
 /* Cards of a suit held by the same seats in the same order are the same

@@ -275,9 +275,12 @@ static const uint32_t KMASK[16] = {
 
 int wr_init(WRT *t, size_t cap_bytes) {
     memset(t, 0, sizeof *t);
-    /* A quarter of the bytes for the list index, the rest for the entries. */
+    /* Three eighths of the bytes (rounded down to a power of two) for the
+     * list index, the rest for the entries: the bots' lists hold about six
+     * entries each, and with a quarter the index filled first, shedding
+     * while the pool was still only 77-90% full. */
     size_t nl = 64;
-    while (nl * 2 * sizeof(WRList) <= cap_bytes / 4) nl *= 2;
+    while (nl * 2 * sizeof(WRList) <= cap_bytes * 3 / 8) nl *= 2;
     size_t index_bytes = nl * sizeof(WRList);
     size_t ne = cap_bytes > index_bytes ? (cap_bytes - index_bytes) / sizeof(WREntry) : 0;
     if (ne < 256) ne = 256; /* the smallest table: a little over tiny caps */
@@ -290,6 +293,7 @@ int wr_init(WRT *t, size_t cap_bytes) {
     t->nlists = nl;
     t->nentries = ne;
     t->gen = 1;
+    t->max_tl = 13;
     return 0;
 }
 
@@ -415,65 +419,102 @@ static inline int tricks_left(uint64_t dist) {
     return (int)((dist & 15) + (dist >> 4 & 15) + (dist >> 8 & 15) + (dist >> 12 & 15));
 }
 
-static int by_start(const void *a, const void *b) {
-    uint32_t x = ((const WRList *)a)->start, y = ((const WRList *)b)->start;
-    return (x > y) - (x < y);
+/* Sorts lists by where their runs start in the pool (a radix sort: a shed
+ * sorts a few hundred thousand lists, and qsort's calls cost more than the
+ * search's work between sheds). Returns 0 when memory is short. */
+static int sort_by_start(WRList *a, size_t n) {
+    uint64_t *base = malloc(2 * n * sizeof *base);
+    WRList *out = malloc(n * sizeof *out);
+    if (!base || !out) {
+        free(base);
+        free(out);
+        return 0;
+    }
+    uint64_t *key = base, *tmp = base + n;
+    for (size_t i = 0; i < n; i++) key[i] = (uint64_t)a[i].start << 32 | i;
+    for (int shift = 32; shift < 64; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++) count[(key[i] >> shift & 255) + 1]++;
+        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) tmp[count[key[i] >> shift & 255]++] = key[i];
+        uint64_t *t = key;
+        key = tmp;
+        tmp = t;
+    }
+    /* Four passes: the sorted keys are back in the first half. */
+    for (size_t i = 0; i < n; i++) out[i] = a[key[i] & 0xFFFFFFFFu];
+    memcpy(a, out, n * sizeof *out);
+    free(base);
+    free(out);
+    return 1;
 }
 
-/* The pool or the index is full: keep the groups with the most tricks left
- * (their entries save the most work) in at most half of each, drop the rest,
- * and pack the kept lists at the front of the pool. Falls back to forgetting
- * everything when no memory is left for the bookkeeping. */
+/* The pool or the index is full: keep the lists most recently placed in the
+ * pool (a list moves to the pool's end when it grows) in at most half of
+ * the pool and a quarter of the index, drop the rest and the groups no
+ * search from the current root can reach, and pack the kept lists at the
+ * front of the pool. Recent rather than the most tricks left: a warm
+ * table's old groups belong to earlier deals and tricks of the play, which
+ * the searches no longer reach, while the current decision's sampled deals
+ * share many of the newest. Falls back to forgetting everything when no
+ * memory is left for the bookkeeping. */
 static void wr_shed(WRT *t) {
-    size_t mem[14] = {0}, cnt[14] = {0};
+    size_t na = 0;
     for (size_t i = 0; i < t->nlists; i++) {
         const WRList *l = &t->lists[i];
-        if (l->gen != t->gen) continue;
-        int tl = tricks_left(l->dist);
-        mem[tl] += l->n;
-        cnt[tl]++;
+        if (l->gen == t->gen && l->sub != WR_HEADER && tricks_left(l->dist) <= t->max_tl) na++;
     }
-    /* Smallest `floor` such that the groups with floor or more tricks left
-     * fit in half the pool and half the index. */
-    int floor = 14;
-    size_t keep_mem = 0, keep_cnt = 0;
-    while (floor > 1 && keep_mem + mem[floor - 1] <= t->nentries / 2 &&
-           keep_cnt + cnt[floor - 1] <= t->nlists * 3 / 8) {
-        floor--;
-        keep_mem += mem[floor];
-        keep_cnt += cnt[floor];
-    }
-    WRList *kept = keep_cnt ? malloc(keep_cnt * sizeof *kept) : NULL;
-    size_t nk = 0;
+    WRList *kept = na ? malloc(na * sizeof *kept) : NULL;
+    size_t nk = 0, first = 0;
     if (kept) {
         for (size_t i = 0; i < t->nlists; i++) {
             const WRList *l = &t->lists[i];
-            if (l->gen == t->gen && tricks_left(l->dist) >= floor) kept[nk++] = *l;
+            if (l->gen == t->gen && l->sub != WR_HEADER && tricks_left(l->dist) <= t->max_tl)
+                kept[nk++] = *l;
         }
-        /* Moving runs down in pool order never overwrites a run not yet moved. */
-        qsort(kept, nk, sizeof *kept, by_start);
+        if (sort_by_start(kept, nk)) {
+            /* The newest lists, from the end; packing them in pool order
+             * never overwrites a run not yet moved. */
+            size_t mem = 0;
+            first = nk;
+            while (first > 0 && mem + kept[first - 1].n <= t->nentries / 2 &&
+                   nk - first < t->nlists / 4)
+                mem += kept[--first].n;
+        } else {
+            nk = 0;
+        }
     }
     size_t used = 0;
-    for (size_t i = 0; i < nk; i++) {
+    for (size_t i = first; i < nk; i++) {
         WRList *l = &kept[i];
-        if (l->sub != WR_HEADER) {
-            memmove(t->pool + used, t->pool + l->start, l->n * sizeof(WREntry));
-            l->start = (uint32_t)used;
-            l->cap = l->n;
-            used += l->n;
-        }
+        memmove(t->pool + used, t->pool + l->start, l->n * sizeof(WREntry));
+        l->start = (uint32_t)used;
+        l->cap = l->n;
+        used += l->n;
     }
     size_t dropped = t->used_entries - used;
     wr_clear(t);
-    for (size_t i = 0; i < nk; i++) {
+    size_t nl = 0;
+    for (size_t i = first; i < nk; i++) {
         WRList *l = wr_list(t, kept[i].dist, kept[i].leader, kept[i].sub);
         *l = kept[i];
         l->gen = t->gen;
+        nl++;
+        WRList *h = wr_list(t, kept[i].dist, kept[i].leader, WR_HEADER);
+        if (h->gen != t->gen) {
+            h->gen = t->gen;
+            h->dist = kept[i].dist;
+            h->leader = kept[i].leader;
+            h->sub = WR_HEADER;
+            h->start = h->n = h->cap = 0;
+            nl++;
+        }
+        h->start |= 1u << (kept[i].sub & 15);
     }
     free(kept);
-    t->used_lists = nk;
+    t->used_lists = nl;
     t->used_entries = used;
-    if (nk) t->stats.evictions += dropped;
+    if (nl) t->stats.evictions += dropped;
     else t->stats.resets++;
 }
 

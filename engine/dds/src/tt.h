@@ -71,7 +71,7 @@ size_t tt_bytes(const TT *t);
  * Entries of one (leader, lengths) are split into lists (see tt.c); a list
  * is one run of entries in a pool, oldest first, moved to a run twice as long
  * when it fills. The lists are found by open addressing. When the pool or
- * the list index is full, the groups with the fewest tricks left are dropped
+ * the list index is full, the lists least recently grown are dropped
  * (wr_shed in tt.c).
  */
 typedef struct {
@@ -99,6 +99,7 @@ typedef struct {
     WREntry *pool;
     size_t nentries, used_entries;
     uint8_t gen;   /* current generation 1..255; a list of another is empty */
+    int max_tl;    /* no search from the current root reaches a group with more tricks left */
     WRStats stats;
 } WRT;
 
