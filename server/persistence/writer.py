@@ -133,7 +133,7 @@ class Writer:
         loop = asyncio.get_running_loop()
         while self._queue:
             # A wait here costs a human nothing (5 ms) and, under load, gathers
-            # the writes of many tables into one commit: a fifth less CPU per action.
+            # the writes of many tables into one commit: about a sixth less CPU per action.
             wait = self._last_start + self.commit_window - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
