@@ -148,7 +148,7 @@ def _peers(k: int, hands: list[list[int]], out: dict[str, float]) -> None:
         cards7 = [[eval7.Card(_spell(f)) for f in x] for x in hands]
         out[f"eval7.evaluate, {k} cards"] = best_of(5, partial(_each, eval7.evaluate, cards7))
     except ImportError:
-        print("eval7 not installed: skipped")
+        print("eval7 not installed (CARDTABLE_EXTRAS=dev,bench scripts/setup-env): skipped")
     try:
         import phevaluator
 
