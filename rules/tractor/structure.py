@@ -148,34 +148,30 @@ def profile(cards: Sequence[int], trump: Trump) -> Profile:
         else:
             seen.add(f)
     values = sorted([phi[f] for f in pair_faces])  # a repeated value is a Φ tie
-    plain: list[int] = []
+    # Walk the segments of consecutive values (a sentinel closes the last one):
+    # ``length`` counts each value once, ``tie`` is the position of the first tie.
+    plain: list[int] = []  # runs of 2 or more, without a tie
     alt: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-    i = 0
-    while i < len(values):
-        # One segment of consecutive values: its length counts each value once,
-        # and ``tie`` is the position of its first tied value.
-        length, tie = 1, None
-        j = i + 1
-        while j < len(values) and values[j] - values[j - 1] <= 1:
-            if values[j] == values[j - 1]:
-                if tie is None:
-                    tie = length - 1
-            else:
-                length += 1
-            j += 1
-        if tie is None:
-            plain.append(length)
+    length, tie, prev = 0, None, -2
+    for v in [*values, values[-1] + 2] if values else ():
+        if v == prev:
+            if tie is None:
+                tie = length - 1
+        elif v == prev + 1:
+            length += 1
         else:
-            alt = ((length,), (tie + 1, length - tie))
-        i = j
+            if tie is not None:
+                alt = ((length,), (tie + 1, length - tie))
+            elif length >= 2:
+                plain.append(length)
+            length, tie = 1, None
+        prev = v
     if alt is None:
-        options: list[list[int]] = [plain]
-    else:
-        options = [plain + list(a) for a in alt]
-    runs = tuple(
-        tuple(sorted((r for r in opt if r >= 2), reverse=True)) for opt in options
-    )
-    return Profile(len(cards), len(pair_faces), tuple(dict.fromkeys(runs)))
+        return Profile(len(cards), len(pair_faces), (tuple(sorted(plain, reverse=True)),))
+    through, split = (tuple(sorted(plain + [r for r in a if r >= 2], reverse=True))
+                      for a in alt)
+    runs = (through,) if through == split else (through, split)
+    return Profile(len(cards), len(pair_faces), runs)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -207,6 +203,17 @@ def _pack(needs: tuple[int, ...], runs: tuple[int, ...]) -> bool:
     return False
 
 
+def _carves(needs: tuple[int, ...], options: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether tractors ``needs`` can be carved out of one of the run
+    configurations ``options``.  The bounds :func:`_pack` tests first are
+    tested here too, to skip its cache on the cheap misses."""
+    if not needs:
+        return True
+    total = sum(needs)
+    return any(runs and needs[0] <= runs[0] and total <= sum(runs) and _pack(needs, runs)
+               for runs in options)
+
+
 def satisfies(template: Template, prof: Profile) -> bool:
     """Whether a card set with profile ``prof`` can be sliced to meet ``template``.
 
@@ -215,26 +222,23 @@ def satisfies(template: Template, prof: Profile) -> bool:
     """
     if template.cards > prof.cards or template.pair_total > prof.pairs:
         return False
-    if not template.tractors:
-        return True
-    return any(_pack(template.tractors, runs) for runs in prof.runs)
+    return _carves(template.tractors, prof.runs)
 
 
-def _tractor_steps(template: Template) -> Iterator[Template]:
-    """The degradation chain's head: the template, then one step per tractor
-    pair shed, down to the first element without tractors.  Every step keeps
-    the card and pair totals."""
-    yield template
-    tractors, pairs = list(template.tractors), template.pairs
+def _tractor_steps(template: Template) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Tractors and pairs of the degradation chain's head: the template's, then
+    one step per tractor pair shed, down to the first step without tractors.
+    Every step keeps the singles and the card and pair totals."""
+    tractors, pairs = template.tractors, template.pairs
+    yield tractors, pairs
     while tractors:
-        longest = tractors.pop(0)
+        longest, tractors = tractors[0], tractors[1:]
         if longest > 2:
-            tractors.append(longest - 1)
-            tractors.sort(reverse=True)
+            tractors = tuple(sorted((*tractors, longest - 1), reverse=True))
             pairs += 1
         else:
             pairs += 2
-        yield Template(tuple(tractors), pairs, template.singles)
+        yield tractors, pairs
 
 
 def degradation_chain(template: Template) -> list[Template]:
@@ -245,8 +249,10 @@ def degradation_chain(template: Template) -> list[Template]:
     two singles.  Every step is a refinement, so a set that satisfies one
     element satisfies all later ones.
     """
-    chain = list(_tractor_steps(template))
-    pairs, singles = chain[-1].pairs, chain[-1].singles
+    singles = template.singles
+    chain = [template]
+    chain += [Template(t, p, singles) for t, p in list(_tractor_steps(template))[1:]]
+    pairs = chain[-1].pairs
     while pairs:
         pairs -= 1
         singles += 2
@@ -266,9 +272,9 @@ def required_template(lead: Template, hand_in_suit: Profile) -> Template:
     short = lead.pair_total - hand_in_suit.pairs
     if short > 0:
         return Template((), hand_in_suit.pairs, lead.singles + 2 * short)
-    for t in _tractor_steps(lead):
-        if not t.tractors or any(_pack(t.tractors, runs) for runs in hand_in_suit.runs):
-            return t
+    for tractors, pairs in _tractor_steps(lead):
+        if _carves(tractors, hand_in_suit.runs):
+            return Template(tractors, pairs, lead.singles)
     raise AssertionError("the last tractor step has no tractors")  # pragma: no cover
 
 
