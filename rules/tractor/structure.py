@@ -20,7 +20,7 @@ because degradation lets pairs and singles take cards from anywhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -46,6 +46,9 @@ def _pair_faces(cards: Iterable[int]) -> tuple[dict[int, list[int]], list[int]]:
 def _tuples_present(*card_sets: Sequence[int]) -> bool:
     """Whether some face appears three or more times (three or more decks)."""
     for cards in card_sets:
+        if not cards or (len(set(cards)) == len(cards)
+                         and min(cards) >= 0 and max(cards) < 2 * FACES_PER_DECK):
+            continue  # distinct ids of two decks: two copies of a face at most
         seen: dict[int, int] = {}
         for c in cards:
             f = c % FACES_PER_DECK
@@ -136,34 +139,39 @@ class Profile:
 def profile(cards: Sequence[int], trump: Trump) -> Profile:
     """The profile of a card set (normally the cards of one effective suit)."""
     phi = tables(trump).phi
-    _, pair_faces = _pair_faces(cards)
-    count: dict[int, int] = {}
-    for f in pair_faces:
-        count[phi[f]] = count.get(phi[f], 0) + 1
-    plain: list[int] = []
-    alt: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-    values = sorted(count)
-    i = 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
-            j += 1
-        seg = values[i : j + 1]
-        tie = next((k for k, v in enumerate(seg) if count[v] >= 2), None)
-        if tie is None:
-            plain.append(len(seg))
+    seen: set[int] = set()
+    pair_faces: set[int] = set()
+    for c in cards:
+        f = c % FACES_PER_DECK
+        if f in seen:
+            pair_faces.add(f)
         else:
-            below, above = tie, len(seg) - tie - 1
-            alt = ((len(seg),), (below + 1, above + 1))
-        i = j + 1
+            seen.add(f)
+    values = sorted([phi[f] for f in pair_faces])  # a repeated value is a Φ tie
+    # Walk the segments of consecutive values (a sentinel closes the last one):
+    # ``length`` counts each value once, ``tie`` is the position of the first tie.
+    plain: list[int] = []  # runs of 2 or more, without a tie
+    alt: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    length, tie, prev = 0, None, -2
+    for v in [*values, values[-1] + 2] if values else ():
+        if v == prev:
+            if tie is None:
+                tie = length - 1
+        elif v == prev + 1:
+            length += 1
+        else:
+            if tie is not None:
+                alt = ((length,), (tie + 1, length - tie))
+            elif length >= 2:
+                plain.append(length)
+            length, tie = 1, None
+        prev = v
     if alt is None:
-        options: list[list[int]] = [plain]
-    else:
-        options = [plain + list(a) for a in alt]
-    runs = tuple(
-        tuple(sorted((r for r in opt if r >= 2), reverse=True)) for opt in options
-    )
-    return Profile(len(cards), len(pair_faces), tuple(dict.fromkeys(runs)))
+        return Profile(len(cards), len(pair_faces), (tuple(sorted(plain, reverse=True)),))
+    through, split = (tuple(sorted(plain + [r for r in a if r >= 2], reverse=True))
+                      for a in alt)
+    runs = (through,) if through == split else (through, split)
+    return Profile(len(cards), len(pair_faces), runs)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -195,6 +203,17 @@ def _pack(needs: tuple[int, ...], runs: tuple[int, ...]) -> bool:
     return False
 
 
+def _carves(needs: tuple[int, ...], options: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether tractors ``needs`` can be carved out of one of the run
+    configurations ``options``.  The bounds :func:`_pack` tests first are
+    tested here too, to skip its cache on the cheap misses."""
+    if not needs:
+        return True
+    total = sum(needs)
+    return any(runs and needs[0] <= runs[0] and total <= sum(runs) and _pack(needs, runs)
+               for runs in options)
+
+
 def satisfies(template: Template, prof: Profile) -> bool:
     """Whether a card set with profile ``prof`` can be sliced to meet ``template``.
 
@@ -203,9 +222,23 @@ def satisfies(template: Template, prof: Profile) -> bool:
     """
     if template.cards > prof.cards or template.pair_total > prof.pairs:
         return False
-    if not template.tractors:
-        return True
-    return any(_pack(template.tractors, runs) for runs in prof.runs)
+    return _carves(template.tractors, prof.runs)
+
+
+def _tractor_steps(template: Template) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Tractors and pairs of the degradation chain's head: the template's, then
+    one step per tractor pair shed, down to the first step without tractors.
+    Every step keeps the singles and the card and pair totals."""
+    tractors, pairs = template.tractors, template.pairs
+    yield tractors, pairs
+    while tractors:
+        longest, tractors = tractors[0], tractors[1:]
+        if longest > 2:
+            tractors = tuple(sorted((*tractors, longest - 1), reverse=True))
+            pairs += 1
+        else:
+            pairs += 2
+        yield tractors, pairs
 
 
 def degradation_chain(template: Template) -> list[Template]:
@@ -216,17 +249,10 @@ def degradation_chain(template: Template) -> list[Template]:
     two singles.  Every step is a refinement, so a set that satisfies one
     element satisfies all later ones.
     """
+    singles = template.singles
     chain = [template]
-    tractors, pairs, singles = list(template.tractors), template.pairs, template.singles
-    while tractors:
-        longest = tractors.pop(0)
-        if longest > 2:
-            tractors.append(longest - 1)
-            tractors.sort(reverse=True)
-            pairs += 1
-        else:
-            pairs += 2
-        chain.append(Template(tuple(tractors), pairs, singles))
+    chain += [Template(t, p, singles) for t, p in list(_tractor_steps(template))[1:]]
+    pairs = chain[-1].pairs
     while pairs:
         pairs -= 1
         singles += 2
@@ -235,11 +261,21 @@ def degradation_chain(template: Template) -> list[Template]:
 
 
 def required_template(lead: Template, hand_in_suit: Profile) -> Template:
-    """The strongest element of the lead's chain that the hand can satisfy."""
-    for t in degradation_chain(lead):
-        if satisfies(t, hand_in_suit):
-            return t
-    raise AssertionError("the all-singles template is always satisfiable")  # pragma: no cover
+    """The strongest element of the lead's chain that the hand can satisfy.
+
+    Walks the chain's tractor steps only when the hand has the pairs they all
+    need (they share the lead's pair total); otherwise the answer is the pair
+    step that asks for exactly the hand's pairs.
+    """
+    if lead.cards > hand_in_suit.cards:  # pragma: no cover - check_follow rules it out
+        raise AssertionError("the all-singles template is always satisfiable")
+    short = lead.pair_total - hand_in_suit.pairs
+    if short > 0:
+        return Template((), hand_in_suit.pairs, lead.singles + 2 * short)
+    for tractors, pairs in _tractor_steps(lead):
+        if _carves(tractors, hand_in_suit.runs):
+            return Template(tractors, pairs, lead.singles)
+    raise AssertionError("the last tractor step has no tractors")  # pragma: no cover
 
 
 # ----------------------------------------------------------------------------
@@ -255,6 +291,26 @@ def check_lead(cards: Sequence[int], trump: Trump, *, pairs_only: bool = False) 
     if suit_of_play(cards, trump) is None:
         raise IllegalAction("mixed_suits", "a lead must lie in one suit, or be all trump")
     return get_structure(cards, trump, pairs_only=pairs_only)
+
+
+def _led(lead: Sequence[int] | Structure, trump: Trump) -> tuple[int, Template]:
+    """The led suit and the lead's template, as :func:`get_structure` (pairs
+    only) gives them, without building the units when the lead is card ids.
+
+    The greedy takes each maximal run of pair values whole: runs lie apart,
+    and within one suit only off-suit CR pairs share a value, so a run through
+    it leaves at most a lone pair there.  Its tractors are then the profile's
+    runs with the tie passed through (the first alternative).
+    """
+    if isinstance(lead, Structure):
+        return lead.suit, lead.template
+    s = suit_of_play(lead, trump)
+    if s is None or len(set(lead)) != len(lead):  # a repeated id: as get_structure counts it
+        led = get_structure(lead, trump, pairs_only=True)
+        return led.suit, led.template
+    prof = profile(lead, trump)
+    tractors = prof.runs[0]
+    return s, Template(tractors, prof.pairs - sum(tractors), prof.cards - 2 * prof.pairs)
 
 
 def check_follow(
@@ -278,24 +334,23 @@ def check_follow(
         cut = decompose(list(lead.cards_all if isinstance(lead, Structure) else lead), trump)
         check_follow_tuples(cut, hand, play, trump)
         return
-    led = lead if isinstance(lead, Structure) else get_structure(lead, trump, pairs_only=True)
-    n = led.template.cards
+    led_suit, led_template = _led(lead, trump)
+    n = led_template.cards
     if len(play) != n:
         raise IllegalAction("wrong_count", f"play exactly {n} cards")
     if len(set(play)) != n:
         raise IllegalAction("duplicate_card", "the same card was named twice")
-    held = set(hand)
-    if any(c not in held for c in play):
+    if not set(hand).issuperset(play):
         raise IllegalAction("not_in_hand", "you can only play cards from your hand")
     suit = tables(trump).suit
-    in_suit = [c for c in hand if suit[c % FACES_PER_DECK] == led.suit]
-    played_in_suit = [c for c in play if suit[c % FACES_PER_DECK] == led.suit]
+    in_suit = [c for c in hand if suit[c % FACES_PER_DECK] == led_suit]
+    played_in_suit = [c for c in play if suit[c % FACES_PER_DECK] == led_suit]
     if len(played_in_suit) < min(len(in_suit), n):
-        what = "trump" if led.suit == TRUMP else "the led suit"
+        what = "trump" if led_suit == TRUMP else "the led suit"
         raise IllegalAction("must_follow_suit", f"play as many cards of {what} as you can")
     if len(in_suit) <= n:
         return  # every card of the suit is played: nothing left to choose
-    need = required_template(led.template, profile(in_suit, trump))
+    need = required_template(led_template, profile(in_suit, trump))
     if not satisfies(need, profile(play, trump)):
         raise IllegalAction(
             "must_match_structure",
