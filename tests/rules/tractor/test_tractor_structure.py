@@ -242,3 +242,25 @@ def test_a_legal_follow_plays_the_lowest_cards_that_meet_the_duty() -> None:
     assert sorted(a_legal_follow(lead, hand, CR2_HEARTS)) == sorted(ids("9S 9S 8S 8S"))
     short = ids("5S 3D 4D 6C 7C", taken)  # one spade: play it, then the lowest others
     assert sorted(a_legal_follow(lead, short, CR2_HEARTS)) == sorted(ids("5S 3D 4D 6C"))
+
+
+def test_the_follow_check_reads_the_leads_template_and_the_duty_as_defined() -> None:
+    """The check's shortcuts (the lead's template from its profile, the chain
+    walked only as far as the hand's pairs allow) give what the definitions
+    give: the decomposition's template, and the first element of the
+    degradation chain the hand's cards of the suit can satisfy."""
+    from rules.tractor.order import FACES_PER_DECK
+    from rules.tractor.structure import _led, required_template
+
+    rnd = random.Random(11)
+    for i in range(4_000):
+        case = make_case(rnd, long_lead=i % 3 == 0)
+        led = get_structure(case.lead, case.trump, pairs_only=True)
+        assert _led(case.lead, case.trump) == (led.suit, led.template)
+        suit = tables(case.trump).suit
+        in_suit = [c for c in case.hand if suit[c % FACES_PER_DECK] == led.suit]
+        if len(in_suit) < led.template.cards:
+            continue
+        held = profile(in_suit, case.trump)
+        first = next(t for t in degradation_chain(led.template) if satisfies(t, held))
+        assert required_template(led.template, held) == first
