@@ -121,3 +121,19 @@ def test_a_text_frame_is_framed_as_the_protocol_library_frames_it() -> None:
         text = b"x" * size
         protocol.send_text(text)
         assert b"".join(protocol.data_to_send()) == text_frame_header(size) + text, size
+
+
+def test_frames_encode_as_the_standard_library_reads_them() -> None:
+    # The fast encoder refuses some values; the fallbacks must give the same JSON:
+    # integer keys (as the standard library writes them), an integer wider than
+    # 64 bits, and non-ASCII text left unescaped.
+    from server.connection import encode
+
+    for msg in (
+        {"type": "update", "view": {"hand": ["AS", "10♥"]}},
+        {"type": "scores", "by_seat": {0: 12, 3: -4}},
+        {"type": "deal", "seed": 2**70},
+    ):
+        text = encode(msg)
+        assert json.loads(text) == json.loads(json.dumps(msg))
+        assert "♥".encode() in text or "♥" not in json.dumps(msg, ensure_ascii=False)
