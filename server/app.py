@@ -385,6 +385,10 @@ class Server:
             return
         reply.conn.require_session()
         match msg:
+            # The commonest request first: each case is a type check.
+            case rq.Act(table=tid, seat_token=seat_token, version=version, action=action):
+                t = self.lobby.get(tid)
+                await t.submit(lambda: t.act(reply, seat_token, version, action))
             case rq.ListTables():
                 self.lobby.watch(reply.conn)
                 listing = self.lobby.listing()
@@ -411,9 +415,6 @@ class Server:
             case rq.Start(table=tid):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.start_by(reply))
-            case rq.Act(table=tid, seat_token=seat_token, version=version, action=action):
-                t = self.lobby.get(tid)
-                await t.submit(lambda: t.act(reply, seat_token, version, action))
             case rq.Autoplay(table=tid, seat_token=seat_token, on=on):
                 t = self.lobby.get(tid)
                 await t.submit(lambda: t.autoplay(reply, seat_token, on))

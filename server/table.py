@@ -24,6 +24,7 @@ from engine.game import EndedBoard, Game
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from server.connection import Connection, Reply, encode
+from server.mailbox import Mailbox
 from server.persistence.store import SeatRecord, token_hash
 from server.seats import Seat
 from server.table_absence import TableAbsence
@@ -52,7 +53,7 @@ class Table(TableMoves, TableAbsence, TableVotes):
     viewers: dict[Connection, int] = field(default_factory=dict)
     # Recent versions with their events and the state they led to, for reconnects.
     history: deque[tuple[int, list[Event], Any]] = field(default_factory=deque)
-    queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
+    queue: Mailbox[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
     task: asyncio.Task[None] | None = None
     thinking: set[tuple[int, int]] = field(default_factory=set)
     bot_tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -81,7 +82,7 @@ class Table(TableMoves, TableAbsence, TableVotes):
     # the actor
 
     def start_actor(self) -> None:
-        self.queue = asyncio.Queue(self.ctx.settings.table_queue)
+        self.queue = Mailbox(self.ctx.settings.table_queue)
         self.history = deque(maxlen=self.ctx.settings.history)
         if self.turn_seconds is not None and self.clock is None:
             self.clock = TurnClock.new(self.turn_seconds, self.time_bank, len(self.seats))

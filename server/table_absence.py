@@ -17,6 +17,7 @@ from engine.events import Event
 from engine.game import Game
 from protocol.messages import TableError
 from server.connection import Connection
+from server.mailbox import Mailbox
 from server.persistence.writer import StorageError
 from server.seats import Seat
 from server.table_context import TableContext
@@ -39,7 +40,7 @@ class TableAbsence:
     status: str
     viewers: dict[Connection, int]
     touched: float
-    queue: asyncio.Queue[Any] | None
+    queue: Mailbox[Any] | None
     task: asyncio.Task[None] | None
 
     if TYPE_CHECKING:

@@ -61,6 +61,20 @@ async def test_frames_of_one_turn_leave_in_one_write_in_order(harness: Harness) 
     assert counting.writes == 1
 
 
+async def test_frames_logged_at_debug_level_go_through_the_protocol_library(
+    harness: Harness,
+) -> None:
+    # With websockets' debug log on, the library frames each one (and logs it).
+    client, conn = await server_side(harness, "dan")
+    conn.ws.protocol.debug = True
+    counting = CountingTransport(conn.ws.transport)
+    conn.ws.transport = counting  # type: ignore[assignment]
+    for n in range(3):
+        conn.send({"type": "pong", "n": n})
+    assert [m["n"] for m in await receive(client, 3)] == [0, 1, 2]
+    assert counting.writes == 1
+
+
 async def test_a_backed_up_client_gets_every_frame_in_order(harness: Harness) -> None:
     client, conn = await server_side(harness, "bob")
     counting = CountingTransport(conn.ws.transport)
@@ -90,3 +104,36 @@ async def test_an_action_s_update_and_ack_leave_in_one_write(harness: Harness) -
     version = await act_first_legal(client, table, token, msg)
     carried = next(w for w in counting.written if b'"type":"ack"' in w)
     assert b'{"type":"update","table":%d,"version":%d,' % (table, version) in carried
+
+
+def test_a_text_frame_is_framed_as_the_protocol_library_frames_it() -> None:
+    # The connection writes its frames' headers itself (no extension is ever
+    # negotiated); they must be byte for byte what websockets would send, at each
+    # of RFC 6455's three length encodings and their edges.
+    from websockets.protocol import State
+    from websockets.server import ServerProtocol
+
+    from server.connection import text_frame_header
+
+    protocol = ServerProtocol()
+    protocol.state = State.OPEN
+    for size in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        text = b"x" * size
+        protocol.send_text(text)
+        assert b"".join(protocol.data_to_send()) == text_frame_header(size) + text, size
+
+
+def test_frames_encode_as_the_standard_library_reads_them() -> None:
+    # The fast encoder refuses some values; the fallbacks must give the same JSON:
+    # integer keys (as the standard library writes them), an integer wider than
+    # 64 bits, and non-ASCII text left unescaped.
+    from server.connection import encode
+
+    for msg in (
+        {"type": "update", "view": {"hand": ["AS", "10♥"]}},
+        {"type": "scores", "by_seat": {0: 12, 3: -4}},
+        {"type": "deal", "seed": 2**70},
+    ):
+        text = encode(msg)
+        assert json.loads(text) == json.loads(json.dumps(msg))
+        assert "♥".encode() in text or "♥" not in json.dumps(msg, ensure_ascii=False)
