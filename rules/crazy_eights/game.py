@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dataclasses import replace as _replace
 from typing import ClassVar
 
 from engine.cards import SUITS, CardParseError, deck, face_of, format_card, parse_face, rank_of
@@ -12,6 +11,7 @@ from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, Visibility, only
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
+from engine.values import evolve
 from rules.crazy_eights.options import CrazyEightsConfig
 from rules.crazy_eights.presentation import CrazyEightsPresentation
 from rules.crazy_eights.scoring import EIGHT, hand_points
@@ -213,7 +213,7 @@ class CrazyEightsGame(Game[CrazyEightsState, CrazyEightsConfig]):
             events = [Event("pass", {"seat": seat})]
             if stuck >= state.seats:  # nobody can play and nothing is left to draw
                 return self._end_hand(state, None, events)
-            after = _replace(state, turn=(seat + 1) % state.seats, drawn=None, stuck=stuck)
+            after = evolve(state, turn=(seat + 1) % state.seats, drawn=None, stuck=stuck)
             return after, events
         assert move.card is not None and move.suit is not None
         hands = list(state.hands)
@@ -222,7 +222,7 @@ class CrazyEightsGame(Game[CrazyEightsState, CrazyEightsConfig]):
         if rank_of(move.card) == EIGHT:
             data["suit"] = SUITS[move.suit]
         events = [Event("play", data)]
-        after = _replace(
+        after = evolve(
             state,
             hands=tuple(hands),
             pile=(*state.pile, move.card),
@@ -249,7 +249,7 @@ class CrazyEightsGame(Game[CrazyEightsState, CrazyEightsConfig]):
         events.append(Event("draw", {"seat": seat}, _others(seat, state.seats)))
         hands = list(state.hands)
         hands[seat] = _sorted((*hands[seat], card))
-        after = _replace(
+        after = evolve(
             state,
             hands=tuple(hands),
             stock=stock,
@@ -279,7 +279,7 @@ class CrazyEightsGame(Game[CrazyEightsState, CrazyEightsConfig]):
         config = state.config
         last = max(totals) >= config.target if config.target else state.hand_no + 1 >= config.hands
         if last:
-            final = _replace(state, penalties=totals, drawn=None, over=True)
+            final = evolve(state, penalties=totals, drawn=None, over=True)
             events.append(Event("game_over", self.result(final).to_json()))  # type: ignore[union-attr]
             return final, events
         nxt = _deal(config, state.seed, state.hand_no + 1, totals)

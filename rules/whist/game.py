@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dataclasses import replace as _replace
 from typing import ClassVar
 
 from engine.cards import CardParseError, deck, face_of, format_card, parse_face, suit_of
@@ -12,6 +11,7 @@ from engine.events import JSON, OMNISCIENT, SPECTATOR, Event, only
 from engine.game import Action, Game, Move, Result
 from engine.rng import Rng
 from engine.tricks import follows_suit, playable, winning_index
+from engine.values import evolve
 from rules.whist.options import WhistConfig
 from rules.whist.presentation import WhistPresentation
 from rules.whist.scoring import deal_points
@@ -137,13 +137,13 @@ class WhistGame(Game[WhistState, WhistConfig]):
         trick = (*state.trick, card)
         events = [Event("play", {"seat": seat, "card": format_card(card)})]
         if len(trick) < SEATS:
-            return _replace(state, hands=tuple(hands), trick=trick), events
+            return evolve(state, hands=tuple(hands), trick=trick), events
         trump = suit_of(state.trump_card)
         winner = (state.leader + winning_index(trick, trump)) % SEATS
         tricks = list(state.tricks)
         tricks[team(winner)] += 1
         events.append(Event("trick", {"winner": winner, "tricks": list(tricks)}))
-        after = _replace(
+        after = evolve(
             state,
             hands=tuple(hands),
             trick=(),
@@ -158,7 +158,7 @@ class WhistGame(Game[WhistState, WhistConfig]):
         score = (state.score[0] + points[0], state.score[1] + points[1])
         events.append(Event("deal_end", {"points": list(points), "score": list(score)}))
         if state.deal_no + 1 >= state.config.deals:
-            final = _replace(after, score=score, over=True)
+            final = evolve(after, score=score, over=True)
             events.append(Event("game_over", self.result(final).to_json()))  # type: ignore[union-attr]
             return final, events
         nxt = _deal(state.config, state.seed, state.deal_no + 1, score)
