@@ -21,9 +21,10 @@ Every measurement is cold: production's tractor-packing memo and the
 reference's memo are cleared before each call.  Prints median / p99 / worst in
 microseconds and the ratio paper / production (each case best of 3 runs; the
 follow set's production checks also best of 15, a line of their own: a preempted
-slice of a shared machine can outlast three runs of a 50 us check).
-Then rounds per second of 4-bot self-play (four heuristic bots through the full Game: draw with live
-declarations, kitty, 25 tricks, scoring; bench/tractor_bots.py's loop).
+slice of a shared machine can outlast three runs of a 50 us check).  Then
+rounds per second of 4-bot self-play (four heuristic bots through the full Game:
+draw with live declarations, kitty, 25 tricks, scoring; bench/tractor_bots.py's
+loop).
 Then the server's path for accepted plays: random one-round games, each action
 validated then applied (as a table's ``_accept`` does), timing both halves for
 leads and follows and counting the follow checks per accepted follow.
@@ -52,7 +53,7 @@ from engine.rng import Rng
 from rules.tractor.order import TRUMP, Trump, tables
 from rules.tractor.play_rules import PlayRules
 from rules.tractor.state import Phase
-from rules.tractor.structure import _pack, conforms, get_structure, is_legal_follow
+from rules.tractor.structure import _pack_search, conforms, get_structure, is_legal_follow
 from tests.rules.tractor.paper_reference import (
     has_phi_tie,
     linearize,
@@ -144,11 +145,13 @@ def timed(
     return best, out
 
 
-def report(name: str, prod: list[float], paper: list[float]) -> None:
-    def stats(xs: list[float]) -> tuple[float, float, float]:
-        s = sorted(xs)
-        return statistics.median(s), s[int(0.99 * (len(s) - 1))], s[-1]
+def stats(xs: list[float]) -> tuple[float, float, float]:
+    """Median, p99 and worst of ``xs``."""
+    s = sorted(xs)
+    return statistics.median(s), s[int(0.99 * (len(s) - 1))], s[-1]
 
+
+def report(name: str, prod: list[float], paper: list[float]) -> None:
     pm, p99, pw = stats(prod)
     rm, r99, rw = stats(paper)
     print(f"{name}: {len(prod)} cases")
@@ -211,7 +214,7 @@ def main() -> None:
     rnd = random.Random(args.seed)
 
     def clear_all() -> None:
-        _pack.cache_clear()
+        _pack_search.cache_clear()
         paper_same_structure.cache_clear()
 
     prod: list[float] = []
@@ -237,9 +240,9 @@ def main() -> None:
     for trump, lead, hand, play in cases:
         again.append(timed(lambda: is_legal_follow(lead, hand, play, trump),  # noqa: B023
                            clear_all, repeat=15)[0])
-    s15 = sorted(again)
-    print(f"  production, best of 15 runs: median {statistics.median(s15):6.1f} us  "
-          f"p99 {s15[int(0.99 * (len(s15) - 1))]:6.1f} us  worst {s15[-1]:6.1f} us")
+    m15, p15, w15 = stats(again)
+    print(f"  production, best of 15 runs: median {m15:6.1f} us  p99 {p15:6.1f} us  "
+          f"worst {w15:6.1f} us")
     print(f"  answers differ on {differ} cases, {ties} of them with tied CR faces "
           "(where Algorithm 2 misses tractors; docs/tractor.md)")
 

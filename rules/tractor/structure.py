@@ -174,19 +174,25 @@ def profile(cards: Sequence[int], trump: Trump) -> Profile:
     return Profile(len(cards), len(pair_faces), runs)
 
 
-@lru_cache(maxsize=1 << 16)
 def _pack(needs: tuple[int, ...], runs: tuple[int, ...]) -> bool:
     """Can tractors of lengths ``needs`` be carved out of runs ``runs``?
 
     Both sorted longest first.  Carving a tractor from the end of a run leaves
     one shorter run, which dominates carving from the middle (two pieces with
     the same total), so this is bin packing with at most 6 items (12 pairs);
-    equal runs are tried once and results are memoised.
+    equal runs are tried once and results are memoised.  The bounds are tested
+    before the memo: most misses are cheap, and a cache lookup is not.
     """
     if not needs:
         return True
     if not runs or needs[0] > runs[0] or sum(needs) > sum(runs):
         return False
+    return _pack_search(needs, runs)
+
+
+@lru_cache(maxsize=1 << 16)
+def _pack_search(needs: tuple[int, ...], runs: tuple[int, ...]) -> bool:
+    """:func:`_pack`'s search, for needs its bounds leave open (memoised)."""
     first, rest = needs[0], needs[1:]
     tried: set[int] = set()
     for i, r in enumerate(runs):
@@ -205,13 +211,8 @@ def _pack(needs: tuple[int, ...], runs: tuple[int, ...]) -> bool:
 
 def _carves(needs: tuple[int, ...], options: tuple[tuple[int, ...], ...]) -> bool:
     """Whether tractors ``needs`` can be carved out of one of the run
-    configurations ``options``.  The bounds :func:`_pack` tests first are
-    tested here too, to skip its cache on the cheap misses."""
-    if not needs:
-        return True
-    total = sum(needs)
-    return any(runs and needs[0] <= runs[0] and total <= sum(runs) and _pack(needs, runs)
-               for runs in options)
+    configurations ``options``."""
+    return any(_pack(needs, runs) for runs in options)
 
 
 def satisfies(template: Template, prof: Profile) -> bool:

@@ -458,20 +458,20 @@ static int sort_by_start(WRList *a, size_t n) {
  * the searches no longer reach, while the current decision's sampled deals
  * share many of the newest. Falls back to forgetting everything when no
  * memory is left for the bookkeeping. */
+/* A live list of entries that a search from the current root can reach
+ * (headers are rebuilt from the kept lists). */
+static inline int wr_reachable(const WRT *t, const WRList *l) {
+    return l->gen == t->gen && l->sub != WR_HEADER && tricks_left(l->dist) <= t->max_tl;
+}
+
 static void wr_shed(WRT *t) {
     size_t na = 0;
-    for (size_t i = 0; i < t->nlists; i++) {
-        const WRList *l = &t->lists[i];
-        if (l->gen == t->gen && l->sub != WR_HEADER && tricks_left(l->dist) <= t->max_tl) na++;
-    }
+    for (size_t i = 0; i < t->nlists; i++) na += wr_reachable(t, &t->lists[i]);
     WRList *kept = na ? malloc(na * sizeof *kept) : NULL;
     size_t nk = 0, first = 0;
     if (kept) {
-        for (size_t i = 0; i < t->nlists; i++) {
-            const WRList *l = &t->lists[i];
-            if (l->gen == t->gen && l->sub != WR_HEADER && tricks_left(l->dist) <= t->max_tl)
-                kept[nk++] = *l;
-        }
+        for (size_t i = 0; i < t->nlists; i++)
+            if (wr_reachable(t, &t->lists[i])) kept[nk++] = t->lists[i];
         if (sort_by_start(kept, nk)) {
             /* The newest lists, from the end; packing them in pool order
              * never overwrites a run not yet moved. */
