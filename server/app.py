@@ -36,6 +36,7 @@ from server.clock import Clock, SystemClock
 from server.cluster import wire
 from server.cluster.node import Cluster
 from server.connection import Connection, Reply
+from server.inbound import RequestConnection
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
@@ -132,6 +133,7 @@ class Server:
             max_size=self.settings.max_frame,
             # Frames are small JSON; deflate would cost more CPU than it saves bytes.
             compression=None,
+            create_connection=RequestConnection,
             process_request=self._http,
             ping_interval=20,
             ping_timeout=20,

@@ -11,14 +11,12 @@ drain is disconnected (4009) rather than buffered without limit.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import struct
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import orjson
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
@@ -26,31 +24,12 @@ from websockets.protocol import State
 from protocol import builders as p
 from protocol.messages import CloseCode, ErrorCode, TableError
 from server.clock import Clock
+from server.jsontext import encode
 from server.ratelimit import TokenBucket
 from server.settings import Settings
 
 log = logging.getLogger("cardtable.connection")
 MAX_VIOLATIONS = 20
-# The standard library's encoder, for the rare value orjson refuses (an integer
-# wider than 64 bits): one instance, as ``json.dumps`` with options builds one a call.
-_FALLBACK = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-_OPTIONS = orjson.OPT_NON_STR_KEYS
-
-
-def encode(msg: Any) -> bytes:
-    """The UTF-8 text of an outbound frame (compact JSON, non-ASCII unescaped)."""
-    try:
-        # Without OPT_NON_STR_KEYS first: the option makes every frame half again
-        # as dear, and only the odd frame has a key that is not a string.
-        return orjson.dumps(msg)
-    except orjson.JSONEncodeError:
-        pass
-    try:
-        return orjson.dumps(msg, option=_OPTIONS)
-    except orjson.JSONEncodeError:
-        return _FALLBACK.encode(msg).encode()
-
-
 def text_frame_header(size: int) -> bytes:
     """The header of an unfragmented, unmasked text frame of ``size`` bytes
     (RFC 6455, 5.2): what a server's frame carries when no extension is in use."""

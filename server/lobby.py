@@ -10,7 +10,8 @@ from typing import Any
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from server.clock import Clock
-from server.connection import Connection, encode
+from server.connection import Connection
+from server.jsontext import encode
 from server.table import Table
 
 OPEN = ("waiting", "live")  # the statuses the lobby lists

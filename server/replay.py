@@ -17,7 +17,7 @@ from engine.replay import LoggedAction, Step, steps
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from rules.registry import get_game
-from server.connection import encode
+from server.jsontext import encode
 from server.persistence.store import StoredGame
 
 ViewerName = int | str

@@ -13,8 +13,9 @@ from protocol import requests as rq
 from protocol.messages import ANALYSIS_STEPS, ErrorCode, TableError
 from rules.registry import available, get_game
 from server.analysis import Analyst
-from server.connection import Reply, encode
+from server.connection import Reply
 from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
+from server.jsontext import encode
 from server.persistence.store import Store, StoredGame
 from server.records import stored_records
 from server.replay import build_replay, check_replay

@@ -23,7 +23,8 @@ from engine.events import SPECTATOR, Event, visible
 from engine.game import EndedBoard, Game
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
-from server.connection import Connection, Reply, encode
+from server.connection import Connection, Reply
+from server.jsontext import encode
 from server.mailbox import Mailbox
 from server.persistence.store import SeatRecord, token_hash
 from server.seats import Seat

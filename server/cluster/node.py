@@ -25,7 +25,8 @@ from server.bus import Bus, BusUnavailable, Topics
 from server.clock import Clock
 from server.cluster import wire
 from server.cluster.remote import RemoteConnection, RemoteTable
-from server.connection import Connection, encode
+from server.connection import Connection
+from server.jsontext import encode
 from server.lobby import OPEN, Lobby
 from server.persistence.store import Store
 from server.settings import Settings

@@ -10,6 +10,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from server.jsontext import dumps
+
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
@@ -47,7 +49,7 @@ def make_engine(url: str) -> AsyncEngine:
         db_path = make_url(url).database
         if db_path and db_path != ":memory:":
             Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, json_serializer=dumps)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
@@ -67,6 +69,9 @@ def make_writer_engine(url: str) -> Engine | None:
         # The writer's one thread keeps this one connection open between batches;
         # the check is for threads that share.
         connect_args={"check_same_thread": False},
+        # The same compact text as the async engine's: a third of the standard
+        # library's time for an action's JSON.
+        json_serializer=dumps,
     )
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine

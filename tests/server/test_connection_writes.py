@@ -127,7 +127,7 @@ def test_frames_encode_as_the_standard_library_reads_them() -> None:
     # The fast encoder refuses some values; the fallbacks must give the same JSON:
     # integer keys (as the standard library writes them), an integer wider than
     # 64 bits, and non-ASCII text left unescaped.
-    from server.connection import encode
+    from server.jsontext import encode
 
     for msg in (
         {"type": "update", "view": {"hand": ["AS", "10♥"]}},

@@ -4,6 +4,8 @@ bad append in a batch still fails alone."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import random
 from typing import Any
 
 import pytest
@@ -113,3 +115,39 @@ async def test_sqlites_driver_sql_stores_what_insert_would(sqlite_url: str) -> N
         assert game is not None and game.actions[0].action == action
     finally:
         await store.close()
+
+
+def test_sqlite_datetime_text_is_the_dialect_s_own() -> None:
+    """The writer's DATETIME text for SQLite (from ``isoformat``) is the dialect's
+    %-formatted text for every datetime, naive or zoned, with or without
+    microseconds, and dates and None go to the dialect's own processor."""
+    from sqlalchemy import create_engine
+
+    from server.persistence.writer import _bind_processor
+
+    dialect = create_engine("sqlite://").dialect
+    column = ACTIONS.c.at
+    ours = _bind_processor(column, dialect)
+    theirs = column.type.dialect_impl(dialect).bind_processor(dialect)
+    assert ours is not None and theirs is not None and ours is not theirs
+    rng = random.Random(7)
+    zones = [None, dt.timezone.utc, dt.timezone(dt.timedelta(hours=-5, minutes=-30))]
+    for _ in range(20_000):
+        value = dt.datetime(rng.randint(1, 9999), rng.randint(1, 12), rng.randint(1, 28),
+                            rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59),
+                            rng.choice([0, 1, 999_999, rng.randint(0, 999_999)]),
+                            tzinfo=rng.choice(zones))
+        assert ours(value) == theirs(value), value
+    assert ours(dt.date(2026, 11, 28)) == theirs(dt.date(2026, 11, 28))
+    assert ours(None) is None
+
+
+async def test_json_the_fast_encoder_refuses_is_stored_all_the_same(store: Store) -> None:
+    """An integer wider than 64 bits and a non-string key (which orjson refuses
+    without options) are stored as the standard library would read them."""
+    gid = await store.create_game("whist", {}, 1, "t", 4)
+    action = {"type": "x", "big": 2**70, "keys": {1: "one"}}
+    await store.append_action(gid, 1, 0, action, "player:1")
+    game = await store.get_game(gid)
+    assert game is not None
+    assert game.actions[0].action == {"type": "x", "big": 2**70, "keys": {"1": "one"}}
