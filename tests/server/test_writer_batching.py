@@ -131,7 +131,7 @@ def test_sqlite_datetime_text_is_the_dialect_s_own() -> None:
     theirs = column.type.dialect_impl(dialect).bind_processor(dialect)
     assert ours is not None and theirs is not None and ours is not theirs
     rng = random.Random(7)
-    zones = [None, dt.timezone.utc, dt.timezone(dt.timedelta(hours=-5, minutes=-30))]
+    zones = [None, dt.UTC, dt.timezone(dt.timedelta(hours=-5, minutes=-30))]
     for _ in range(20_000):
         value = dt.datetime(rng.randint(1, 9999), rng.randint(1, 12), rng.randint(1, 28),
                             rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59),
