@@ -79,6 +79,8 @@ def test_whole_text_frames_are_read_as_the_library_reads_them() -> None:
         text("cut")[:-1],  # cut by the read
         text("y" * 200)[:3],  # cut inside its 16-bit length
     ],
+    ids=["ping", "fragment", "unmasked", "reserved-bit", "binary", "64-bit-length",
+         "too-big", "cut", "cut-length"],
 )
 def test_anything_else_is_left_to_the_library_from_its_first_byte(rest: bytes) -> None:
     head = text('{"type":"ping"}') + text("second")
