@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
-from engine.events import SPECTATOR, Event, visible
+from engine.events import JSON, SPECTATOR, Event, visible
 from engine.game import EndedBoard, Game
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
@@ -74,6 +74,10 @@ class Table(TableMoves, TableAbsence, TableVotes):
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
     analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     end_votes: set[int] = field(default_factory=set)  # seats agreeing to end the match
+    # Viewer -> (version, view) of the last update built for it at the table's
+    # version: the next action's narration starts from it instead of a view built
+    # again from the state before (views are pure, and frames never change them).
+    last_views: dict[int, tuple[int, JSON]] = field(default_factory=dict)
 
     @cached_property
     def names(self) -> list[str]:
@@ -229,8 +233,9 @@ class Table(TableMoves, TableAbsence, TableVotes):
         words = self.game.presentation
         # Events are read from the position they started from (a first card leads);
         # a table resumed after a restart lacks that position for its first action.
-        before = self._state_at(version - 1) if words.remembers else None
-        start = view if before is None else self.game.view(before, viewer)
+        start = self._view_before(version, viewer, view) if words.remembers else view
+        if current:
+            self.last_views[viewer] = (version, view)
         return p.update(
             table=self.id,
             version=version,
@@ -245,6 +250,15 @@ class Table(TableMoves, TableAbsence, TableVotes):
             hints=words.hints(view),
             clock=self.clock_state(viewer) if current else None,
         )
+
+    def _view_before(self, version: int, viewer: int, view: JSON) -> JSON:
+        """``viewer``'s view at ``version - 1`` (``view`` itself where the history
+        no longer holds that state)."""
+        last = self.last_views.get(viewer)
+        if last is not None and last[0] == version - 1:
+            return last[1]
+        before = self._state_at(version - 1)
+        return view if before is None else self.game.view(before, viewer)
 
     def _state_at(self, version: int) -> Any:
         """The state at ``version`` if the history still holds it (versions in the

@@ -61,7 +61,12 @@ async def test_narration_starts_from_the_position_before_the_events(
     while msg.get("type") != "snapshot" or msg["status"] != "live":
         msg = await alice.expect("snapshot", table=table)
     updates = []
+    live = harness.server.lobby.tables[table]
     while msg["status"] == "live":
+        if len(updates) % 5 == 4:
+            # A view kept from an older version (a viewer that missed updates) must
+            # not be read as the position before the next action.
+            live.last_views[0] = (live.version - 2, {"trick": [["stale"]]})
         if msg["legal"] and msg["version"] == harness.server.lobby.tables[table].version:
             act = {"type": "act", "table": table, "seat_token": token, "version": msg["version"]}
             await alice.request({**act, "action": msg["legal"][0]})
