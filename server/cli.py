@@ -9,8 +9,9 @@ import json
 import logging
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.registry import DEFAULT_GAME
 from server.cli_common import NoDatabase, add_db, settings_of, with_store
@@ -19,6 +20,8 @@ from server.settings import Settings
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
     from server.persistence.store import StoredGame
+
+T = TypeVar("T")
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 
@@ -254,9 +257,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         logging.getLogger("websockets").setLevel(logging.WARNING)
     from server.app import Server
 
-    async def run() -> None:
+    async def run() -> int:
         server = Server(settings)
-        await server.start()
+        try:
+            await server.start()
+        except OSError as exc:  # the port taken, the address not this machine's...
+            await server.stop()  # what did start (the bot pool, the store) ends here
+            print(f"error: cannot serve on {settings.host}:{settings.port}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
         tune_gc()
         where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""
         print(
@@ -271,9 +280,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         await stop.wait()
         logging.getLogger("cardtable.server").info("shutting down")
         await server.stop()
+        return 0
 
-    _run_fast(run())
-    return 0
+    return _run_fast(run())
 
 
 def _cluster_problem(settings: Settings) -> str | None:
@@ -305,15 +314,14 @@ def tune_gc() -> None:
     gc.set_threshold(max(gen0, 20_000), gen1, gen2)
 
 
-def _run_fast(coro: Any) -> None:
+def _run_fast(coro: Coroutine[Any, Any, T]) -> T:
     """Run the server on uvloop where it is installed (Linux/macOS): the same asyncio
     API with a faster event loop; plain asyncio otherwise."""
     try:
         import uvloop
     except ImportError:
-        asyncio.run(coro)
-    else:
-        uvloop.run(coro)
+        return asyncio.run(coro)
+    return uvloop.run(coro)
 
 
 def cmd_games(args: argparse.Namespace) -> int:

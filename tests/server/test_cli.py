@@ -181,3 +181,29 @@ def test_the_default_database_is_the_servers_wherever_a_command_runs(
     served = sqlite_file(Settings.from_env({}).db_url)
     monkeypatch.chdir(tmp_path)
     assert sqlite_file(Settings.from_env({}).db_url) == served == root / "cardtable.db"
+
+
+def test_serve_on_a_taken_port_is_a_clear_error_and_leaves_nothing_running(
+    sqlite_url: str,
+) -> None:
+    """A port already in use is named in one line and exit status 2, not a
+    traceback; the bot pool the server had started ends with it."""
+    import socket
+
+    from tests.server.serverproc import new_tag, spawn, stop, survivors
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        tag = new_tag()
+        proc = spawn(port, sqlite_url, tag=tag)
+        try:
+            assert proc.wait(60) == 2
+            assert proc.stderr is not None
+            err = proc.stderr.read().decode()
+        finally:
+            stop(proc)
+    assert f"error: cannot serve on 127.0.0.1:{port}: " in err, err
+    assert "in use" in err and "Traceback" not in err, err
+    assert survivors(tag) == {}
