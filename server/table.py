@@ -75,8 +75,10 @@ class Table(TableMoves, TableAbsence, TableVotes):
     analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     end_votes: set[int] = field(default_factory=set)  # seats agreeing to end the match
     # Viewer -> (version, view) of the last update built for it at the table's
-    # version: the next action's narration starts from it instead of a view built
-    # again from the state before (views are pure, and frames never change them).
+    # version, kept where the narration reads the position before an action (the
+    # presentation ``remembers``): the next action's narration starts from it
+    # instead of a view built again from the state before (views are pure, and
+    # frames never change them).
     last_views: dict[int, tuple[int, JSON]] = field(default_factory=dict)
 
     @cached_property
@@ -233,9 +235,11 @@ class Table(TableMoves, TableAbsence, TableVotes):
         words = self.game.presentation
         # Events are read from the position they started from (a first card leads);
         # a table resumed after a restart lacks that position for its first action.
-        start = self._view_before(version, viewer, view) if words.remembers else view
-        if current:
-            self.last_views[viewer] = (version, view)
+        start = view
+        if words.remembers:
+            start = self._view_before(version, viewer, view)
+            if current:
+                self.last_views[viewer] = (version, view)
         return p.update(
             table=self.id,
             version=version,
