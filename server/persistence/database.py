@@ -56,18 +56,20 @@ def make_engine(url: str) -> AsyncEngine:
 
 
 def make_writer_engine(url: str) -> Engine | None:
-    """For SQLite, a plain (pysqlite) engine for the writer's own thread: a whole
-    group commit then costs one hand-off to that thread instead of one per
-    driver call.  None for other databases (their async driver does the I/O)."""
+    """For SQLite, a plain (pysqlite) engine for the writer (server/persistence/
+    writer.py): a whole group commit is one call into the driver, on the event
+    loop or the writer's thread, instead of one hand-off per driver call.  None
+    for other databases (their async driver does the I/O)."""
     if not is_sqlite(url):
         return None
     sync_url = make_url(normalize_url(url)).set(drivername="sqlite+pysqlite")
     engine = create_engine(
         sync_url,
-        pool_size=1,
+        pool_size=2,
         max_overflow=0,
-        # The writer's one thread keeps this one connection open between batches;
-        # the check is for threads that share.
+        # The writer keeps two connections open: its own (used by the event loop
+        # or its thread, one at a time) and its checkpointer's; the check is for
+        # threads that share.
         connect_args={"check_same_thread": False},
         # The same compact text as the async engine's: a third of the standard
         # library's time for an action's JSON.

@@ -10,20 +10,25 @@ batch that fails on a transient error (a lock held by another process, a
 dropped connection) is retried with backoff within a bounded time; a batch that
 fails otherwise is split so that only the write at fault fails.  Under a stream
 of writes a batch starts no sooner than ``commit_window`` after the one before,
-so each commit (and its hand-off to the writer's thread) serves many tables; a
-write that finds the writer idle is committed at once.  Every caller
-learns the outcome of its own write: a commit that did not happen is never
-reported as done, nor swallowed.
+so each commit serves many tables; a write that finds the writer idle is
+committed at once.  Every caller learns the outcome of its own write: a commit
+that did not happen is never reported as done, nor swallowed.
 
 Operations are plain functions of a synchronous SQLAlchemy connection.  With
-SQLite the whole transaction runs on the writer's own thread with the plain
-driver (one hand-off per batch: the async driver hands every call to its thread
-separately, which cost a sixth of the server's CPU under load); with PostgreSQL
-it runs inside the async connection (``run_sync``).  The SQLite writer keeps one
-connection open across batches and sends its inserts as driver SQL with the
-columns' own bind processors applied (the stored text is what SQLAlchemy would
-write): a batch of one or two appends, the common case under load, cost about
-twice as much through a pooled connection and a compiled ``insert()``.
+PostgreSQL they run inside the async connection (``run_sync``).  With SQLite the
+writer keeps one plain (pysqlite) connection open across batches and sends its
+inserts as driver SQL with the columns' own bind processors applied (the stored
+text is what SQLAlchemy would write).  A batch of nothing but row inserts (the
+action log's appends, the common case under load) is committed on the event
+loop itself: in WAL mode with ``synchronous=NORMAL`` such a commit appends a few
+pages to the log and waits for no disk, and handing it to a thread cost more
+than the commit (the wake-ups and the interpreter lock passed back and forth).
+What could wait stays off the loop: the connection never waits for a lock
+(``busy_timeout=0``: a busy database is retried with the writer's own backoff),
+never checkpoints on commit (``wal_autocheckpoint=0``: the log is copied into
+the database by a passive checkpoint on the writer's thread every
+``checkpoint_every`` commits, which writers do not wait for), and every other
+batch (creating games, imports, results: any size) runs on that thread.
 """
 
 from __future__ import annotations
@@ -88,6 +93,7 @@ class Writer:
         retry_for: float = 10.0,
         max_batch: int = 512,
         commit_window: float = 0.005,
+        checkpoint_every: int = 200,
     ) -> None:
         self.engine = engine
         self.sync_engine = sync_engine
@@ -98,6 +104,12 @@ class Writer:
         self.max_batch = max_batch
         self.commit_window = commit_window
         self.commits = 0  # transactions committed, for tests and the curious
+        # SQLite: commits since the last checkpoint; the one running, if any.
+        self.checkpoint_every = checkpoint_every
+        self.checkpoints = 0  # checkpoints done, for tests and the curious
+        self._since_checkpoint = 0
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._checkpoint_conn: Connection | None = None  # on the writer's thread
         self._last_start = float("-inf")  # loop time the last batch began
         self._conn: Connection | None = None  # the SQLite writer's, on its thread
         self._inserts: dict[tuple[Table, tuple[str, ...]], _DriverInsert] = {}
@@ -122,7 +134,10 @@ class Writer:
         """Commit what is queued, then refuse further writes."""
         if self._task is not None:
             await asyncio.shield(self._task)
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
         if self._thread is not None and not self.closed:
+            # On the thread: closing SQLite's last connection checkpoints the log.
             await asyncio.wrap_future(self._thread.submit(self._disconnect))
         self.closed = True
         if self._thread is not None:
@@ -179,26 +194,74 @@ class Writer:
             return
 
     async def _commit(self, batch: list[_Pending]) -> list[Any]:
-        if self.sync_engine is not None:
+        if self.sync_engine is None:
+            async with self.engine.begin() as conn:
+                return await conn.run_sync(_apply, batch)
+        if all(isinstance(item.op, Insert) for item in batch):
+            results = self._commit_sync(batch)  # on the loop: see the module's docstring
+        else:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._thread, self._commit_sync, batch)
-        async with self.engine.begin() as conn:
-            return await conn.run_sync(_apply, batch)
+            results = await loop.run_in_executor(self._thread, self._commit_sync, batch)
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.checkpoint_every and self._checkpoint is None:
+            self._start_checkpoint()
+        return results
+
+    def _start_checkpoint(self) -> None:
+        self._since_checkpoint = 0
+        loop = asyncio.get_running_loop()
+        self._checkpoint = fut = loop.run_in_executor(self._thread, self._checkpoint_sync)
+        fut.add_done_callback(self._checkpointed)
+
+    def _checkpointed(self, fut: asyncio.Future[None]) -> None:
+        self._checkpoint = None
+        if fut.cancelled():
+            return
+        if fut.exception() is not None:
+            # Not fatal: the log keeps every commit, and the next try may succeed.
+            log.warning("SQLite checkpoint failed: %s", fut.exception())
+        else:
+            self.checkpoints += 1
+
+    def _checkpoint_sync(self) -> None:
+        """Copy the log's committed pages into the database (PASSIVE: it waits for
+        no reader and no writer), on a connection of the writer's thread."""
+        assert self.sync_engine is not None
+        if self._checkpoint_conn is None:
+            self._checkpoint_conn = self.sync_engine.connect()
+        self._checkpoint_conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        self._checkpoint_conn.commit()
+
+    def _connect(self) -> Connection:
+        assert self.sync_engine is not None
+        conn = self.sync_engine.connect()
+        # A busy database is retried by the writer's backoff, never waited for
+        # in SQLite (the commit may run on the event loop); the log is
+        # checkpointed by the writer's thread, never by a commit.
+        conn.exec_driver_sql("PRAGMA busy_timeout=0")
+        conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+        conn.commit()  # ends SQLAlchemy's autobegun transaction; batches begin their own
+        return conn
 
     def _commit_sync(self, batch: list[_Pending]) -> list[Any]:
-        assert self.sync_engine is not None
         if self._conn is None:
-            self._conn = self.sync_engine.connect()
+            self._conn = self._connect()
         conn = self._conn
         try:
             with conn.begin():
                 return _apply(conn, batch, self._driver_insert)
         except BaseException:
             # The next batch starts on a fresh connection, whatever this one's state.
-            self._disconnect()
+            self._drop_connection()
             raise
 
     def _disconnect(self) -> None:
+        self._drop_connection()
+        if self._checkpoint_conn is not None:
+            ckpt, self._checkpoint_conn = self._checkpoint_conn, None
+            ckpt.close()
+
+    def _drop_connection(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
