@@ -16,8 +16,9 @@ from typing import Any
 from engine.cards import FACES_PER_DECK, format_face, parse_face
 
 _TOKEN = re.compile(r"[0-9A-Za-z]{2,3}")
-# A card as people read it: rank and suit symbol (``A♠``, ``10♥``).
-_PRETTY = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([♣♦♥♠])")
+# A card as people read it: rank and suit symbol (``A♠``, ``10♥``), standing alone
+# (a doubled bridge contract, ``2♦X``, names no card).
+_PRETTY = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([♣♦♥♠])(?![0-9A-Za-z])")
 
 
 # Only the canonical spelling counts as naming a card: ``as`` or ``10S`` in free

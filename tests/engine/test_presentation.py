@@ -51,3 +51,5 @@ def test_words() -> None:
 def test_cards_are_found_in_any_spelling_but_not_in_bids() -> None:
     assert faces_shown("You play A♠ and 10♥; North bids 1♣") == {51, 34}
     assert faces_shown({"text": "AS", "contract": "4♥"}, frozenset({"contract"})) == {51}
+    # A doubled or redoubled contract is no card, whatever its strain and level.
+    assert faces_shown("Contract: 2♦X by East; 3♠XX by West") == set()
