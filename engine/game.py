@@ -12,7 +12,7 @@ its own typed values: :meth:`Game.validate` checks an action once and returns a
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -252,6 +252,13 @@ class Game(ABC, Generic[S, C]):
     @abstractmethod
     def view(self, state: S, viewer: int) -> JSON:
         """What ``viewer`` (seat, SPECTATOR or OMNISCIENT) may see, JSON-ready."""
+
+    def views(self, state: S, viewers: Iterable[int]) -> dict[int, JSON]:
+        """:meth:`view` for each of ``viewers`` (the server's broadcast after an
+        action).  A game whose views share a public part may build it once here;
+        each view must equal ``view(state, viewer)``, and views may share the
+        values of their keys (they are encoded, never changed)."""
+        return {v: self.view(state, v) for v in viewers}
 
     @abstractmethod
     def result(self, state: S) -> Result | None:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
-from engine.events import JSON, SPECTATOR, Event, visible
+from engine.events import JSON, SPECTATOR, Event, Visibility, visible
 from engine.game import EndedBoard, Game
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
@@ -37,6 +37,16 @@ from server.turnclock import TurnClock
 log = logging.getLogger("cardtable.table")
 T = TypeVar("T")
 KEEP_FINISHED = 300.0  # seconds a finished table stays in memory (late viewers see the result)
+
+
+@dataclass(frozen=True, slots=True)
+class _Broadcast:
+    """What one broadcast's updates share: every receiver's view, the seats that
+    may act, and each event's JSON with who may see it."""
+
+    views: dict[int, JSON]
+    acting: tuple[int, ...]
+    events: list[tuple[Visibility, JSON]]
 
 
 @dataclass(eq=False)
@@ -194,9 +204,15 @@ class Table(TableMoves, TableAbsence, TableVotes):
         h = token_hash(token)
         return next((s for s in self.seats if s.token_hash == h and s.kind == "human"), None)
 
-    def _legal_for(self, viewer: int) -> list[Mapping[str, Any]] | None:
+    def _legal_for(
+        self, viewer: int, acting: tuple[int, ...] | None = None
+    ) -> list[Mapping[str, Any]] | None:
+        """``viewer``'s legal actions now (``acting``: ``may_act`` of the state, if
+        the caller has it)."""
+        if self.status != "live" or viewer < 0:
+            return None
         # A seat the rules let act out of turn (a bridge claim) gets its legal actions too.
-        if self.status != "live" or viewer < 0 or viewer not in self.game.may_act(self.state):
+        if viewer not in (self.game.may_act(self.state) if acting is None else acting):
             return None
         # Not copied: the frames built from it are encoded, never changed.
         return list(self.game.legal(self.state, viewer))
@@ -225,13 +241,26 @@ class Table(TableMoves, TableAbsence, TableVotes):
 
     # broadcasting
 
-    def _update(self, viewer: int, version: int, events: list[Event], state: Any) -> dict[str, Any]:
-        """The ``update`` for ``viewer`` of the action that made ``version``/``state``."""
+    def _update(
+        self,
+        viewer: int,
+        version: int,
+        events: list[Event],
+        state: Any,
+        shared: _Broadcast | None = None,
+    ) -> dict[str, Any]:
+        """The ``update`` for ``viewer`` of the action that made ``version``/``state``
+        (``shared``: what a broadcast of the current version built once for all)."""
         current = version == self.version
         live = self.status == "live" or not current
-        view = self.game.view(state, viewer)
-        legal = self._legal_for(viewer) if current else None
-        shown = visible(events, viewer)
+        if shared is None:
+            view = self.game.view(state, viewer)
+            legal = self._legal_for(viewer) if current else None
+            shown = visible(events, viewer)
+        else:
+            view = shared.views[viewer]
+            legal = self._legal_for(viewer, shared.acting)
+            shown = [event for seen, event in shared.events if seen.shows(viewer)]
         words = self.game.presentation
         # Events are read from the position they started from (a first card leads);
         # a table resumed after a restart lacks that position for its first action.
@@ -275,13 +304,20 @@ class Table(TableMoves, TableAbsence, TableVotes):
         return None
 
     def _broadcast_update(self, events: list[Event]) -> None:
-        # Built and encoded once per viewer (every spectator shares one text).
+        # Built and encoded once per viewer (every spectator shares one text), from
+        # what is the same for every viewer built once.
+        receivers = list(self.viewers.items())
+        shared = _Broadcast(
+            self.game.views(self.state, {viewer for _, viewer in receivers}),
+            self.game.may_act(self.state) if self.status == "live" else (),
+            [(e.visibility, e.to_json()) for e in events],
+        )
         texts: dict[int, bytes] = {}
-        for conn, viewer in list(self.viewers.items()):
+        for conn, viewer in receivers:
             text = texts.get(viewer)
             if text is None:
                 text = texts[viewer] = encode(
-                    self._update(viewer, self.version, events, self.state)
+                    self._update(viewer, self.version, events, self.state, shared)
                 )
             conn.send_text(text)
 

@@ -98,6 +98,9 @@ def scan_step(
         if seat is not None and v != seat:  # the actor knows its own action
             assert_no_leak(game, state, v, game.action_view(state, seat, action, v), "action")
     json.dumps(game.view(state, OMNISCIENT))  # must be JSON-ready
+    # A broadcast builds every viewer's view at once: the same views.
+    everyone = [*viewers, OMNISCIENT]
+    assert game.views(state, everyone) == {v: game.view(state, v) for v in everyone}
 
 
 def _scan_events(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -165,6 +166,24 @@ class WhistGame(Game[WhistState, WhistConfig]):
         return nxt, events + _deal_events(nxt)
 
     def view(self, state: WhistState, viewer: int) -> JSON:
+        return self.views(state, (viewer,))[viewer]
+
+    def views(self, state: WhistState, viewers: Iterable[int]) -> dict[int, JSON]:
+        # Everything but the hand is public: built once for a whole broadcast.
+        public = self._public_view(state)
+        out: dict[int, JSON] = {}
+        for viewer in viewers:
+            view = dict(public)
+            if viewer == OMNISCIENT:
+                view["hands"] = [[format_card(c) for c in h] for h in state.hands]
+            elif viewer != SPECTATOR and 0 <= viewer < SEATS:
+                view["hand"] = [format_card(c) for c in state.hands[viewer]]
+            if "result" in public:  # after the hands, where it always stood
+                view["result"] = view.pop("result")
+            out[viewer] = view
+        return out
+
+    def _public_view(self, state: WhistState) -> JSON:
         out: JSON = {
             "game": self.name,
             "deal": state.deal_no + 1,
@@ -181,10 +200,6 @@ class WhistGame(Game[WhistState, WhistConfig]):
             "to_act": list(self.to_act(state)),
             "over": state.over,
         }
-        if viewer == OMNISCIENT:
-            out["hands"] = [[format_card(c) for c in h] for h in state.hands]
-        elif viewer != SPECTATOR and 0 <= viewer < SEATS:
-            out["hand"] = [format_card(c) for c in state.hands[viewer]]
         res = self.result(state)
         if res is not None:
             out["result"] = res.to_json()
