@@ -111,7 +111,8 @@ class Writer:
         self._checkpoint: asyncio.Future[None] | None = None
         self._checkpoint_conn: Connection | None = None  # on the writer's thread
         self._last_start = float("-inf")  # loop time the last batch began
-        self._conn: Connection | None = None  # the SQLite writer's, on its thread
+        # SQLite's writer connection: used by the loop or the thread, one batch at a time.
+        self._conn: Connection | None = None
         self._inserts: dict[tuple[Table, tuple[str, ...]], _DriverInsert] = {}
         self._queue: list[_Pending] = []
         self._task: asyncio.Task[None] | None = None
