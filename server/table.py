@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
-from engine.events import JSON, SPECTATOR, Event, Visibility, visible
+from engine.events import JSON, SPECTATOR, Event, Visibility
 from engine.game import EndedBoard, Game
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
@@ -47,6 +47,10 @@ class _Broadcast:
     views: dict[int, JSON]
     acting: tuple[int, ...]
     events: list[tuple[Visibility, JSON]]
+
+    def shown(self, viewer: int) -> list[JSON]:
+        """The events' JSON ``viewer`` may see, in order."""
+        return [event for seen, event in self.events if seen.shows(viewer)]
 
 
 @dataclass(eq=False)
@@ -241,26 +245,23 @@ class Table(TableMoves, TableAbsence, TableVotes):
 
     # broadcasting
 
-    def _update(
-        self,
-        viewer: int,
-        version: int,
-        events: list[Event],
-        state: Any,
-        shared: _Broadcast | None = None,
-    ) -> dict[str, Any]:
+    def _shared(self, state: Any, events: list[Event], viewers: set[int]) -> _Broadcast:
+        """What the updates of ``viewers`` for the action that made ``state`` share,
+        built once (the seats that may act only for the current state)."""
+        return _Broadcast(
+            self.game.views(state, viewers),
+            self.game.may_act(state) if state is self.state and self.status == "live" else (),
+            [(e.visibility, e.to_json()) for e in events],
+        )
+
+    def _update(self, viewer: int, version: int, state: Any, shared: _Broadcast) -> dict[str, Any]:
         """The ``update`` for ``viewer`` of the action that made ``version``/``state``
-        (``shared``: what a broadcast of the current version built once for all)."""
+        (``shared``: what it has in common with the other viewers' updates)."""
         current = version == self.version
         live = self.status == "live" or not current
-        if shared is None:
-            view = self.game.view(state, viewer)
-            legal = self._legal_for(viewer) if current else None
-            shown = visible(events, viewer)
-        else:
-            view = shared.views[viewer]
-            legal = self._legal_for(viewer, shared.acting)
-            shown = [event for seen, event in shared.events if seen.shows(viewer)]
+        view = shared.views[viewer]
+        legal = self._legal_for(viewer, shared.acting) if current else None
+        shown = shared.shown(viewer)
         words = self.game.presentation
         # Events are read from the position they started from (a first card leads);
         # a table resumed after a restart lacks that position for its first action.
@@ -307,17 +308,13 @@ class Table(TableMoves, TableAbsence, TableVotes):
         # Built and encoded once per viewer (every spectator shares one text), from
         # what is the same for every viewer built once.
         receivers = list(self.viewers.items())
-        shared = _Broadcast(
-            self.game.views(self.state, {viewer for _, viewer in receivers}),
-            self.game.may_act(self.state) if self.status == "live" else (),
-            [(e.visibility, e.to_json()) for e in events],
-        )
+        shared = self._shared(self.state, events, {viewer for _, viewer in receivers})
         texts: dict[int, bytes] = {}
         for conn, viewer in receivers:
             text = texts.get(viewer)
             if text is None:
                 text = texts[viewer] = encode(
-                    self._update(viewer, self.version, events, self.state, shared)
+                    self._update(viewer, self.version, self.state, shared)
                 )
             conn.send_text(text)
 
@@ -572,7 +569,8 @@ class Table(TableMoves, TableAbsence, TableVotes):
             # Replay the missed versions, each with the view as it was then ...
             for version, events, state in self.history:
                 if version > since:
-                    conn.send(self._update(viewer, version, events, state))
+                    shared = self._shared(state, events, {viewer})
+                    conn.send(self._update(viewer, version, state, shared))
         # ... and always end with a snapshot, which answers the request.
         reply.send(self.snapshot(viewer))
         self._send_analyses(conn)

@@ -169,8 +169,10 @@ class WhistGame(Game[WhistState, WhistConfig]):
         return self.views(state, (viewer,))[viewer]
 
     def views(self, state: WhistState, viewers: Iterable[int]) -> dict[int, JSON]:
-        # Everything but the hand is public: built once for a whole broadcast.
+        # Everything but the hands is public: built once for a whole broadcast.
         public = self._public_view(state)
+        res = self.result(state)
+        ended = {"result": res.to_json()} if res is not None else {}
         out: dict[int, JSON] = {}
         for viewer in viewers:
             view = dict(public)
@@ -178,13 +180,11 @@ class WhistGame(Game[WhistState, WhistConfig]):
                 view["hands"] = [[format_card(c) for c in h] for h in state.hands]
             elif viewer != SPECTATOR and 0 <= viewer < SEATS:
                 view["hand"] = [format_card(c) for c in state.hands[viewer]]
-            if "result" in public:  # after the hands, where it always stood
-                view["result"] = view.pop("result")
-            out[viewer] = view
+            out[viewer] = view | ended if ended else view
         return out
 
     def _public_view(self, state: WhistState) -> JSON:
-        out: JSON = {
+        return {
             "game": self.name,
             "deal": state.deal_no + 1,
             "deals": state.config.deals,
@@ -200,10 +200,6 @@ class WhistGame(Game[WhistState, WhistConfig]):
             "to_act": list(self.to_act(state)),
             "over": state.over,
         }
-        res = self.result(state)
-        if res is not None:
-            out["result"] = res.to_json()
-        return out
 
     def result(self, state: WhistState) -> Result | None:
         if not state.over:
