@@ -8,8 +8,9 @@ may be left out), ``sv`` (vulnerability: o, n, e, b), ``ah`` (``Board 12``), ``m
 call before it), ``pc`` (cards), ``mc`` (a claim: the declarer's tricks in all),
 ``pg`` (a page break), the vugraph header's ``vg`` (event), ``pw`` (players) and
 ``rs`` (results, which settle a play record that stops), and tolerates ``rh``,
-``st``, ``qx``, ``nt`` and any other key.  A new ``qx``, or an ``md`` once a board
-has its deal, starts the next board.  What each accepts: docs/formats.md, "LIN".
+``st``, ``qx``, ``nt`` and any other key.  A new ``qx``, or an ``md`` or ``pn`` once
+a board has its deal, starts the next board.  Lines beginning with ``%`` are
+comments.  What each accepts: docs/formats.md, "LIN".
 """
 
 from __future__ import annotations
@@ -52,15 +53,20 @@ def _pairs(text: str) -> list[_Pair]:
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     if "|" not in text:
         raise FormatError("a LIN file is a run of key|value| pairs", line=1)
+    # Lines that begin with % are comments (converters such as PbnToLin write a
+    # header of them, as PBN files have); blanked so line numbers stay true.
+    text = re.sub(r"(?m)^[ \t]*%.*$", "", text)
     parts = text.split("|")
     out = []
     line = 1
     for i in range(0, len(parts) - 1, 2):
         key_raw, value = parts[i], parts[i + 1]
+        # The key's own line: where its text starts, not where the gap before it ends.
+        at = line + key_raw[: len(key_raw) - len(key_raw.lstrip())].count("\n")
         line += key_raw.count("\n")
         key = key_raw.strip().lower()
         if not re.fullmatch(r"[a-z0-9]{1,3}", key):
-            raise FormatError(f"not a LIN key: {key_raw.strip()[:20]!r}", line=line)
+            raise FormatError(f"not a LIN key: {key_raw.strip()[:20]!r}", line=at)
         out.append(_Pair(key, value.strip(), line))
         line += value.count("\n")
     if len(parts) % 2 == 1 and parts[-1].strip():
@@ -138,9 +144,10 @@ def _split(pairs: list[_Pair]) -> tuple[_Header, list[_Board]]:
             header.results = pair.value.split(",")
         elif pair.key == "pw" or (pair.key == "pn" and current is None):
             header.players = [n.strip() for n in pair.value.split(",")]
-        starts = pair.key == "qx" or (
-            pair.key == "md" and current is not None and any(p.key == "md" for p in current.pairs)
-        )
+        # A new qx starts a board; so does an md, or a pn (BBO writes each board's
+        # players before its deal), once the board being read has its deal.
+        dealt = current is not None and any(p.key == "md" for p in current.pairs)
+        starts = pair.key == "qx" or (pair.key in ("md", "pn") and dealt)
         if starts or (current is None and pair.key in ("md", "ah", "sv", "mb", "pc")):
             current = _Board(pair.line)
             boards.append(current)

@@ -124,6 +124,27 @@ def test_a_vugraph_header_names_both_rooms():
     assert closed_room.players == ("n2", "e2", "s2", "w2")
 
 
+def test_each_line_s_players_name_the_board_on_that_line():
+    """BBO writes one board a line, its ``pn`` before its ``md``: the names on a
+    line belong to that line's board, not to the board before it."""
+    other = MYHANDS.strip().replace("bahir,albertbeps,pottsca,cevennes06", "s2,w2,n2,e2")
+    first, second = read("pn|s1,w1,n1,e1|st||" + BOARD_1 + "\n" + other + "\n")
+    assert first.players == ("n1", "e1", "s1", "w1")
+    assert second.players == ("n2", "e2", "s2", "w2")
+    # What the writer writes reads back with each board's own players.
+    assert [r.players for r in read(write([first, second]))] == [
+        first.players, second.players]
+
+
+def test_percent_comment_lines_are_skipped_and_errors_name_the_key_s_own_line():
+    """PbnToLin heads its files with % lines, as PBN files have."""
+    (board,) = read("% LIN File created by PbnToLin\n% \n" + BOARD_1)
+    assert board.options["first_board"] == 1
+    with pytest.raises(FormatError) as err:
+        read("\n\nnot a key|x|\n" + BOARD_1)
+    assert err.value.line == 3
+
+
 def test_a_long_file_reads_every_board_and_names_the_line_of_an_error():
     line = MYHANDS.strip() + "\n"
     text = line * 300
