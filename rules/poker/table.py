@@ -40,6 +40,9 @@ from rules.poker.state import STREET_NAMES, HandState, Phase, PokerState
 
 _BETTING_TYPES = ("fold", "check", "call", "bet", "raise", "all_in", "sit_out")
 _BETWEEN_TYPES = ("sit_in", "sit_out", "rebuy")
+# A stand-in's move (the first of these that is legal): what a poker room's
+# time-out does, never a bet, a rebuy, or a seat given up.
+_STAND_IN_ORDER = ("check", "fold", "sit_in", "sit_out")
 
 
 def _deal_cards(
@@ -234,6 +237,16 @@ class PokerTable(Game[PokerState, PokerConfig]):
                 out.append({"type": word, "to": to})
         out.append({"type": "sit_out"})
         return out
+
+    def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
+        """A late or absent player checks, or folds when checking is not free, and
+        between hands sits in (or stays out when out of chips): a stand-in never
+        bets, raises, rebuys or sits the player out on their behalf."""
+        for kind in _STAND_IN_ORDER:
+            for action in legal:
+                if action.get("type") == kind:
+                    return dict(action)
+        return dict(rng.choice(list(legal)))
 
     def validate(self, state: PokerState, seat: int, action: Action) -> Move:
         # The canonical action says all a move needs (its kind and amount).
