@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import multiprocessing
 import os
 import time
+from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -22,6 +24,7 @@ log = logging.getLogger("cardtable.bots")
 
 WARM_TIMEOUT = 30.0  # seconds start() waits for every worker to answer
 CLOSE_WAIT = 1.0  # seconds close() lets a decision in flight finish
+HUNG_AFTER = 30.0  # seconds past its budget a decision may run before its worker is stopped
 
 
 def bot_modules() -> list[str]:
@@ -37,12 +40,19 @@ class BotRunner:
     bot's CPU use can stall the event loop.  A pool broken by a dead worker is
     replaced; the workers exit when the server does, even if it is killed."""
 
-    def __init__(self, workers: int, budget: float) -> None:
+    def __init__(self, workers: int, budget: float, hung_after: float | None = None) -> None:
         self.budget = budget
         self.workers = workers
-        self.rebuilds = 0  # pools replaced after a worker died
+        self.rebuilds = 0  # pools replaced after a worker died or hung
+        # A decision still running this long after its budget has hung its worker.
+        self.hung_after = max(HUNG_AFTER, 5 * budget) if hung_after is None else hung_after
         self._lifeline = Lifeline() if workers > 0 else None
         self.pool: Executor = self._new_pool()
+        # One slot per worker: a decision's budget is its thinking time, not its
+        # wait for a free worker (many tables at once, or a slow bot before it).
+        self._slots = asyncio.Semaphore(max(1, workers))
+        self._overdue: set[asyncio.Task[None]] = set()  # late decisions still running
+        self._failures: dict[str, int] = {}  # per bot: decisions that raised
 
     def _new_pool(self) -> Executor:
         if self._lifeline is None:
@@ -82,6 +92,24 @@ class BotRunner:
             return
         log.info("bot pool warm: %d workers in %.2fs", len(answered), time.monotonic() - started)
 
+    async def warm(self, game: str, options: dict[str, Any], bots: Sequence[str]) -> None:
+        """Let each of ``bots`` decide once in every worker, untimed and thrown away,
+        so that what a bot builds on its first decision does not cost it that
+        decision (a tournament warms its entrants before its first table)."""
+        loop = asyncio.get_running_loop()
+        pool, wanted = self.pool, (game, options, tuple(bots), self.budget)
+        try:
+            async with asyncio.timeout(WARM_TIMEOUT):
+                if not isinstance(pool, ProcessPoolExecutor):
+                    await loop.run_in_executor(pool, _warm, *wanted)
+                    return
+                warmed: set[int] = set()
+                while not warmed or warmed < set(self.worker_pids()):
+                    jobs = [loop.run_in_executor(pool, _warm, *wanted) for _ in range(self.workers)]
+                    warmed.update(await asyncio.gather(*jobs))
+        except (TimeoutError, BrokenExecutor):
+            log.warning("bots %s not warmed in every worker", ", ".join(bots))
+
     def worker_pids(self) -> list[int]:
         """Process ids of the current pool's workers (none for a thread)."""
         if not isinstance(self.pool, ProcessPoolExecutor):
@@ -101,12 +129,14 @@ class BotRunner:
     ) -> Action | None:
         """The bot's action, or None when it is late, fails or cannot decide."""
         loop = asyncio.get_running_loop()
+        await self._slots.acquire()
         pool = self.pool
+        job: asyncio.Future[Any] | None = None
         try:
             job = loop.run_in_executor(
                 pool, decide, game, bot, view, legal, seat, seed, self.budget
             )
-            action = await asyncio.wait_for(job, self.budget)
+            action = await asyncio.wait_for(asyncio.shield(job), self.budget)
             if action is not None:
                 return action
             log.info("bot %s (%s seat %d) could not decide", bot, game, seat)
@@ -116,8 +146,48 @@ class BotRunner:
             log.warning("bot %s (%s seat %d) lost its worker process", bot, game, seat)
             self._replace(pool)
         except Exception:
-            log.exception("bot %s (%s seat %d) failed", bot, game, seat)
+            self._log_failure(bot, game, seat)
+        finally:
+            if job is not None and not job.done():  # late, or its table went away
+                self._watch_overdue(job, pool, bot)  # its slot is freed when it ends
+            else:
+                self._slots.release()
         return None
+
+    def _log_failure(self, bot: str, game: str, seat: int) -> None:
+        """The first failure of each bot with its traceback; later ones in a line."""
+        count = self._failures[bot] = self._failures.get(bot, 0) + 1
+        if count == 1:
+            log.exception("bot %s (%s seat %d) failed", bot, game, seat)
+        else:
+            log.warning("bot %s (%s seat %d) failed again (%d failures)", bot, game, seat, count)
+
+    def _watch_overdue(self, job: asyncio.Future[Any], pool: Executor, bot: str) -> None:
+        """Free the late decision's slot when it ends; when it runs ``hung_after``
+        seconds, stop the pool's workers (a thread cannot be stopped: its slot is
+        freed and the work queues behind it) and start new ones."""
+
+        async def watch() -> None:
+            try:
+                await asyncio.wait_for(job, self.hung_after)
+            except TimeoutError:
+                log.error("bot %s has not answered in %.0fs: replacing its worker",
+                          bot, self.budget + self.hung_after)
+                self._stop_workers(pool)
+            except Exception:
+                pass  # its failure came too late to matter: it had its stand-in
+            finally:
+                self._slots.release()
+
+        task = asyncio.get_running_loop().create_task(watch())
+        self._overdue.add(task)
+        task.add_done_callback(self._overdue.discard)
+
+    def _stop_workers(self, pool: Executor) -> None:
+        if isinstance(pool, ProcessPoolExecutor):
+            for process in list(pool._processes.values()):  # no public accessor
+                process.kill()
+            self._replace(pool)
 
     def _replace(self, broken: Executor) -> None:
         """Swap in a new pool for ``broken``, once however many decisions hit it."""
@@ -135,6 +205,8 @@ class BotRunner:
 
     async def close(self) -> None:
         """Stop the pool; a decision still running after CLOSE_WAIT is cut short."""
+        for task in list(self._overdue):
+            task.cancel()
         pool = self.pool
         if self._lifeline is None:
             pool.shutdown(wait=False, cancel_futures=True)  # a thread cannot be orphaned
@@ -162,6 +234,23 @@ def _import_bots() -> None:
         except Exception:
             # That bot's decisions will fail and be replaced; the others still work.
             log.exception("bot worker cannot import %s", name)
+
+
+# (game, bot) pairs that have decided once in this worker (see BotRunner.warm).
+_WARMED: set[tuple[str, str]] = set()
+
+
+def _warm(game_name: str, options: dict[str, Any], bots: tuple[str, ...], budget: float) -> int:
+    game = get_game(game_name)
+    state = game.new(game.parse_config(options), 1)
+    seat = game.to_act(state)[0]
+    view, legal = game.view(state, seat), [dict(a) for a in game.legal(state, seat)]
+    for bot in bots:
+        if (game_name, bot) not in _WARMED:
+            _WARMED.add((game_name, bot))
+            with contextlib.suppress(Exception):  # it fails again in a game, where it counts
+                decide(game_name, bot, dict(view), legal, seat, 1, budget)
+    return _ping()
 
 
 def _ping() -> int:

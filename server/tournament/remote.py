@@ -129,6 +129,9 @@ async def _serve_and_play(
                 file=sys.stderr,
             )
             return None
+        config_json = get_game(setup.game).config_json(get_game(setup.game).parse_config(
+            setup.options))
+        await server.bots.warm(setup.game, config_json, sorted(set(table_bots(setup).values())))
         results = Results(server.store) if db_url is not None else None
         start = {} if fresh else await starting_ratings(results, setup)
         progress = Progress(total_games(setup))
@@ -159,21 +162,26 @@ def _connection(server: Server, slot: RemoteSlot) -> Connection | None:
     return next((c for c in server.connections if c.player_id == slot.player_id), None)
 
 
+def table_bots(setup: TournamentSetup) -> dict[str, str]:
+    """Each local entrant's bot as a table seats it: a registry bot by its name, an
+    outside bot by its module:Class, which the server's bot pool loads."""
+    registry = BOTS.get(setup.game, {})
+    return {
+        e.name: e.name if registry.get(e.name) == e.target else e.target
+        for e in setup.entrants
+        if not e.remote
+    }
+
+
 def server_player(setup: TournamentSetup, server: Server, slots: list[RemoteSlot]) -> MatchPlayer:
     """Plays each game of a match at a table of ``server``."""
     game = get_game(setup.game)
     config = game.parse_config(setup.options)
-    targets = {e.name: e.target for e in setup.entrants if not e.remote}
-    registry = BOTS.get(setup.game, {})
+    bots = table_bots(setup)
     by_entrant: dict[str, list[RemoteSlot]] = {}
     for slot in slots:
         by_entrant.setdefault(slot.entrant, []).append(slot)
     gate = asyncio.Semaphore(TABLES_AT_ONCE)
-
-    def seat_bot(name: str) -> str:
-        # Registry bots by name; an outside bot by its module:Class, which the
-        # server's bot pool loads (bots.base.decide).
-        return name if registry.get(name) == targets[name] else targets[name]
 
     async def play_one(seed: int, seating: tuple[str, ...]) -> PlayedMatchGame:
         async with gate:
@@ -185,7 +193,7 @@ def server_player(setup: TournamentSetup, server: Server, slots: list[RemoteSlot
                     taken[name] = k + 1
                     plan.append((i, by_entrant[name][k]))
                 else:
-                    plan.append((i, seat_bot(name)))
+                    plan.append((i, bots[name]))
             table = await _open_table(server, setup, game, config, seed, plan)
             while table.status not in ("finished", "abandoned"):
                 await asyncio.sleep(0.02)

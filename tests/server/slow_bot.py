@@ -37,3 +37,46 @@ class SteadyBot:
     ) -> Action:
         time.sleep(0.01)
         return legal[0]
+
+
+class ThinkingBot:
+    """Thinks for a third of a second, within a half-second budget."""
+
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        time.sleep(0.3)
+        return legal[-1]
+
+
+class HungBot:
+    """Never answers (as a bot stuck in a loop or on a lock)."""
+
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        time.sleep(3600)
+        return legal[0]
+
+
+class RaisingBot:
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        raise ValueError("this bot has a bug")
+
+
+_COLD = True
+
+
+class ColdBot:
+    """Builds its tables on its first decision in a process: a second."""
+
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        global _COLD
+        if _COLD:
+            time.sleep(1.0)
+            _COLD = False
+        return legal[-1]

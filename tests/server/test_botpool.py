@@ -87,7 +87,8 @@ async def test_a_dead_worker_costs_stand_ins_and_one_new_pool(
 ) -> None:
     view, legal, seat = whist_turn()
     old_pool, old_workers = runner.pool, runner.worker_pids()
-    # Freeze the workers so that four decisions are in flight when one of them dies
+    # Freeze the workers so that two decisions are in flight (one on each worker) and two
+    # wait for a free worker when one of them dies
     # (a stopped process ignores every signal but SIGKILL: kill them all at the end).
     for pid in old_workers:
         os.kill(pid, signal.SIGSTOP)
@@ -102,9 +103,11 @@ async def test_a_dead_worker_costs_stand_ins_and_one_new_pool(
             actions = await asyncio.wait_for(asyncio.gather(*jobs), 5)
     finally:
         kill(old_workers)
-    # Each of those decisions got the stand-in (the same one a late bot gets).
+    # The two decisions on the workers got the stand-in (the same one a late bot
+    # gets); the two waiting for a free worker were played on the new pool.
     stand_in = get_game("whist").stand_in
-    assert actions == [stand_in(legal, Rng(n)) for n in range(4)]
+    assert actions[:2] == [stand_in(legal, Rng(n)) for n in range(2)]
+    assert all(a in legal for a in actions[2:])
     # The broken pool was replaced once, not once per failed decision.
     assert runner.rebuilds == 1 and runner.pool is not old_pool
     assert sum("replacing the bot pool" in r.getMessage() for r in caplog.records) == 1
@@ -162,3 +165,74 @@ def test_a_forked_pool_process_whose_parent_is_already_gone_exits() -> None:
         pytest.raises(BrokenProcessPool),
     ):
         pool.submit(_pid_and_parent).result(timeout=30)
+
+
+async def test_the_budget_counts_thinking_not_waiting_for_a_free_worker() -> None:
+    """Four tables ask one worker at once for a bot that thinks 0.3 s of its 0.5 s:
+    every one gets the bot's own move, none the stand-in for its wait."""
+    runner = BotRunner(workers=0, budget=0.5)
+    view, legal, seat = whist_turn()
+    try:
+        actions = await asyncio.gather(*(
+            runner.attempt("whist", "tests.server.slow_bot:ThinkingBot", view, legal, seat, n)
+            for n in range(4)
+        ))
+    finally:
+        await runner.close()
+    assert actions == [legal[-1]] * 4
+
+
+async def test_a_hung_bot_s_worker_is_stopped_and_replaced() -> None:
+    runner = BotRunner(workers=1, budget=0.2, hung_after=1.0)
+    await runner.start()
+    view, legal, seat = whist_turn()
+    try:
+        (hung_worker,) = runner.worker_pids()
+        assert await runner.attempt(
+            "whist", "tests.server.slow_bot:HungBot", view, legal, seat, 1) is None
+        # The next decision waits for the worker, which never comes free: after
+        # hung_after the worker is stopped and a new one plays the move.
+        action = await asyncio.wait_for(
+            runner.attempt("whist", "heuristic", view, legal, seat, 2), 30)
+        assert action in legal and runner.rebuilds == 1
+        assert hung_worker not in children_of(os.getpid())
+    finally:
+        await runner.close()
+
+
+async def test_a_failing_bot_s_traceback_is_logged_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    runner = BotRunner(workers=0, budget=5.0)
+    view, legal, seat = whist_turn()
+    try:
+        with caplog.at_level(logging.WARNING, "cardtable.bots"):
+            for n in range(3):
+                assert await runner.attempt(
+                    "whist", "tests.server.slow_bot:RaisingBot", view, legal, seat, n) is None
+    finally:
+        await runner.close()
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+    assert "this bot has a bug" in caplog.text
+    assert ["failed again" in r.getMessage() for r in caplog.records[1:]] == [True, True]
+
+
+async def test_warming_a_bot_keeps_its_first_decision_in_each_worker_within_budget() -> None:
+    bot = "tests.server.slow_bot:ColdBot"
+    view, legal, seat = whist_turn()
+    cold = BotRunner(workers=2, budget=0.5)
+    await cold.start()
+    try:
+        assert await cold.attempt("whist", bot, view, legal, seat, 1) is None
+    finally:
+        await cold.close()
+    warm = BotRunner(workers=2, budget=0.5)
+    await warm.start()
+    try:
+        await warm.warm("whist", {}, [bot])
+        actions = await asyncio.gather(*(
+            warm.attempt("whist", bot, view, legal, seat, n) for n in range(4)))
+    finally:
+        await warm.close()
+    assert actions == [legal[-1]] * 4
