@@ -19,7 +19,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from clients.terminal.seat import Quit, Reader, SeatClient, SetupFailed, Writer
+from clients.terminal.seat import Quit, Reader, SeatClient, SetupFailed, SetupRetry, Writer
 from clients.terminal.session import DEFAULT_STATE, options_text
 from protocol.messages import PROTOCOL_VERSION, CloseCode
 
@@ -34,6 +34,9 @@ NO_RETRY = {
     CloseCode.FLOOD,
     CloseCode.REPLACED,
 }
+
+
+RETRY_PAUSE = 1.0  # seconds between requests a cluster refused for now (node_unavailable)
 
 
 class PlayClient(SeatClient):
@@ -57,6 +60,10 @@ class PlayClient(SeatClient):
             ):
                 try:
                     return await self._session(ws, first)
+                except SetupRetry:
+                    if not await self._pause_before_retry():
+                        return 1
+                    continue  # the same request again (``first`` unchanged), on a new connection
                 except SetupFailed:
                     return 1
                 except Quit:
@@ -92,6 +99,18 @@ class PlayClient(SeatClient):
                 return 2
         self.write(f"Could not reconnect. When the server is back: {self._resume_hint()}")
         return 1
+
+    async def _pause_before_retry(self) -> bool:
+        """After a refusal that passes: wait a moment and say so, or False once the
+        ``--retry`` window (which the refusal opens if none is open) has passed."""
+        if self.retry_until is None:
+            self.retry_until = time.monotonic() + self.opts.retry
+        if time.monotonic() + RETRY_PAUSE >= self.retry_until:
+            self.write(f"Gave up. Come back with: {self._resume_hint()}")
+            return False
+        self.write(f"Trying again in {RETRY_PAUSE:g}s...")
+        await asyncio.sleep(RETRY_PAUSE)
+        return True
 
     def _retryable(self, exc: Exception) -> Exception | None:
         """For websockets' loop: None to try again, else the exception to raise.

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from clients.terminal import render, views
 from clients.terminal.pace import SendPace
 from clients.terminal.session import PlayOptions, Session
+from protocol.messages import ErrorCode
 
 Reader = Callable[[str], Awaitable[str]]
 Writer = Callable[[str], Any]
@@ -34,6 +35,11 @@ TERMINAL = ("finished", "abandoned")
 
 class SetupFailed(Exception):
     """The server refused hello, create, join or resume: nothing to play."""
+
+
+class SetupRetry(SetupFailed):
+    """A refusal that passes (a cluster still adopting a dead node's table):
+    asking again in a moment may succeed."""
 
 
 class Quit(Exception):
@@ -132,6 +138,8 @@ class SeatClient:
         self.write(f"error: the server refused: {msg.get('message')} [{msg.get('code')}]")
         if msg.get("code") == "bad_token":
             self.write("The saved session is unknown to this server (was its database reset?).")
+        if msg.get("code") == ErrorCode.NODE_UNAVAILABLE:
+            raise SetupRetry
         raise SetupFailed
 
     # prompting

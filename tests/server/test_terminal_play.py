@@ -432,6 +432,41 @@ async def test_turn_clock_flags_reach_create_table_and_the_clock_is_shown(
     assert "Clock: North (you) 31s + bank 2m00s" in screen.lines[tables[1] : keys.seen[0]]
 
 
+async def test_a_resume_a_cluster_refuses_for_now_is_asked_again(tmp_path: Path) -> None:
+    """While a cluster adopts a dead node's table it answers node_unavailable
+    ("retry after a moment", docs/protocol.md): the client asks again on a new
+    connection within its --retry window instead of giving up."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    resumes: list[dict[str, Any]] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        await ws.recv()  # hello
+        await ws.send(json.dumps({
+            "type": "welcome", "protocol": 1, "token": "tok", "player": 1, "name": "ann",
+            "resumed": True, "games": ["whist"], "seats": [],
+        }))  # fmt: skip
+        resumes.append(json.loads(await ws.recv()))
+        code = "node_unavailable" if len(resumes) == 1 else "not_seated"
+        await ws.send(json.dumps({"type": "error", "id": "setup", "code": code,
+                                  "message": f"refused ({code})"}))
+        with contextlib.suppress(Exception):
+            await ws.recv()
+
+    async with serve(handler, "127.0.0.1", 0) as fake:
+        url = f"ws://127.0.0.1:{fake.sockets[0].getsockname()[1]}/"
+        state = tmp_path / "s.json"
+        state.write_text(json.dumps({"url": url, "token": "tok", "table": 5, "seat": 0,
+                                     "seat_token": "st", "version": 3, "game": "whist"}))
+        screen = Screen()
+        args = play_args("--resume", "--state", str(state), "--retry", "10")
+        code = await asyncio.wait_for(run_play(args, Keyboard([], screen=screen), screen), 20)
+    assert code == 1, screen.text
+    assert [(r["type"], r["table"], r["since"]) for r in resumes] == [("resume", 5, 3)] * 2
+    assert "Trying again in 1s..." in screen.lines
+    assert "error: the server refused: refused (not_seated) [not_seated]" in screen.lines
+
+
 async def test_clock_flags_are_checked_before_connecting(tmp_path: Path) -> None:
     screen = Screen()
     state = ["--state", str(tmp_path / "s.json")]
