@@ -188,6 +188,7 @@ class Cluster:
             await self._drop(game_id)
         for game_id in set(self.store.fences or {}) - set(self.lobby.tables):
             await self.store.release_lease(game_id)
+        await self.store.forget_ended_leases()
         for game_id in await self.store.orphaned_games(self.node if mine else None):
             if game_id in self.lobby.tables:
                 continue

@@ -21,6 +21,7 @@ from server.persistence.models import GameRow, TableLease
 from server.persistence.writer import StorageError
 
 Op = Callable[[Connection], Any]
+UNFINISHED = ("waiting", "live")  # a game's statuses while a node may own its table
 
 
 class StaleLease(StorageError):
@@ -110,11 +111,31 @@ def renew_op(node: str, held: dict[int, int], seconds: float) -> Op:
 
 
 def release_op(game_id: int, token: int) -> Op:
-    """Give the lease up at once (the game ended, or the node stops)."""
+    """Give the lease up at once (the game ended, or the node stops).  An unfinished
+    game's row stays, expired, so that whoever takes the table next gets a higher
+    token than this node wrote with; an ended game's row goes."""
 
     def op(c: Connection) -> None:
+        ours = and_(TableLease.game_id == game_id, TableLease.token == token)
+        status = c.execute(select(GameRow.status).where(GameRow.id == game_id)).scalar()
+        if status in UNFINISHED:
+            now = select(db_now(c)).scalar_subquery()
+            c.execute(update(TableLease).where(ours).values(expires_at=now - literal(1.0)))
+        else:
+            c.execute(delete(TableLease).where(ours))
+
+    return op
+
+
+def forget_ended_op() -> Op:
+    """Drop the expired leases of games that ended (their node died before it gave
+    them back): nothing writes to an ended game again."""
+
+    def op(c: Connection) -> None:
+        ended = select(GameRow.id).where(GameRow.status.not_in(UNFINISHED))
+        now = select(db_now(c)).scalar_subquery()
         c.execute(
-            delete(TableLease).where(TableLease.game_id == game_id, TableLease.token == token)
+            delete(TableLease).where(TableLease.expires_at < now, TableLease.game_id.in_(ended))
         )
 
     return op

@@ -21,10 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from server.persistence.database import make_engine, make_writer_engine, upgrade
 from server.persistence.leases import (
+    UNFINISHED,
     StaleLease,
     acquire_op,
     check_fence,
     fenced,
+    forget_ended_op,
     lease_rows,
     orphans_query,
     release_op,
@@ -428,6 +430,10 @@ class Store:
         self.drop_fence(game_id)
         await self.writer.run(release_op(game_id, token))
 
+    async def forget_ended_leases(self) -> None:
+        """Drop the expired leases of games that ended (a dead node's)."""
+        await self.writer.run(forget_ended_op())
+
     def drop_fence(self, game_id: int) -> None:
         if self.fences is not None:
             self.fences.pop(game_id, None)
@@ -436,7 +442,7 @@ class Store:
         """Unfinished games without a live lease (their node died, or never was);
         with ``mine``, also those leased to that node name (its previous run)."""
         async with self.engine.connect() as conn:
-            return await conn.run_sync(orphans_query, ("waiting", "live"), mine)
+            return await conn.run_sync(orphans_query, UNFINISHED, mine)
 
     async def leases(self) -> list[tuple[int, str, int, float]]:
         async with self.engine.connect() as conn:

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.persistence.leases import StaleLease
+from server.persistence.leases import StaleLease, check_fence, fenced
 from server.persistence.store import Store
 
 
@@ -67,14 +67,36 @@ async def test_a_node_writes_only_to_games_it_owns(nodes: tuple[Store, Store]) -
     assert (await b.get_game(gid)).actions == []  # type: ignore[union-attr]
 
 
-async def test_a_released_lease_is_free_at_once(nodes: tuple[Store, Store]) -> None:
+async def test_a_released_lease_is_free_at_once_and_its_token_stays_fenced(
+    nodes: tuple[Store, Store],
+) -> None:
+    """A node that stops gives its tables back; the next owner's token is still
+    higher, so a write of the old owner's still in flight is refused."""
     a, b = nodes
     gid = await _game(a)
     await a.release_lease(gid)
     assert a.fences == {}
     assert await b.orphaned_games() == [gid]
-    assert await b.acquire_lease(gid, "b", 30.0) == 1
-    assert [(g, n, t) for g, n, t, _ in await b.leases()] == [(gid, "b", 1)]
+    assert await b.acquire_lease(gid, "b", 30.0) == 2
+    assert [(g, n, t) for g, n, t, _ in await b.leases()] == [(gid, "b", 2)]
+    with pytest.raises(StaleLease):
+        await a.writer.run(fenced(check_fence(gid, 1), None))
+
+
+async def test_an_ended_game_s_lease_goes(nodes: tuple[Store, Store]) -> None:
+    """Given back when its game ends, or, when its node died first, swept once it
+    has expired."""
+    a, b = nodes
+    gid = await _game(a)
+    await a.append_action(gid, 1, 0, {"type": "play"}, "player:1", status="finished")
+    await a.release_lease(gid)
+    assert await b.leases() == []
+    a.lease_for = ("a", -1.0)  # a node that dies with its game ended, lease held
+    other = await _game(a)
+    await a.append_action(other, 1, 0, {"type": "play"}, "player:1", status="finished")
+    assert [g for g, *_ in await b.leases()] == [other]
+    await b.forget_ended_leases()
+    assert await b.leases() == []
 
 
 async def test_a_refused_final_action_leaves_the_game_unfinished(
