@@ -7,6 +7,7 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import signal
 import sys
 from collections.abc import Coroutine
@@ -142,7 +143,9 @@ def _add_tournament_parsers(sub: Any) -> None:
         help="a websocket bot entrant: the tournament's tables run in a server and wait for "
         "a program to connect as NAME with the printed tournament token (repeatable)",
     )
-    tour.add_argument("--games", type=int, default=100, help="deals per pairing (Swiss: per round)")
+    tour.add_argument(
+        "--games", type=int, default=100, help="deals per pairing (Swiss: per round; default 100)"
+    )
     tour.add_argument(
         "--schedule",
         choices=["round-robin", "swiss"],
@@ -440,7 +443,40 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+# The exit status when whoever reads the output stops early: 128 + SIGPIPE, what a
+# command killed by SIGPIPE (``seq 1000000 | head``) gives, so ``set -o pipefail``
+# sees the same as with any other command, and an output cut short is not success.
+BROKEN_PIPE_STATUS = 141
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; its output piped into a reader that stops early (``| head``)
+    ends it quietly instead of with a BrokenPipeError traceback."""
+    try:
+        try:
+            result = _main(argv)
+        except SystemExit:
+            sys.stdout.flush()  # --help and argparse's errors: written, exiting
+            raise
+        sys.stdout.flush()  # here, not at exit, where the error is only reported
+        return result
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Point stdout at the null device: what is still buffered would fail
+    again, with a message, when the interpreter flushes it at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout without a file descriptor (captured)
+        pass
+    return BROKEN_PIPE_STATUS
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Listing the games' tools loads every game's rules (over a second): a command
     # of the CLI's own is parsed without them.

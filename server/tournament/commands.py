@@ -11,6 +11,7 @@ import math
 import os
 import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from bots.base import bot_names, bot_target, load_bot
@@ -65,6 +66,12 @@ def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
         raise SetupError(f"a bot is listed twice in {','.join(names)}")
     if not entrants:
         raise SetupError("no bots to play")
+    if len(entrants) == 1:
+        # A bot against itself scores nothing and rates nothing worth reporting.
+        raise SetupError(
+            f"only one bot ({names[0]}): a tournament needs two or more "
+            "(--bots A,B or a --remote-seat)"
+        )
     too_long = [e.name for e in entrants if len(e.name) > (60 if e.remote else 128)]
     if too_long:
         # The database keeps bot names in 128 characters and player names in 64
@@ -137,8 +144,8 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
 
 def check_flags(args: argparse.Namespace, db_url: str | None) -> None:
     """The flags that do not go together (``SetupError``)."""
-    if args.plot is not None and args.plot.suffix.lower() not in (".png", ".svg"):
-        raise SetupError(f"{args.plot}: the plot file must end in .png or .svg")
+    if args.plot is not None:
+        check_plot_file(args.plot)
     if args.resume is not None and db_url is None:
         raise SetupError("--resume reads the tournament from the database: not with --no-store")
     if args.resume is not None and args.remote_seat:
@@ -168,6 +175,20 @@ def check_flags(args: argparse.Namespace, db_url: str | None) -> None:
         raise SetupError("--remote-seat and --bus do not go together")
     if args.workers:
         raise SetupError("with --bus the workers play: give --workers to `cardtable worker`")
+
+
+def check_plot_file(path: Path) -> None:
+    """Refuse at the start a plot file that could only fail after the whole run."""
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise SetupError(f"{path}: the plot file must end in .png or .svg")
+    folder = path.parent
+    if not folder.is_dir():
+        raise SetupError(f"{path}: no directory {folder} to write the plot in")
+    if path.is_dir():
+        raise SetupError(f"{path}: is a directory, not a plot file")
+    writable = os.access(path, os.W_OK) if path.exists() else os.access(folder, os.W_OK | os.X_OK)
+    if not writable:
+        raise SetupError(f"{path}: cannot write the plot there (permission denied)")
 
 
 async def resumable(results: Results, tournament_id: int) -> StoredTournament:
@@ -249,8 +270,9 @@ def print_report(report: TournamentReport, out: TextIO) -> None:
     seating = "every seating" if setup.duplicate else "one seating each"
     resumed = f"; {report.resumed} stored before resuming" if report.resumed else ""
     out.write(
-        f"{game.title}: {tally.games} games ({len(report.matches)} matches of one deal, "
-        f"{seating}; {setup.schedule.value}{resumed}), {report.actions} actions, "
+        f"{game.title}: {plural(tally.games, 'game')} "
+        f"({plural(len(report.matches), 'match', 'matches')} of one deal, "
+        f"{seating}; {setup.schedule.value}{resumed}), {plural(report.actions, 'action')}, "
         f"{report.seconds:.1f}s\n"
     )
     points = setup.schedule is Schedule.SWISS and len(setup.entrants) > 2
@@ -260,7 +282,7 @@ def print_report(report: TournamentReport, out: TextIO) -> None:
         f"{'  points' if points else ''}  stand-ins\n"
     )
     for s in tally.standings():
-        ci = f"[{score_text(s.low, '+')}, {score_text(s.high, '+')}]"
+        ci = interval_text(s.mean, s.half_width)
         rating = f"{s.rating.mu:.1f} ± {s.rating.sigma:.1f}"
         extra = f"  {s.points:6.1f}" if points else ""
         out.write(
@@ -271,6 +293,18 @@ def print_report(report: TournamentReport, out: TextIO) -> None:
             f"stored as tournament {report.tournament_id}: "
             f"`cardtable standings {report.tournament_id}`\n"
         )
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 deal``, ``2 deals``: ``n`` with the word in the right number."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def interval_text(mean: float, half_width: float | None) -> str:
+    """A 95% interval, or ``–`` (as on the browser page) where one match gives none."""
+    if half_width is None or not math.isfinite(half_width):
+        return "–"
+    return f"[{score_text(mean - half_width, '+')}, {score_text(mean + half_width, '+')}]"
 
 
 def score_text(value: float, sign: str = "") -> str:
@@ -306,7 +340,8 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
     setup = t.setup
     out.write(
         f"tournament {t.id}: {get_game(t.game_type).title}, {setup.get('schedule')}, "
-        f"{setup.get('deals')} deals per pairing, {t.status}, {len(t.matches)} matches\n"
+        f"{plural(int(setup.get('deals', 0)), 'deal')} per pairing, {t.status}, "
+        f"{plural(len(t.matches), 'match', 'matches')}\n"
     )
     bots = standings_of(t)
     points = setup.get("schedule") == Schedule.SWISS and len(setup.get("entrants", [])) > 2
@@ -316,8 +351,7 @@ def print_standings(t: StoredTournament, out: TextIO) -> None:
         f"{'  points' if points else ''}  stand-ins\n"
     )
     for b in bots:
-        half = b["half_width"] if b["half_width"] is not None else math.inf
-        ci = f"[{score_text(b['mean'] - half, '+')}, {score_text(b['mean'] + half, '+')}]"
+        ci = interval_text(b["mean"], b["half_width"])
         rating = f"{b['mu']:.1f} ± {b['sigma']:.1f}"
         mean = score_text(b["mean"])
         extra = f"  {b['points']:6.1f}" if points else ""

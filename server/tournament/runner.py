@@ -229,9 +229,17 @@ async def run_tournament(
     matches are counted again in schedule order instead of played, from its
     stored starting ratings, and only the rest is played and stored: the
     standings and ratings are those an uninterrupted run gives.  ``progress``
-    then counts the games played now (give it the stored ones as its initial)."""
+    then counts the games played now (give it the stored ones as its initial).
+
+    ``progress`` counts each game as it ends and shows the leader after each
+    match is counted; the run closes it once its last match is counted (the
+    caller still closes it if the run fails)."""
     loop = asyncio.get_running_loop()
     began = loop.time()
+    if progress is not None:
+        # The last game ends before the matches still waiting are counted: the
+        # end line waits for them, so its leader is the final standings' one.
+        progress.end_on_close()
     names = tuple(e.name for e in setup.entrants)
     if resume is not None:
         start = {r.bot: Rating(r.mu, r.sigma) for r in resume.ratings if r.match_number == 0}
@@ -264,6 +272,8 @@ async def run_tournament(
         raise
     if results is not None and report.tournament_id is not None:
         await results.finish(report.tournament_id, "finished", standings_json(tally))
+    if progress is not None:
+        progress.close()
     report.seconds = loop.time() - began
     return report
 
@@ -309,8 +319,7 @@ class _Run:
                         played = await games
                         self._fill(window, planned, stored)
                         match = await self._count(pairing, seed, played)
-                    if self.on_match is not None:
-                        self.on_match(match)
+                    self._counted(match)
             finally:
                 for *_, games in window:
                     if not isinstance(games, StoredMatch):
@@ -334,8 +343,16 @@ class _Run:
             window.append((p, seed, number, asyncio.ensure_future(self.player(games, self._game))))
 
     def _game(self) -> None:
+        # A game's end changes no rating: the leader moves when its match is counted.
         if self.progress is not None:
-            self.progress.advance(1, _leader_text(self.tally))
+            self.progress.advance(1)
+
+    def _counted(self, match: MatchResult) -> None:
+        """A match is in the tally: the progress shows the leader it makes."""
+        if self.progress is not None:
+            self.progress.lead(_leader_text(self.tally))
+        if self.on_match is not None:
+            self.on_match(match)
 
     async def _count(
         self, pairing: Pairing, seed: int, played: list[PlayedMatchGame]

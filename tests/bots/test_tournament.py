@@ -11,6 +11,7 @@ import pytest
 
 from bots.arena import PlayedGame, play_logged
 from bots.base import bot_target, installed_bots, load_bot, make_bot
+from bots.tournament import schedule
 from bots.tournament.jobs import GameJob, play_job
 from bots.tournament.ratings import Ratings
 from bots.tournament.schedule import round_robin, seatings, swiss_round, swiss_rounds
@@ -47,6 +48,55 @@ def test_swiss_pairs_neighbours_avoids_rematches_and_rotates_the_bye():
     assert swiss_rounds(2) == 1 and swiss_rounds(5) == 3 and swiss_rounds(8) == 3
 
 
+def _met(*pairs: tuple[int, ...]) -> set[frozenset[int]]:
+    return {frozenset(p) for p in pairs}
+
+
+def test_swiss_avoids_a_rematch_when_another_pairing_does():
+    # Five bots (0 low, 1 heuristic, 2 random, 3 none, 4 raise) after round 1:
+    # 0-1 and 2-3 played, 4 had the bye.  Round 2's standing puts 0 last: its bye.
+    met = _met((0, 1), (2, 3), (4,))
+    pairs, bye = swiss_round(2, [1, 4, 2, 3, 0], met)
+    assert bye == 0
+    # 1-4 first would leave 2-3 to meet again: 1-2 and 4-3 meet nobody twice.
+    assert [(p.a, p.b) for p in pairs] == [(1, 2), (4, 3)]
+    assert all(p.round == 2 for p in pairs)
+    # The same round again gives the same pairs.
+    assert swiss_round(2, [1, 4, 2, 3, 0], met) == (pairs, bye)
+
+
+def test_swiss_backtracks_more_than_one_level():
+    # The top pairs keep their best partner only as long as the rest can be paired.
+    met = _met((0, 2), (4, 5), (3, 5))
+    pairs, bye = swiss_round(3, [0, 1, 2, 3, 4, 5], met)
+    assert bye is None
+    assert [(p.a, p.b) for p in pairs] == [(0, 1), (2, 5), (3, 4)]
+    assert not any(frozenset({p.a, p.b}) in met for p in pairs)
+
+
+def test_swiss_rematches_only_when_unavoidable_and_as_few_as_can_be():
+    # Four bots after three rounds have all met: every pairing is a rematch, and
+    # the standing order decides.
+    everyone = _met((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+    pairs, _ = swiss_round(4, [2, 0, 3, 1], everyone)
+    assert [(p.a, p.b) for p in pairs] == [(2, 0), (3, 1)]
+    # 0 has met everybody: it meets someone again, but 0-1 would force 2-3 as
+    # well; 0-2 leaves 1-3, who have not met.
+    met = _met((0, 1), (0, 2), (0, 3), (2, 3))
+    pairs, _ = swiss_round(4, [0, 1, 2, 3], met)
+    assert [(p.a, p.b) for p in pairs] == [(0, 2), (1, 3)]
+    assert sum(frozenset({p.a, p.b}) in met for p in pairs) == 1
+
+
+def test_a_swiss_search_that_runs_long_settles_for_the_greedy_pairing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(schedule, "SEARCH_STEPS", 2)
+    met = _met((0, 1), (2, 3), (4,))
+    pairs, bye = swiss_round(2, [1, 4, 2, 3, 0], met)
+    assert bye == 0 and [(p.a, p.b) for p in pairs] == [(1, 4), (2, 3)]
+
+
 def test_a_job_is_picklable_and_its_log_replays_to_the_same_state():
     game = get_game("whist")
     target = bot_target("whist", "heuristic")
@@ -64,7 +114,7 @@ def test_a_job_is_picklable_and_its_log_replays_to_the_same_state():
 
 
 class Failing:
-    def decide(self, view, legal, seat, seed, budget):  # type: ignore[no-untyped-def]
+    def decide(self, view, legal, seat, seed, budget):
         raise RuntimeError("broken bot")
 
 

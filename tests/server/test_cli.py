@@ -146,11 +146,15 @@ def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
 
 
 def test_tournament_prints_integral_scores_as_integers(capsys: Any) -> None:
-    # One bot in every seat: poker's chips change hands, so its mean is exactly 0.
-    args = ["tournament", "--game", "poker", "--bots", "random", "--games", "2", "--no-store"]
+    # The same bot under two names, each deal played in every seating: the chips
+    # one seating wins the other loses, so each mean is exactly 0.
+    args = ["tournament", "--game", "poker", "--bots", "random,again=random", "--games", "2",
+            "--no-store"]
     assert main(args) == 0
-    row = capsys.readouterr().out.splitlines()[-1]
-    assert row.split()[:4] == ["random", "0", "[+0,", "+0]"]
+    rows = [line.split()[:4] for line in capsys.readouterr().out.splitlines()[2:4]]
+    assert sorted(rows) == [["again", "0", "[+0,", "+0]"], ["random", "0", "[+0,", "+0]"]]
+    assert main(["tournament", "--game", "poker", "--bots", "random", "--no-store"]) == 2
+    assert "only one bot (random)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -19,20 +19,25 @@ from typing import Any
 import pytest
 from matplotlib.image import imread
 
-from bots.arena import derive_seeds
+from bots.arena import PlayedGame, derive_seeds
 from bots.progress import Progress
 from bots.tournament.schedule import Schedule
+from bots.tournament.tally import SeatedGame
 from engine.replay import LoggedAction, replay
 from rules.registry import get_game
 from server.app import Server
-from server.cli import main
+from server.cli import build_parser, main
 from server.persistence.results import Results
 from server.persistence.store import Store
 from server.settings import Settings
+from server.tournament.commands import setup_from_args
 from server.tournament.page import standings_of, stored_chart
 from server.tournament.plot import svg
 from server.tournament.runner import (
     Entrant,
+    MatchGames,
+    MatchPlayer,
+    PlayedMatchGame,
     TournamentSetup,
     local_player,
     make_executor,
@@ -49,6 +54,7 @@ def _load(url: str, tid: int) -> Any:
         store = await Store.open(url)
         try:
             t = await Results(store).get_tournament(tid)
+            assert t is not None
             games = [await store.get_game(g.game_id) for m in t.matches for g in m.games]
             return t, games
         finally:
@@ -202,6 +208,67 @@ def test_plain_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
     assert s.lines[1].rstrip().endswith("leader heuristic 29.0±7.1")
 
 
+class _Lines(io.StringIO):
+    """A stream off a terminal, read back line by line."""
+
+    def lines(self) -> list[str]:
+        return self.getvalue().splitlines()
+
+
+HEADS = TournamentSetup(
+    game="whist",
+    options={},
+    entrants=(Entrant("x", "bots.base:RandomBot"), Entrant("y", "bots.base:RandomBot")),
+    deals=2,
+)
+
+
+def _scripted(winner: dict[int, str], wait: float = 0.0) -> MatchPlayer:
+    """Plays no cards: each deal's ``winner`` scores 1 a seat, the other -1, a
+    game ending ``wait`` seconds after the one before."""
+
+    async def play(match: MatchGames, on_game: Any) -> list[PlayedMatchGame]:
+        games = []
+        for seating in match.seatings:
+            await asyncio.sleep(wait)
+            scores = tuple(1.0 if n == winner[match.seed] else -1.0 for n in seating)
+            games.append(SeatedGame(seating, PlayedGame(scores, (), 0, (0,) * len(seating))))
+            on_game()
+        return [PlayedMatchGame(g) for g in games]
+
+    return play
+
+
+def test_the_last_progress_line_names_the_leader_of_the_final_standings() -> None:
+    # x wins the first deal, y the second: the lead changes with the last match,
+    # which is counted after the last game ends.
+    first, second = derive_seeds(HEADS.seed, HEADS.deals)
+    stream = _Lines()
+    progress = Progress(total_games(HEADS), stream, every=3600.0)
+    report = asyncio.run(
+        run_tournament(HEADS, _scripted({first: "x", second: "y"}), progress=progress)
+    )
+    assert report.tally.leader() == "y"
+    y = report.tally.ratings.get("y")
+    lines = stream.lines()
+    assert lines[-1].startswith("progress: 4/4 games (100%)")
+    assert lines[-1].endswith(f"leader y {y.mu:.1f}±{y.sigma:.1f}")
+    assert len(lines) == 2  # the start and the end: the end printed once
+    assert progress._timer is None  # the run closed it
+
+
+def test_progress_lines_keep_coming_while_a_game_is_slow() -> None:
+    setup = dataclasses.replace(HEADS, deals=1)
+    (first,) = derive_seeds(setup.seed, setup.deals)
+    stream = _Lines()
+    progress = Progress(total_games(setup), stream, every=0.05)
+    asyncio.run(run_tournament(setup, _scripted({first: "x"}, wait=0.5), progress=progress))
+    # The first game takes half a second: no game counted, lines all the same.
+    waiting = [line for line in stream.lines() if line.startswith("progress: 0/2 games")]
+    assert len(waiting) >= 2
+    assert progress._timer is None
+
+
 def test_the_stored_chart_is_an_svg_with_both_panels(sqlite_url: str) -> None:
     assert main(["tournament", "--game", "whist", "--games", "2", "--db", sqlite_url]) == 0
     t, _ = _load(sqlite_url, 1)
@@ -243,6 +310,7 @@ async def test_results_round_trip_on_both_databases(db_url: str) -> None:
         # A running tournament's page works its standings out from the matches:
         # the same figures as the ones stored at the end.
         running = dataclasses.replace(t, standings=None)
+        assert t.standings is not None
         for live, final in zip(standings_of(running), t.standings["bots"], strict=True):
             assert live == pytest.approx(final)
         listed = await results.list_tournaments()
@@ -298,7 +366,7 @@ def test_a_progress_bar_on_a_terminal_shows_rate_eta_and_leader() -> None:
             return True
 
     term = Terminal()
-    bar = Progress(4, term)  # type: ignore[arg-type]
+    bar = Progress(4, term)
     bar.advance(2, "heuristic 27.1±7.9")
     bar.update(4, "heuristic 29.0±7.1")
     bar.close()
@@ -373,11 +441,55 @@ def test_seatings_per_deal_and_game_counts() -> None:
         (["--options", '{"deals": -3}'], "deals"),
         (["--plot", "chart.gif"], "must end in .png or .svg"),
         (["--remote-seat", "r" * 61], "bot name too long"),
+        (["--bots", "heuristic"], "only one bot (heuristic): a tournament needs two or more"),
+        (["--games", "1", "--plot", "/nonexistent/dir/x.png"], "no directory /nonexistent/dir"),
     ],
 )
 def test_bad_tournament_flags_are_clear_errors(flags: list[str], message: str, capsys: Any) -> None:
     assert main(["tournament", "--game", "whist", "--no-store", *flags]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_plot_file_that_is_a_directory_is_refused_at_the_start(
+    tmp_path: Path, capsys: Any
+) -> None:
+    (tmp_path / "x.png").mkdir()
+    args = ["tournament", "--game", "whist", "--games", "1", "--no-store"]
+    assert main([*args, "--plot", str(tmp_path / "x.png")]) == 2
+    captured = capsys.readouterr()
+    assert "is a directory" in captured.err and "progress:" not in captured.err
+
+
+def test_one_bot_and_a_remote_seat_make_two_entrants() -> None:
+    parser = build_parser(with_tools=False)
+    args = parser.parse_args(
+        ["tournament", "--game", "whist", "--bots", "heuristic", "--remote-seat", "mybot"]
+    )
+    setup = setup_from_args(args)
+    assert [(e.name, e.remote) for e in setup.entrants] == [("heuristic", False), ("mybot", True)]
+
+
+def test_the_help_gives_the_default_number_of_deals(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--games GAMES deals per pairing (Swiss: per round; default 100)" in text
+
+
+def test_one_deal_reads_in_the_singular_and_one_match_has_no_interval(
+    sqlite_url: str, capsys: Any
+) -> None:
+    args = ["tournament", "--game", "whist", "--bots", "heuristic,random", "--games", "1"]
+    assert main([*args, "--db", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert "Whist: 2 games (1 match of one deal, every seating; round-robin)" in out
+    assert main(["standings", "1", "--db", sqlite_url]) == 0
+    text = capsys.readouterr().out
+    assert "tournament 1: Whist, round-robin, 1 deal per pairing, finished, 1 match\n" in text
+    for printed in (out, text):
+        assert "inf" not in printed
+        rows = [line for line in printed.splitlines() if line.startswith(("heuristic", "random"))]
+        assert len(rows) == 2 and all(row.split()[2] == "–" for row in rows)
 
 
 def test_a_killed_tournaments_game_processes_end_with_it(tmp_path: Path) -> None:
