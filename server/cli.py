@@ -335,11 +335,12 @@ def cmd_games(args: argparse.Namespace) -> int:
     if not rows:
         print("no stored games")
         return 0
-    print(f"{'id':>5}  {'game':<8} {'status':<10} {'actions':>7}  {'created':<19}  result")
+    wide = max(8, *(len(g.game_type) for g, _ in rows))  # crazy_eights is 12
+    print(f"{'id':>5}  {'game':<{wide}} {'status':<10} {'actions':>7}  {'created':<19}  result")
     for g, n in rows:
         summary = (g.result or {}).get("summary", "")
         created = g.created_at.strftime("%Y-%m-%d %H:%M:%S")
-        print(f"{g.id:>5}  {g.game_type:<8} {g.status:<10} {n:>7}  {created:<19}  {summary}")
+        print(f"{g.id:>5}  {g.game_type:<{wide}} {g.status:<10} {n:>7}  {created:<19}  {summary}")
     return 0
 
 

@@ -54,6 +54,24 @@ def test_games_lists_and_replay_prints_every_step(sqlite_url: str, capsys: Any) 
     assert re.search(r"\n  Your hand:  [♠♥♦♣] ", out)
 
 
+def test_games_keeps_its_columns_for_a_long_game_name(sqlite_url: str, capsys: Any) -> None:
+    from server.persistence.store import Store
+
+    async def store_two() -> None:
+        store = await Store.open(sqlite_url)
+        try:
+            for game in ("whist", "crazy_eights"):
+                await store.create_game(game, {}, 1, "t", 4)
+        finally:
+            await store.close()
+
+    asyncio.run(store_two())
+    assert main(["games", "--db", sqlite_url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert {line.index("status" if i == 0 else "waiting") for i, line in enumerate(lines)} == {
+        lines[0].index("status")}
+
+
 def test_interactive_replay_steps_back_and_forth(sqlite_url: str) -> None:
     from clients.terminal.replay import run_replay
     from server.cli import replay_source
