@@ -13,6 +13,10 @@ arena"):
   rotations of that seed; the standing is the mean over seeds with a Student-t 95%
   interval (seeds are independent; t rather than the normal 1.96 because a
   tournament often has only a handful of deals).
+- **budgets**: a tournament's game (``play_logged`` with ``strict_budget``) asks
+  each bot on a daemon thread of its own and waits ``budget`` seconds at most; a late or
+  failed decision gets the game's stand-in, and ``PlayedGame.faults`` tells the
+  bot's author why.
 - **progress** on stderr: a bar on a terminal, plain periodic lines otherwise
   (``bots/progress.py``).
 
@@ -22,10 +26,13 @@ Scores are ``Result.scores`` of the bot's seat times ``scale`` (e.g. 1 / big bli
 from __future__ import annotations
 
 import math
+import queue
+import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TextIO
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple, TextIO
 
 from scipy.special import stdtrit
 
@@ -33,7 +40,7 @@ from bots.base import Bot
 from bots.progress import Progress
 from engine.errors import IllegalAction
 from engine.events import JSON
-from engine.game import Game
+from engine.game import Action, Game
 from engine.rng import Rng, derive_seed
 
 
@@ -97,6 +104,39 @@ def _standing(name: str, values: Sequence[float], games: int) -> Standing:
 
 
 @dataclass(frozen=True)
+class SeatFaults:
+    """Why one seat's decisions went to the stand-in, for its bot's author."""
+
+    failures: int = 0  # decide() raised
+    late: int = 0  # no answer within the budget (strict_budget)
+    busy: int = 0  # not asked: the bot was still busy with a late decision
+    illegal: int = 0  # answers the rules refused
+    declined: int = 0  # decide() returned None
+    first_failure: str | None = None  # the first exception, with its last frames
+
+    def summary(self) -> str:
+        """The non-zero counts, e.g. ``"failures 13"`` ("" when there are none)."""
+        counts = [(k, getattr(self, k)) for k in FAULT_KINDS]
+        return ", ".join(f"{k} {n}" for k, n in counts if n)
+
+    def plus(self, other: SeatFaults) -> SeatFaults:
+        """Both seats' counts added; the earlier first failure kept."""
+        counts = {k: getattr(self, k) + getattr(other, k) for k in FAULT_KINDS}
+        return SeatFaults(**counts, first_failure=self.first_failure or other.first_failure)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**{k: getattr(self, k) for k in FAULT_KINDS}, "first_failure": self.first_failure}
+
+    @classmethod
+    def of_json(cls, data: dict[str, Any]) -> SeatFaults:
+        counts = {k: int(data.get(k, 0)) for k in FAULT_KINDS}
+        return cls(**counts, first_failure=data.get("first_failure"))
+
+
+FAULT_KINDS = ("failures", "late", "busy", "illegal", "declined")
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     """One arena game: the scores, the log it replays from, and the stand-ins."""
 
@@ -105,10 +145,91 @@ class PlayedGame:
     illegal: int  # answers the rules refused
     stand_ins: tuple[int, ...]  # per seat: decisions the game's stand-in made
     result: JSON = field(default_factory=dict)  # Result.to_json(), as a table stores it
+    # Per seat, why its stand-ins were made; () for a game played elsewhere (a
+    # server's table) or read back from storage.
+    faults: tuple[SeatFaults, ...] = ()
 
     @property
     def actions(self) -> int:
         return len(self.log)
+
+
+# A failure's text: the innermost frames (the bot's own) and at most this many
+# characters, so a recursion error cannot flood a report.
+FAILURE_FRAMES = 6
+FAILURE_CHARS = 4000
+
+
+def failure_text(error: BaseException) -> str:
+    """``error``'s type, message and last frames, capped at ``FAILURE_CHARS``."""
+    text = "".join(traceback.format_exception(error, limit=-FAILURE_FRAMES))
+    if len(text) <= FAILURE_CHARS:
+        return text
+    half = FAILURE_CHARS // 2
+    # Keep both ends: the head says where, the tail holds the type and message.
+    return f"{text[:half]}\n[... {len(text) - 2 * half} characters cut ...]\n{text[-half:]}"
+
+
+class _Answer(NamedTuple):
+    """What asking a bot gave: an action, or why there is none."""
+
+    action: Action | None = None
+    error: BaseException | None = None  # decide() raised it
+    fault: str | None = None  # "late" or "busy": decide() gave no answer in time
+
+
+class _Call:
+    """One decide() handed to an asker's thread; ``done`` is set when it returns."""
+
+    def __init__(self, args: tuple[Any, ...]) -> None:
+        self.args = args
+        self.done = threading.Event()
+        self.action: Action | None = None
+        self.error: BaseException | None = None
+
+
+class _Asker:
+    """Asks one bot on its own daemon thread, call after call, waiting at most the
+    budget for each: a bot that never returns holds only that thread, which cannot
+    keep the process from exiting.  While a late call still runs, the bot is busy
+    (a bot object is not assumed to be thread-safe) and is not asked again.  One
+    parked thread per bot and game: a thread per decision cost more than a fast
+    bot's thinking."""
+
+    def __init__(self, bot: Bot) -> None:
+        self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._current: _Call | None = None
+        threading.Thread(target=self._serve, args=(bot,), name="bot", daemon=True).start()
+
+    def _serve(self, bot: Bot) -> None:
+        while (call := self._calls.get()) is not None:
+            try:
+                call.action = bot.decide(*call.args)
+            except BaseException as exc:  # even SystemExit: the caller decides what it means
+                call.error = exc
+            call.args = ()
+            call.done.set()
+
+    def ask(self, args: tuple[Any, ...], budget: float) -> _Answer:
+        if self._current is not None and not self._current.done.is_set():
+            return _Answer(fault="busy")
+        call = self._current = _Call(args)
+        self._calls.put(call)
+        if not call.done.wait(min(max(budget, 0.0), threading.TIMEOUT_MAX)):
+            return _Answer(fault="late")
+        return _Answer(call.action, call.error)
+
+    def close(self) -> None:
+        """The thread ends once its call in hand (if any) returns."""
+        self._calls.put(None)
+
+
+def _ask_here(bot: Bot, args: tuple[Any, ...]) -> _Answer:
+    """Ask ``bot`` on the caller's thread, untimed (the benches)."""
+    try:
+        return _Answer(bot.decide(*args))
+    except Exception as exc:
+        return _Answer(error=exc)
 
 
 def play_logged(
@@ -123,14 +244,43 @@ def play_logged(
 ) -> PlayedGame:
     """One game with ``seats[i]`` playing seat ``i``, keeping its log.
 
-    A bot that returns None, answers illegally, (with ``strict_budget``) takes
-    longer than ``budget`` or (with ``contain_errors``) raises gets the game's
-    stand-in for that decision, as at a table.  Without ``contain_errors`` a bot's
-    exception propagates: a bench measuring a bot must not hide its bugs."""
+    A bot that returns None, answers illegally, (with ``contain_errors``) raises
+    or (with ``strict_budget``) has not answered after ``budget`` seconds gets the
+    game's stand-in for that decision, as at a table.  With ``strict_budget`` each
+    bot is asked on a daemon thread of its own and a late answer is not waited
+    for; until it comes its bot gets the stand-in without being asked.  Without
+    ``contain_errors`` a bot's exception propagates: a bench measuring a bot must
+    not hide its bugs.  ``PlayedGame.faults`` says why each stand-in was made."""
+    askers: dict[int, _Asker] = {}  # by id(): a bot object may sit in two seats
+
+    def ask(bot: Bot, args: tuple[Any, ...]) -> _Answer:
+        if not strict_budget:
+            return _ask_here(bot, args)
+        asker = askers.get(id(bot))
+        if asker is None:
+            asker = askers[id(bot)] = _Asker(bot)
+        return asker.ask(args, budget)
+
+    try:
+        return _play(game, config, seed, seats, budget, ask, contain_errors)
+    finally:
+        for asker in askers.values():
+            asker.close()
+
+
+def _play(
+    game: Game[Any, Any],
+    config: Any,
+    seed: int,
+    seats: Sequence[Bot],
+    budget: float,
+    ask: Callable[[Bot, tuple[Any, ...]], _Answer],
+    contain_errors: bool,
+) -> PlayedGame:
     state = game.new(config, seed)
     log: list[tuple[int, JSON]] = []
-    illegal = 0
     stand_ins = [0] * len(seats)
+    faults = [SeatFaults()] * len(seats)
     while True:
         acting = game.to_act(state)
         if not acting:
@@ -139,20 +289,14 @@ def play_logged(
         legal = game.legal(state, seat)
         decision_seed = derive_seed(seed, len(log), seat)
         view = game.view(state, seat)
-        start = time.perf_counter()
-        try:
-            action = seats[seat].decide(view, legal, seat, decision_seed, budget)
-        except Exception:
-            if not contain_errors:
-                raise
-            action = None
-        late = strict_budget and time.perf_counter() - start > budget
-        move = None
-        if action is not None and not late:
-            try:
-                move = game.validate(state, seat, action)
-            except IllegalAction:
-                illegal += 1
+        answer = ask(seats[seat], (view, legal, seat, decision_seed, budget))
+        if answer.error is not None and not (
+            contain_errors and isinstance(answer.error, Exception)
+        ):
+            raise answer.error
+        move, fault = _checked(game, state, seat, answer)
+        if fault is not None:
+            faults[seat] = _counted(faults[seat], fault, answer.error)
         if move is None:  # no answer or an illegal one: the stand-in, as at a table
             move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
             stand_ins[seat] += 1
@@ -160,9 +304,39 @@ def play_logged(
         log.append((seat, dict(move.action)))
     result = game.result(state)
     assert result is not None
+    illegal = sum(f.illegal for f in faults)
     return PlayedGame(
-        tuple(result.scores), tuple(log), illegal, tuple(stand_ins), result.to_json()
+        tuple(result.scores),
+        tuple(log),
+        illegal,
+        tuple(stand_ins),
+        result.to_json(),
+        tuple(faults),
     )
+
+
+def _checked(
+    game: Game[Any, Any], state: Any, seat: int, answer: _Answer
+) -> tuple[Any, str | None]:
+    """The validated move of ``answer`` (None if it has none) and its fault kind."""
+    if answer.error is not None:
+        return None, "failures"
+    if answer.fault is not None:
+        return None, answer.fault
+    if answer.action is None:
+        return None, "declined"
+    try:
+        return game.validate(state, seat, answer.action), None
+    except IllegalAction:
+        return None, "illegal"
+
+
+def _counted(faults: SeatFaults, kind: str, error: BaseException | None) -> SeatFaults:
+    """``faults`` with one more of ``kind`` (and ``error``'s text if it is the first)."""
+    counted = replace(faults, **{kind: getattr(faults, kind) + 1})
+    if error is not None and faults.first_failure is None:
+        counted = replace(counted, first_failure=failure_text(error))
+    return counted
 
 
 def play_game(

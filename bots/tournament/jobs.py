@@ -27,7 +27,7 @@ class GameJob:
     seed: int
     seating: tuple[str, ...]
     budget: float = 1.0
-    strict_budget: bool = True  # a late answer gets the stand-in, as at a table
+    strict_budget: bool = True  # a late answer gets the stand-in at once, as at a table
 
 
 # Bot targets that have decided once in this process (see _warm_up).
@@ -36,7 +36,8 @@ _WARM: set[str] = set()
 
 def play_job(job: GameJob) -> PlayedGame:
     """Play ``job`` to the end (a bot that fails, answers illegally or late gets
-    the game's stand-in for that decision)."""
+    the game's stand-in for that decision; ``PlayedGame.faults`` says which and why,
+    with a failure's traceback)."""
     game = get_game(job.game)
     config = game.parse_config(json.loads(job.options))
     bots = [load_bot(target) for target in job.seating]

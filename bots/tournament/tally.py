@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bots.arena import PlayedGame, mean_ci
+from bots.arena import PlayedGame, SeatFaults, mean_ci
 from bots.tournament.ratings import Rating, Ratings
 
 
@@ -83,6 +83,8 @@ class Tally:
     samples: dict[str, list[float]] = field(default_factory=dict)
     points: dict[str, float] = field(default_factory=dict)
     stand_ins: dict[str, int] = field(default_factory=dict)
+    # Why the stand-ins were made (games played here; a server's tables say nothing)
+    faults: dict[str, SeatFaults] = field(default_factory=dict)
     # (match number, bot, rating after it): the rating-over-matches history
     history: list[tuple[int, str, Rating]] = field(default_factory=list)
     met: set[frozenset[int]] = field(default_factory=set)
@@ -110,6 +112,10 @@ class Tally:
         for g in m.games:
             for seat, name in enumerate(g.seating):
                 self.stand_ins[name] += g.played.stand_ins[seat]
+                if g.played.faults:
+                    self.faults[name] = self.faults.get(name, SeatFaults()).plus(
+                        g.played.faults[seat]
+                    )
         self.ratings.update(m.a, m.b, m.score_a, m.score_b)
         if m.a != m.b:
             self.rated.update((m.a, m.b))

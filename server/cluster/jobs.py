@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bots.arena import PlayedGame
+from bots.arena import PlayedGame, SeatFaults
 from bots.tournament.jobs import GameJob
 from server.persistence.jobs import JobKey
 
@@ -40,6 +40,7 @@ def played_json(p: PlayedGame) -> dict[str, Any]:
         "illegal": p.illegal,
         "stand_ins": list(p.stand_ins),
         "result": p.result,
+        "faults": [f.to_json() for f in p.faults],
     }
 
 
@@ -51,4 +52,5 @@ def played_of(data: dict[str, Any]) -> PlayedGame:
         int(data["illegal"]),
         tuple(int(n) for n in data["stand_ins"]),
         dict(data["result"]),
+        tuple(SeatFaults.of_json(f) for f in data.get("faults", [])),  # none before they were kept
     )

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -17,6 +18,7 @@ from typing import Any, TextIO
 from bots.base import bot_names, bot_target, load_bot
 from bots.progress import Progress
 from bots.tournament.schedule import Schedule, swiss_rounds
+from bots.tournament.tally import Tally
 from engine.errors import IllegalAction
 from rules.registry import get_game
 from server.persistence.results import MatchAlreadyStored, Results, StoredTournament
@@ -288,11 +290,25 @@ def print_report(report: TournamentReport, out: TextIO) -> None:
         out.write(
             f"{s.name:<{w}} {score_text(s.mean):>16}  {ci:<22} {rating:>13}{extra}  {s.stand_ins}\n"
         )
+    print_faults(tally, out)
     if report.tournament_id is not None:
         out.write(
             f"stored as tournament {report.tournament_id}: "
             f"`cardtable standings {report.tournament_id}`\n"
         )
+
+
+def print_faults(tally: Tally, out: TextIO) -> None:
+    """Why each bot got its stand-ins, and the first exception it raised: what
+    its author needs to fix it."""
+    for name in tally.names:
+        faults = tally.faults.get(name)
+        if faults is None or not faults.summary():
+            continue
+        out.write(f"{name}: stand-ins for {faults.summary()}\n")
+        if faults.first_failure:
+            text = textwrap.indent(faults.first_failure.rstrip(), "    ")
+            out.write(f"  its first failure:\n{text}\n")
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:

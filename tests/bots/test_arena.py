@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import io
 import math
+import pickle
 
 import pytest
 
-from bots.arena import Progress, derive_seeds, mean_ci, play_game, run
+from bots.arena import (
+    FAILURE_CHARS,
+    PlayedGame,
+    Progress,
+    SeatFaults,
+    derive_seeds,
+    failure_text,
+    mean_ci,
+    play_game,
+    play_logged,
+    run,
+)
 from bots.base import RandomBot, make_bot
 from rules.poker.game import PokerGame
 from rules.registry import get_game
@@ -107,8 +119,11 @@ class _Illegal:
         return {"type": "call", "call": "8NT"}
 
 
-@pytest.mark.parametrize(("bot", "illegal"), [(_Undecided(), 0), (_Illegal(), 4)])
-def test_a_bot_without_a_legal_answer_gets_the_games_stand_in(bot, illegal):
+@pytest.mark.parametrize(
+    ("bot", "illegal", "fault"),
+    [(_Undecided(), 0, SeatFaults(declined=1)), (_Illegal(), 4, SeatFaults(illegal=1))],
+)
+def test_a_bot_without_a_legal_answer_gets_the_games_stand_in(bot, illegal, fault):
     # As at a table: Game.stand_in moves for the seat.  Bridge's never bids for a
     # seat, so four of them pass the board out.
     bridge = get_game("bridge")
@@ -116,3 +131,72 @@ def test_a_bot_without_a_legal_answer_gets_the_games_stand_in(bot, illegal):
     scores, actions, refused = play_game(bridge, config, 5, [bot] * 4)
     assert (actions, refused) == (4, illegal)
     assert scores == (0, 0, 0, 0)
+    # Each seat is told why its stand-in moved.
+    played = play_logged(bridge, config, 5, [bot] * 4)
+    assert played.faults == (fault,) * 4 and played.stand_ins == (1,) * 4
+
+
+class _Raising:
+    """Fails on every call, each time with a different message."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def decide(self, view, legal, seat, seed, budget):
+        self.calls += 1
+        return self._think(self.calls)
+
+    def _think(self, call):
+        raise ValueError(f"broken on call {call}")
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_raising_bots_first_failure_is_reported_with_its_traceback(strict):
+    whist = get_game("whist")
+    seats = [_Raising(), RandomBot(), RandomBot(), RandomBot()]
+    played = play_logged(
+        whist, whist.parse_config({}), 5, seats, strict_budget=strict, contain_errors=True
+    )
+    assert played.stand_ins == (13, 0, 0, 0)
+    faults = played.faults[0]
+    assert (faults.failures, faults.late, faults.busy, faults.illegal) == (13, 0, 0, 0)
+    assert faults.summary() == "failures 13"
+    text = faults.first_failure
+    assert text is not None and text.startswith("Traceback (most recent call last):")
+    assert text.rstrip().endswith("ValueError: broken on call 1")  # the first one
+    assert "in _think" in text and "in decide" in text  # the bot's own frames
+    assert played.faults[1:] == (SeatFaults(),) * 3
+    # A tournament's worker hands it back pickled.
+    assert pickle.loads(pickle.dumps(played)) == played
+
+
+def test_a_failures_text_is_capped_at_both_ends():
+    try:
+        raise RuntimeError("x" * 50_000 + " the end")
+    except RuntimeError as exc:
+        text = failure_text(exc)
+    assert len(text) < FAILURE_CHARS + 100
+    assert text.startswith("Traceback") and text.rstrip().endswith("the end")
+    assert "characters cut" in text
+
+
+def test_a_played_game_made_the_old_way_has_no_faults():
+    # Callers that build one from stored results (without faults) keep working.
+    old = PlayedGame((1.0, -1.0), (), 0, (0, 2))
+    assert old.faults == () and pickle.loads(pickle.dumps(old)) == old
+
+
+def test_a_played_game_s_faults_survive_a_worker_s_stored_result() -> None:
+    """A game a cluster worker played comes back as JSON: the reasons for its
+    stand-ins (and the first failure's text) with it; a result stored before
+    faults were kept reads back with none."""
+    import json
+
+    from server.cluster.jobs import played_json, played_of
+
+    faults = (SeatFaults(failures=2, first_failure="ValueError: x"), SeatFaults(late=1))
+    played = PlayedGame((1.0, -1.0), ((0, {"type": "fold"}),), 0, (2, 1), {"s": 1}, faults)
+    data = json.loads(json.dumps(played_json(played)))
+    assert played_of(data) == played
+    del data["faults"]
+    assert played_of(data).faults == ()

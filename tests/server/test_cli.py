@@ -175,6 +175,16 @@ def test_tournament_prints_integral_scores_as_integers(capsys: Any) -> None:
     assert "only one bot (random)" in capsys.readouterr().err
 
 
+def test_a_failing_bot_s_author_is_told_why(capsys: Any) -> None:
+    bots = "raise=tests.server.slow_bot:RaisingBot,random"
+    assert main(["tournament", "--game", "whist", "--bots", bots, "--games", "1",
+                 "--no-store"]) == 0
+    out = capsys.readouterr().out
+    assert "raise: stand-ins for failures 52\n  its first failure:\n" in out
+    assert 'raise ValueError("this bot has a bug")' in out
+    assert "    ValueError: this bot has a bug" in out
+
+
 @pytest.mark.parametrize(
     "command", [["games"], ["replay", "1"], ["tournaments"], ["standings", "1"]]
 )
