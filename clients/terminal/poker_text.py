@@ -38,10 +38,13 @@ def render_poker(
     to_act: Sequence[int],
 ) -> list[str]:
     """The hold'em table: hand and street, board and pot, one row per seat, your cards."""
+    # An imported hand's amounts come in its file's money in the hints (``decimals``).
     blinds = view.get("blinds") or {}
     stakes = f"blinds {blinds.get('small')}/{blinds.get('big')}"
     if blinds.get("ante"):
         stakes += f" ante {blinds['ante']}"
+    if hints.get("blinds"):
+        stakes = f"blinds {hints['blinds']}"
     head = [f"Hand {view.get('hand_number', '-')}/{view.get('hands')}", stakes]
     if "street" in view:
         head.append("hand over" if view.get("hand_over") else str(view["street"]))
@@ -53,9 +56,10 @@ def render_poker(
     if view.get("board2"):  # a board run twice
         lines.append(f"Board, second run: {cards_text(view.get('board2'))}")
     if view.get("rake"):
-        lines.append(f"Rake: {view['rake']}")
-    stacks = view.get("stacks") or []
+        lines.append(f"Rake: {hints.get('rake', view['rake'])}")
+    stacks = hints.get("stacks") or view.get("stacks") or []
     bets = view.get("bets") or [0] * len(stacks)
+    bet_texts = hints.get("bets") or bets
     states = hints.get("seat_states") or [""] * len(stacks)
     shown = view.get("shown") or {}
     width = max((len(who(s, names, me)) for s in range(len(stacks))), default=0)
@@ -63,7 +67,7 @@ def render_poker(
         shown_stack = "?" if stack is None else stack  # None: a history did not know it
         row = f"  {who(seat, names, me):<{width}}  stack {shown_stack:>5}"
         bet = bets[seat] if seat < len(bets) else 0
-        row += f"  bet {bet:>4}" if bet else " " * 10
+        row += f"  bet {bet_texts[seat]:>4}" if bet else " " * 10
         state = states[seat] if seat < len(states) else ""
         row += f"  {_markers(view, seat):<9}{state:<11}"
         info = shown.get(str(seat))
@@ -75,10 +79,11 @@ def render_poker(
             row += "  <- to act"
         lines.append(row.rstrip())
     if view.get("hand_over") and view.get("awards"):
-        won: dict[int, int] = {}
+        won: dict[int, Any] = {}
         for award in view["awards"]:
             for seat, chips in award.get("shares", []):
                 won[seat] = won.get(seat, 0) + chips
+        won = {int(s): text for s, text in hints.get("won", [])} or won
         lines.append("Won:   " + ", ".join(f"{who(s, names, me)} {c}" for s, c in won.items()))
     if "hand" in view:
         strength = f"  ({hints['hand_strength']})" if hints.get("hand_strength") else ""

@@ -9,8 +9,10 @@ export function pokerSeat(view, s, names, me, toAct, hints) {
   const players = view.players || [];
   const inHand = players.includes(s);
   const folded = (view.folded || [])[s];
-  const stack = (view.stacks || [])[s]; // null: a history that does not know it
+  // An imported hand's amounts come in its file's money in the hints.
+  const stack = (hints.stacks || view.stacks || [])[s]; // null: a history that does not know it
   const bet = (view.bets || [])[s] || 0;
+  const betText = (hints.bets || view.bets || [])[s];
   const marks = [];
   if (view.button === s) marks.push(el("span", { class: "chip-mark dealer", title: "button" }, "D"));
   if (view.small_blind_seat === s) marks.push(el("span", { class: "chip-mark", title: "small blind" }, "SB"));
@@ -29,7 +31,7 @@ export function pokerSeat(view, s, names, me, toAct, hints) {
   ];
   if (shown) kids.push(el("div", { class: "shown-hand" }, shown.hand));
   if ((view.mucked || []).includes(s)) kids.push(el("div", { class: "shown-hand" }, "mucked"));
-  kids.push(el("div", { class: "bet" }, bet ? el("span", { class: "bet-chip" }, String(bet)) : ""));
+  kids.push(el("div", { class: "bet" }, bet ? el("span", { class: "bet-chip" }, String(betText)) : ""));
   const acting = (toAct || []).includes(s);
   return el("div", { class: `pk-seat${acting ? " acting" : ""}${folded || !inHand ? " folded" : ""}` }, kids);
 }
@@ -39,7 +41,8 @@ export function pokerBoard(view, names, me, toAct, ctl = {}) {
   const n = (view.stacks || []).length;
   const bottom = typeof me === "number" && me >= 0 ? me : 0;
   const b = view.blinds || {};
-  const info = [`Hand ${view.hand_number ?? "–"}/${view.hands}`, `Blinds ${b.small}/${b.big}${b.ante ? ` ante ${b.ante}` : ""}`];
+  const stakes = hints.blinds || `${b.small}/${b.big}${b.ante ? ` ante ${b.ante}` : ""}`;
+  const info = [`Hand ${view.hand_number ?? "–"}/${view.hands}`, `Blinds ${stakes}`];
   if (view.street) info.push(view.hand_over ? "hand over" : view.street);
   if (view.phase === "between") info.push("between hands");
   // The viewer sits at the bottom; the others fill the top row in seat order (clockwise).
@@ -47,6 +50,7 @@ export function pokerBoard(view, names, me, toAct, ctl = {}) {
   for (let i = 1; i < n; i++) others.push((bottom + i) % n);
   const won = {};
   if (view.hand_over) for (const a of view.awards || []) for (const [s, c] of a.shares || []) won[s] = (won[s] || 0) + c;
+  for (const [s, text] of hints.won || []) won[s] = text;
   const wonText = Object.entries(won).map(([s, c]) => `${seatName(Number(s), names, me)} wins ${c}`).join(", ");
   const centre = el("div", { class: "pk-centre" },
     el("div", { class: "cards board" }, (view.board || []).map((c) => cardNode(c)),
@@ -54,7 +58,7 @@ export function pokerBoard(view, names, me, toAct, ctl = {}) {
     // A board run twice: the second run's board under the first.
     Array.isArray(view.board2) ? el("div", { class: "cards board board2", title: "second run" }, view.board2.map((c) => cardNode(c))) : null,
     el("div", { class: "pot" }, hints.pot || ""),
-    view.rake ? el("div", { class: "muted small" }, `rake ${view.rake}`) : null,
+    view.rake ? el("div", { class: "muted small" }, `rake ${hints.rake ?? view.rake}`) : null,
     wonText ? el("div", { class: "won" }, wonText) : null);
   return el("div", { class: "felt poker" },
     el("div", { class: "board-info" }, info.map((x) => el("span", {}, x))),

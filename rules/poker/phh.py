@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -35,6 +35,7 @@ from engine.formats import FileFormat, FormatError, GameRecord
 from rules.poker.amounts import (
     AmountError,
     check_amount,
+    from_chips,
     parse_amount,
     shown,
     to_chips,
@@ -44,6 +45,7 @@ from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
 from rules.poker.options import PokerConfig, spell_cards
 from rules.poker.phh_rake import (
     file_stacks,
+    finishing_chips,
     rake_options,
     stacks_from_winnings,
     unknown_winners,
@@ -64,6 +66,8 @@ _TAKEN = frozenset(
         "actions",
         "_board2",  # a board run twice: an option of the hand, written back from it
         "_cap",  # cap no-limit's cap: likewise
+        "_pot_rakes",  # a table's percentage rake, pot by pot: likewise
+        "_odd_chip",  # how a table split odd chips, where it mattered: likewise
     }
 )
 
@@ -271,6 +275,7 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     )
     if "_cap" in data:  # PHH has no cap no-limit: our user field
         options["cap"] = chips(_amounts(data["_cap"], "_cap", where, 1), "_cap")[0]
+    options.update(_user_options(data, where, chips))
     second = data.get("_board2")
     if second is not None:  # PHH has no notation for a second run: our user field
         if not isinstance(second, str):
@@ -286,7 +291,23 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     if finishing is None:
         finishing = stacks_from_winnings(played, file_stacks(tags.get("winnings"), decimals))
     record, played = _explained(record, played, finishing, where)
+    _check_finishing(record, played, tags.get("finishing_stacks"), where)
     return replace(record, tags=_settled(tags, played, decimals))
+
+
+def _user_options(
+    data: Mapping[str, Any], where: _Where, chips: Callable[[Sequence[Decimal], str], list[int]]
+) -> dict[str, Any]:
+    """The options our own user fields ``_pot_rakes`` and ``_odd_chip`` keep (what a
+    table played here did that PHH has no field for)."""
+    out: dict[str, Any] = {}
+    if "_pot_rakes" in data:
+        out["pot_rakes"] = chips(_amounts(data["_pot_rakes"], "_pot_rakes", where), "_pot_rakes")
+    if "_odd_chip" in data:
+        if data["_odd_chip"] not in ("one_each", "first_winner"):
+            raise where.error("'one_each' or 'first_winner'", "_odd_chip")
+        out["odd_chip"] = data["_odd_chip"]
+    return out
 
 
 def _explained(
@@ -311,28 +332,64 @@ def _explained(
     return record, played
 
 
+def _check_finishing(
+    record: GameRecord, played: PlayedHand, said: str | None, where: _Where
+) -> None:
+    """The file's ``finishing_stacks`` must be the replay's stacks (after the rake
+    they show, found by :func:`_explained`): a hand whose figures the rules do not
+    give is refused, never stored to pay otherwise, as the PokerStars reader
+    refuses ``collected`` lines the rules do not pay."""
+    if said is None:
+        return
+    decimals = played.config.decimals
+    order = played.hand.players
+    theirs = finishing_chips(said, decimals)
+    if theirs is None or len(theirs) != len(order):
+        raise where.error(f"not the stacks of {len(order)} players in the hand's unit "
+                          f"({from_chips(1, decimals)})", "finishing_stacks")
+    unknown = set(played.config.unknown_stacks or ())
+    wrong = [(i, played.final_stacks[s], v) for i, (s, v) in enumerate(zip(order, theirs,
+                                                                           strict=True))
+             if s not in unknown and v is not None and v != played.final_stacks[s]]
+    if not wrong:
+        return
+    names = record.players or ("",) * len(order)
+    said_text = "; ".join(
+        f"p{i + 1}{f' ({names[i]})' if names[i] else ''} {from_chips(ours, decimals)} but "
+        f"the file says {from_chips(v, decimals)}" for i, ours, v in wrong
+    )
+    raise where.error(f"the rules leave {said_text}{_trimming_hint(record, theirs)}",
+                      "finishing_stacks")
+
+
+def _trimming_hint(record: GameRecord, theirs: list[int | None]) -> str:
+    """A note when the file's stacks are those of the other ``ante_trimming_status``
+    (published files that keep a big-blind ante as dead money yet say ``true``)."""
+    if not any(record.options["antes"]):
+        return ""
+    flipped = not record.options["ante_trimming"]
+    try:
+        other = play_record(replace(record, options={**record.options, "ante_trimming": flipped}))
+    except ReplayError:
+        return ""
+    if all(v is None or v == other.final_stacks[s]
+           for s, v in zip(other.hand.players, theirs, strict=True)):
+        return (" (they are the stacks with ante_trimming_status = "
+                f"{toml_value(flipped)})")
+    return ""
+
+
 def _settled(tags: dict[str, str], played: PlayedHand, decimals: int) -> dict[str, str]:
     """Without ``finishing_stacks`` when the replay gives the same (the writer writes
-    them from the replay); with the file's text when it says otherwise."""
+    them from the replay); with the file's text when it names a stack the hand
+    does not know (``inf`` at the start) that the replay cannot check."""
     said = tags.get("finishing_stacks")
     if said is None:
         return tags
     unknown = set(played.config.unknown_stacks or ())
     ours = [None if s in unknown else played.final_stacks[s] for s in played.hand.players]
-    same = _finishing(said, decimals) == ours
+    same = finishing_chips(said, decimals) == ours
     return {k: v for k, v in tags.items() if not (same and k == "finishing_stacks")}
-
-
-def _finishing(said: str, decimals: int) -> list[int | None] | None:
-    """A ``finishing_stacks`` text as chips, ``None`` for ``inf`` (a stack not
-    known); None when it is not that."""
-    out: list[int | None] = []
-    for entry in (v.strip() for v in said.strip("[]").split(",") if v.strip()):
-        chips = None if entry in ("inf", "+inf") else file_stacks(entry, decimals)
-        if chips is None and entry not in ("inf", "+inf"):
-            return None
-        out += chips or [None]
-    return out
 
 
 def _amounts(
@@ -494,9 +551,19 @@ def _write(records: Sequence[GameRecord]) -> str:
         hands = [hand for _, played in per_record for hand in played]
         # A record of one hand keeps its section's name (its title) where it has one.
         keys = [r.title if len(played) == 1 else "" for r, played in per_record for _ in played]
-        return write_phh(hands, keys)
+        text = write_phh(hands, keys)
     except ReplayError as exc:
         raise PhhError(exc.message) from None
+    # Read back before it is handed out: the reader replays every hand and checks
+    # its finishing_stacks (written from our replay), so a text that would replay
+    # otherwise is refused, never written.  PHH, with our user fields, names every
+    # option a hand was played under, so this only catches our own mistakes; it
+    # costs about three times the writing, off the event loop.
+    try:
+        read_phh(text)
+    except PhhError as exc:
+        raise PhhError(f"written as PHH, a hand would not read back the same ({exc})") from None
+    return text
 
 
 PHH = FileFormat(

@@ -32,6 +32,18 @@ def file_stacks(said: str | None, decimals: int) -> list[int] | None:
         return None
 
 
+def finishing_chips(said: str, decimals: int) -> list[int | None] | None:
+    """A ``finishing_stacks`` text as chips, ``None`` for ``inf`` (a stack not
+    known); None when it is not that."""
+    out: list[int | None] = []
+    for entry in (v.strip() for v in said.strip("[]").split(",") if v.strip()):
+        chips = None if entry in ("inf", "+inf") else file_stacks(entry, decimals)
+        if chips is None and entry not in ("inf", "+inf"):
+            return None
+        out += chips or [None]
+    return out
+
+
 def stacks_from_winnings(played: PlayedHand, winnings: list[int] | None) -> list[int] | None:
     """The stacks a ``winnings`` field (what each player collected, after the rake)
     implies: the replay's stacks less what the replay paid beyond it."""

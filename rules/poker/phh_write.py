@@ -16,8 +16,12 @@ from decimal import Decimal
 from engine.cards import face_of, format_face
 from engine.events import OMNISCIENT
 from rules.poker.amounts import from_chips
+from rules.poker.betting import hand_pots
 from rules.poker.hands import PlayedHand
-from rules.poker.options import spell_cards
+from rules.poker.options import OddChip, PokerConfig, spell_cards
+from rules.poker.phh_rake import finishing_chips
+from rules.poker.pots import split
+from rules.poker.rake import take_rake
 from rules.poker.scoring import showing_order
 from rules.poker.state import HandState, Street
 
@@ -120,11 +124,24 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
     tags = dict(played.tags)
     computed: dict[str, str] = {}
     if played.final_stacks:
-        computed["finishing_stacks"] = stack_list([played.final_stacks[s] for s in order])
+        said = tags.pop("finishing_stacks", None)
+        ours = [played.final_stacks[s] for s in order]
+        # The replay's stacks, always: a file's own text only where it says the same
+        # (it may also name a final stack the hand did not know at the start).
+        computed["finishing_stacks"] = (
+            said if said is not None and _agrees(said, ours, order, unknown, d)
+            else stack_list(ours)
+        )
     if played.names and any(played.names):
         computed["players"] = toml_value([played.names[s] for s in order])
     if config.cap is not None:  # nor for cap no-limit
         computed["_cap"] = money(config.cap)
+    if hand.raked and config.rake_percent:
+        # A table's percentage rake, pot by pot: the reader could not always find it
+        # from the finishing stacks alone (split pots, a board run twice).
+        computed["_pot_rakes"] = money_list(pot_rakes(hand, config))
+    if hand.done and _odd_chips_matter(hand, config):  # nor how a split's odd chips go
+        computed["_odd_chip"] = toml_value(str(config.odd_chip))
     if hand.board2:  # PHH has no notation for a second run: a user field keeps it
         common = next((i for i, (a, b) in enumerate(zip(hand.board, hand.board2, strict=False))
                        if a != b), len(hand.board2))
@@ -154,6 +171,29 @@ def write_phh(hands: Sequence[PlayedHand], keys: Sequence[str] = ()) -> str:
 def _key(key: str) -> str:
     bare = key and all(c.isalnum() or c in "_-" for c in key) and key.isascii()
     return key if bare else json.dumps(key)
+
+
+def _agrees(said: str, ours: Sequence[int], order: Sequence[int], unknown: set[int],
+            decimals: int) -> bool:
+    """Whether a file's ``finishing_stacks`` text gives every known stack as ``ours``."""
+    theirs = finishing_chips(said, decimals)
+    return theirs is not None and len(theirs) == len(ours) and all(
+        s in unknown or v == mine for s, v, mine in zip(order, theirs, ours, strict=True))
+
+
+def pot_rakes(hand: HandState, config: PokerConfig) -> list[int]:
+    """The chips the house took from each pot of a finished hand, main pot first."""
+    raked, _ = take_rake(hand_pots(hand), config, flop_dealt=len(hand.board) >= 3)
+    return [p.amount - r.amount for p, r in zip(hand_pots(hand), raked, strict=True)]
+
+
+def _odd_chips_matter(hand: HandState, config: PokerConfig) -> bool:
+    """Whether the hand paid otherwise with the odd chips of a split all to the first
+    winner (the reader's rule, pokerkit's)."""
+    if config.odd_chip is OddChip.FIRST_WINNER:
+        return False
+    return any(split(a.amount, a.winners, OddChip.FIRST_WINNER) != dict(a.shares)
+               for a in hand.awards)
 
 
 def _fit(values: Sequence[int], n: int) -> list[int]:

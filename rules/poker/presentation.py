@@ -12,6 +12,7 @@ from engine.presentation import (
     Presentation,
     capital,
     cards_text,
+    plural,
     subject,
     verb,
     who,
@@ -141,11 +142,49 @@ class PokerPresentation(Presentation):
             "pot": pot_text(view),
             "seat_states": [seat_state(view, s) for s in range(len(view.get("stacks") or []))],
         }
+        if view.get("decimals"):
+            out.update(amount_hints(view))
         cards = [*(view.get("hand") or []), *(view.get("board") or [])]
         if view.get("hand") and 5 <= len(cards) <= 7:
             with contextlib.suppress(HandError, CardParseError, ValueError):
                 out["hand_strength"] = describe(evaluate(cards))
         return out
+
+
+def amount_hints(view: JSON) -> JSON:
+    """The view's amounts in the unit of an imported hand's file (``decimals``),
+    for a table drawn in the same money as the pot and the narration: ``stacks``
+    (None where the history did not know one), ``bets``, ``blinds``, ``rake``,
+    ``won`` (``[seat, amount]`` at the end of a hand) and the ``result`` line."""
+    blinds = view.get("blinds") or {}
+    stakes = f"{money(view, blinds.get('small'))}/{money(view, blinds.get('big'))}"
+    out: JSON = {
+        "stacks": [None if s is None else money(view, s) for s in view.get("stacks") or []],
+        "bets": [money(view, b) for b in view.get("bets") or []],
+        "blinds": stakes + (f" ante {money(view, blinds['ante'])}" if blinds.get("ante") else ""),
+    }
+    if view.get("rake"):
+        out["rake"] = money(view, view["rake"])
+    if view.get("hand_over") and view.get("awards"):
+        won: dict[int, int] = {}
+        for award in view["awards"]:
+            for seat, chips in award.get("shares", []):
+                won[seat] = won.get(seat, 0) + chips
+        out["won"] = [[seat, money(view, chips)] for seat, chips in won.items()]
+    result = view.get("result")
+    if isinstance(result, dict) and result.get("scores"):
+        out["result"] = _result_line(view, [int(v) for v in result["scores"]])
+    return out
+
+
+def _result_line(view: JSON, net: Sequence[int]) -> str:
+    """The table's result line, its chips in the file's unit."""
+    best = max(net)
+    leaders = [str(s + 1) for s, v in enumerate(net) if v == best]
+    played = view.get("hands_played") or 0
+    if len(leaders) > 1:
+        return f"Seats {', '.join(leaders)} lead with {money(view, best)}"
+    return f"Seat {leaders[0]} wins {money(view, best)} over {plural(played, 'hand')}"
 
 
 def _action_line(view: JSON, event: JSON, actor: str, you: bool) -> str:

@@ -14,7 +14,8 @@ skipped.  Each hand becomes a one-hand table record, as a PHH hand does
 (rules/poker/phh.py), replayed through the rules; then what the rules pay each
 player, after the site's rake and over both runs of a board run twice, is checked
 against the file's ``collected`` lines, so a hand the reader misunderstood is
-refused, never stored wrong.
+refused, never stored wrong (a split's odd chips go all to the first winner, or
+one each when those lines say so).  Writing reads every hand back the same way.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 
 from engine.formats import FileFormat, GameRecord
 from rules.poker.amounts import AmountError, from_chips, parse_amount, to_chips, unit_of
-from rules.poker.hands import ReplayError, play_record, replay_moves
+from rules.poker.hands import PlayedHand, ReplayError, play_record, replay_moves
 from rules.poker.options import spell_cards
 from rules.poker.phh_write import toml_value
 from rules.poker.stars_write import StarsError, write_stars
@@ -301,6 +302,7 @@ def _build(
         "poker", options, 0, tuple(log), draft.players, f"Hand #{hand.number}", tags
     )
     record = _unknown_winners(record, [c(v) for v in collected])
+    record = _odd_chips(record, [c(v) for v in collected])
     _check_collected(hand, record, [c(v) for v in collected])
     return record
 
@@ -317,6 +319,32 @@ def _unknown_winners(record: GameRecord, collected: list[int]) -> GameRecord:
     if len(hand.live) < 2 or not winners:
         return record
     return replace(record, options={**record.options, "showdown_winners": winners})
+
+
+def _odd_chips(record: GameRecord, collected: list[int]) -> GameRecord:
+    """The record with ``odd_chip`` ``one_each`` when a split's odd chips went one
+    each from the left of the button, as the ``collected`` lines show (card rooms
+    do; the reader's default is pokerkit's, all to the first winner)."""
+    if _pays(record, collected) is not False:
+        return record
+    other = replace(record, options={**record.options, "odd_chip": "one_each"})
+    return other if _pays(other, collected) else record
+
+
+def _pays(record: GameRecord, collected: list[int]) -> bool | None:
+    """Whether the rules pay what the file says each player collected (None: the
+    file says nothing, or the rules refuse the record: _check_collected says why)."""
+    if not any(collected):
+        return None
+    try:
+        played = play_record(record)
+    except ReplayError:
+        return None
+    won = [0] * len(collected)
+    for award in played.hand.awards:
+        for seat, chips in award.shares:
+            won[seat] += chips
+    return won == collected
 
 
 def _tags(
@@ -364,11 +392,11 @@ def _check_collected(hand: _Hand, record: GameRecord, collected: list[int]) -> N
     if won != collected:
         decimals = int(record.options["decimals"])
 
-        def listed(chips: list[int]) -> str:
-            return ", ".join(
-                f"{name} {from_chips(c, decimals)}" for name, c in zip(record.players, chips,
-                                                                      strict=True)
-            )
+        differ = [i for i, (a, b) in enumerate(zip(won, collected, strict=True)) if a != b]
+
+        def listed(chips: list[int]) -> str:  # the players the two disagree on
+            return ", ".join(f"{record.players[i]} {from_chips(chips[i], decimals)}"
+                             for i in differ)
 
         raise hand.error(f"the rules pay {listed(won)} but the file says {listed(collected)} "
                          "collected")
@@ -384,4 +412,46 @@ STARS = FileFormat(
 
 
 def _write(records: Sequence[GameRecord]) -> str:
-    return write_stars(records)
+    # Every hand written is read back, and a text that would not replay to the same
+    # stacks is refused rather than written.  PokerStars text does not name the
+    # table's options: the reader infers them from the posts (whether antes count
+    # toward the pots, how odd chips went), so some hands read otherwise (a
+    # big-blind ante that comes back unmatched under ante trimming, dead money in
+    # the site's rules).  Reading back costs about three times the writing (some
+    # milliseconds a hand), and exports run off the event loop: a slower export is
+    # better than a file that says something else happened.
+    return write_stars(records, check=_read_back)
+
+
+def _read_back(played: PlayedHand, text: str) -> None:
+    """Refuse ``text`` unless it reads back to ``played``'s stacks."""
+    try:
+        (record,) = read_stars(text)
+        again = play_record(record)
+    except (StarsError, ReplayError) as exc:
+        raise _unwritable(played, str(exc)) from None
+    mine = [played.final_stacks[s] for s in played.hand.players]
+    theirs = [again.final_stacks[s] for s in again.hand.players]
+    if (mine, played.hand.starting) != (theirs, again.hand.starting):
+        raise _unwritable(played, "the stacks differ")
+
+
+def _unwritable(played: PlayedHand, detail: str) -> StarsError:
+    """Why a hand cannot be written as PokerStars text: the reason where it is one
+    we know, and what reading it back gave."""
+    config = played.config
+    antes, _ = config.posts(len(played.hand.players))
+    reason = ""
+    if any(antes) and config.ante_trimming != (sum(1 for a in antes if a) != 1):
+        reason = (
+            ": an ante posted by one player is dead money in PokerStars text, but this "
+            "hand's counts toward the pots and comes back when nobody matches it (ante "
+            "trimming, PHH's ante_trimming_status = true)" if config.ante_trimming else
+            ": antes posted by every player count toward the pots in PokerStars text as "
+            "read here, but this hand's are dead money (ante_trimming_status = false)"
+        )
+    return StarsError(
+        f"PokerStars text cannot hold hand {played.tags.get('hand') or played.hand.number} "
+        f"as played{reason}; "
+        f"read back, it would not be the same ({detail}): export it as PHH"
+    )

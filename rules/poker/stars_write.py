@@ -2,11 +2,11 @@
 
 Every finished hand of the records is written as a cash hand of the site's layout:
 header, table line, seats, posts, the four streets with their actions, uncalled
-bets, the showdown, ``collected`` lines and the summary with the rake the table
-took; a board run twice as the site writes one (``*** FIRST TURN ***``, ``***
-SECOND TURN ***``, a showdown and ``collected`` lines per run, ``Hand was run
-twice``).  Hole cards appear where they are public: fixed by an imported file, or
-shown at the showdown.
+bets, the showdown, ``collected`` lines pot by pot (``from main pot``, ``from side
+pot``) and the summary with each pot and the rake the table took; a board run
+twice as the site writes one (``*** FIRST TURN ***``, ``*** SECOND TURN ***``, a
+showdown and ``collected`` lines per run, ``Hand was run twice``).  Hole cards
+appear where they are public: fixed by an imported file, or shown at the showdown.
 """
 
 from __future__ import annotations
@@ -17,8 +17,12 @@ from collections.abc import Callable, Sequence
 from engine.cards import face_of, format_face
 from engine.formats import FormatError, GameRecord
 from rules.poker.amounts import from_chips
+from rules.poker.betting import hand_pots
 from rules.poker.hands import PlayedHand, played_hands
-from rules.poker.options import spell_cards
+from rules.poker.options import OddChip, PokerConfig, spell_cards
+from rules.poker.pots import Pot, split
+from rules.poker.rake import split_runs, take_rake
+from rules.poker.scoring import Award
 from rules.poker.state import STREET_NAMES, HandState, Street
 
 
@@ -48,8 +52,11 @@ class StarsError(FormatError):
     code = "bad_hand_history"
 
 
-def write_stars(records: Sequence[GameRecord]) -> str:
-    """The hands of ``records`` as one PokerStars-style text file."""
+def write_stars(
+    records: Sequence[GameRecord], check: Callable[[PlayedHand, str], None] | None = None
+) -> str:
+    """The hands of ``records`` as one PokerStars-style text file; ``check`` is
+    called with each hand and its text (to refuse a text that says otherwise)."""
     blocks = []
     for record in records:
         for played in played_hands(record, unfinished=True):
@@ -59,6 +66,8 @@ def write_stars(records: Sequence[GameRecord]) -> str:
                     "finished hands: export it as PHH"
                 )
             blocks.append("\n".join(hand_text(played)))
+            if check is not None:
+                check(played, blocks[-1])
     return "\n\n\n".join(blocks) + "\n"
 
 
@@ -122,7 +131,7 @@ def hand_text(played: PlayedHand) -> list[str]:
     posted = [min(b, hand.starting[s] - min(a, hand.starting[s]))
               for s, a, b in zip(order, antes, blinds, strict=True)]
     lines += _betting(hand, name, money, max(posted))
-    return lines + _ending(hand, name, money, seat_of)
+    return lines + _ending(hand, config, name, money, seat_of)
 
 
 def _betting(
@@ -177,14 +186,17 @@ def _betting(
 
 def _ending(
     hand: HandState,
+    config: PokerConfig,
     name: Callable[[int], str],
     money: Callable[[int], str],
     seat_of: dict[int, int],
 ) -> list[str]:
     lines = [f"Uncalled bet ({money(chips)}) returned to {name(s)}" for s, chips in hand.refunds]
     runs = ("FIRST ", "SECOND ") if hand.board2 else ("",)
+    pots = _raked_pots(hand, config)
+    halves = split_runs(pots) if hand.board2 else (pots,)
     won: dict[int, int] = {}
-    for k, run in enumerate(runs, 1):
+    for k, (run, run_pots) in enumerate(zip(runs, halves, strict=True), 1):
         if len(hand.live) > 1:
             lines.append(f"*** {run}SHOW DOWN ***")
             for s in hand.live:
@@ -192,22 +204,62 @@ def _ending(
                     lines.append(f"{name(s)}: shows {_cards(hand.holes[s])}")
                 else:
                     lines.append(f"{name(s)}: mucks hand")
-        took: dict[int, int] = {}
-        for award in hand.awards:
-            if award.run == k:
-                for s, chips in award.shares:
-                    took[s] = took.get(s, 0) + chips
-        for s, chips in took.items():
-            lines.append(f"{name(s)} collected {money(chips)} from pot")
+        awards = [a for a in hand.awards if a.run == k]
+        # The site names each pot and lists the last side pot first.
+        for pot, s, chips in reversed(_per_pot(awards, run_pots, config.odd_chip)):
+            lines.append(f"{name(s)} collected {money(chips)} from {_pot_name(pot, len(pots))}")
             won[s] = won.get(s, 0) + chips
     lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {money(sum(won.values()) + hand.raked)} | Rake {money(hand.raked)}")
+    split = "".join(
+        f" {_pot_name(i, len(pots)).capitalize()} {money(p.amount)}." for i, p in enumerate(pots)
+    ) if len(pots) > 1 else ""
+    lines.append(f"Total pot {money(sum(won.values()) + hand.raked)}{split} | "
+                 f"Rake {money(hand.raked)}")
     if hand.board2:
         lines += ["Hand was run twice", f"FIRST Board {_cards(hand.board)}",
                   f"SECOND Board {_cards(hand.board2)}"]
     elif hand.board:
         lines.append(f"Board {_cards(hand.board)}")
-    for s in hand.players:
+    for s in sorted(hand.players, key=seat_of.__getitem__):
         said = f" collected ({money(won[s])})" if s in won else ""
         lines.append(f"Seat {seat_of[s]}: {name(s)}{said}")
     return lines
+
+
+def _raked_pots(hand: HandState, config: PokerConfig) -> list[Pot]:
+    """The hand's pots after the rake, main pot first (as its awards were paid)."""
+    pots, _ = take_rake(hand_pots(hand), config, flop_dealt=len(hand.board) >= 3)
+    return pots
+
+
+def _pot_name(index: int, count: int) -> str:
+    """``pot`` alone; else ``main pot``, ``side pot`` or ``side pot-1``, ``-2``..."""
+    if count == 1:
+        return "pot"
+    if index == 0:
+        return "main pot"
+    return "side pot" if count == 2 else f"side pot-{index}"
+
+
+def _per_pot(
+    awards: Sequence[Award], pots: Sequence[Pot], odd_chip: OddChip
+) -> list[tuple[int, int, int]]:
+    """``(pot, seat, chips)`` of one run, pot by pot.  The rules pay adjacent pots
+    won by the same players as one award; each of its pots is split as the award
+    was, its last pot taking what the players' shares of the award still lack."""
+    if sum(p.amount for p in pots) != sum(a.amount for a in awards):
+        return [(a.pot, s, chips) for a in awards for s, chips in a.shares if chips]
+    out: list[tuple[int, int, int]] = []
+    ends = [a.pot for a in awards[1:]] + [len(pots)]
+    for a, end in zip(awards, ends, strict=True):
+        group = range(a.pot, max(end, a.pot + 1))
+        paid = [split(pots[i].amount, a.winners, odd_chip) for i in group]
+        for s, chips in a.shares:
+            paid[-1][s] += chips - sum(p[s] for p in paid)
+        if sum(sum(p.values()) for p in paid) != a.amount or any(
+            v < 0 for p in paid for v in p.values()
+        ):  # pots not as the award paid them: the award as one line per winner
+            paid, group = [dict(a.shares)], range(a.pot, a.pot + 1)
+        out += [(i, s, chips) for i, p in zip(group, paid, strict=True)
+                for s, chips in p.items() if chips]
+    return out

@@ -549,3 +549,15 @@ def test_counts_of_one_are_singular_in_tractor_and_rummy() -> None:
                    "leftover": ["AH"], "deadwood": 1, "counted": 1, "valid": False}  # fmt: skip
     hints = get_game("rummy").presentation.hints({"variant": "indian", "arrangement": arrangement})
     assert hints["summary"] == "1 meld (1 run, 1 pure) · would be charged 1"
+
+
+def test_an_imported_hands_amounts_read_in_its_files_money() -> None:
+    # docs/poker.md, "Amounts": a history in dollars and cents keeps exact cents as
+    # chips; the table shows them as the file wrote them, like the pot and the talk.
+    config = POKER.parse_config({"seats": 2, "hands": 1, "stacks": [5000, 4975],
+                                 "small_blind": 25, "big_blind": 50, "decimals": 2})
+    text = _screen(POKER, POKER.new(config, 7), 0, POKER_NAMES)
+    assert "blinds 0.25/0.50" in text, text
+    # After the blinds: 50.00 - 0.25 and 49.75 - 0.50.
+    assert re.search(r"stack 49\.75\s+bet 0\.25", text), text
+    assert re.search(r"stack 49\.25\s+bet 0\.50", text), text
