@@ -281,6 +281,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--match", type=int, default=100, help="(c) boards")
     ap.add_argument("--samples", type=int, default=PlayOptions.samples)
     ap.add_argument("--max-samples", type=int, default=PlayOptions.max_samples)
+    ap.add_argument("--unsound-weight", type=float, default=PlayOptions.unsound_weight,
+                    help="what a sampled deal counts where a defender's card in the trick "
+                    "gives a trick away (1: no such assumption)")
     ap.add_argument("--first", type=int, default=0, help="(a), (b): boards to skip")
     ap.add_argument("--dump", help="(a), (b): write per-board losses to DUMP.<role>.json")
     ap.add_argument("--no-random", action="store_true",
@@ -290,7 +293,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=1,
                     help="compare: also score each decision's samples on N threads")
     args = ap.parse_args(argv)
-    options = PlayOptions(samples=args.samples, max_samples=args.max_samples)
+    options = PlayOptions(samples=args.samples, max_samples=args.max_samples,
+                          unsound_weight=args.unsound_weight)
     if args.solver == "compare":
         report_scorers(args.boards, options, args.budget, args.threads)
         return

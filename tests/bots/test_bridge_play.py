@@ -275,3 +275,25 @@ def test_the_bots_scorer_agrees_with_solve_position_mid_trick():
         got = score(tuple(tuple(h) for h in after), strain, leader, tuple(trick))
         assert got == expected
         assert list(got) == list(expected)  # the same order too
+
+
+def test_the_declarer_counts_a_deal_less_where_a_defender_gave_a_trick_away():
+    """West leads ♠2 at no trumps, two cards each.  Holding ♠A with it, the lead
+    gives North's ♠K a trick double dummy: a defender who sees his own hand rarely
+    does that, so that layout counts ``unsound_weight``.  Holding ♦4 instead (East
+    the ♠A), both leads take the same two tricks: the layout counts in full."""
+    from bots.bridge.play import Position, _soundness, dds_scorer
+
+    def hand(*cards: str) -> tuple[int, ...]:
+        return tuple(sorted(parse_face(c) for c in cards))
+
+    north, south = hand("KS", "3H"), hand("QS", "4H")
+    spec = SampleSpec((north, None, south, None), (2, 2, 2, 1), (), (frozenset(),) * 4,
+                      ((),) * 4, ())
+    lead = (parse_face("2S"),)
+    pos = Position("N", 2, 0, spec.known, spec.sizes, (), lead, 3, spec)
+    gave_away = (north, hand("2D", "3D"), south, hand("AS"))
+    sound = (north, hand("AS", "2D"), south, hand("4D"))
+    assert _soundness(pos, gave_away, dds_scorer, 0.2) == 0.2
+    assert _soundness(pos, sound, dds_scorer, 0.2) == 1.0
+    assert _soundness(pos, gave_away, dds_scorer, 1.0) == 1.0  # the assumption off
