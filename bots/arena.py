@@ -148,6 +148,9 @@ class PlayedGame:
     # Per seat, why its stand-ins were made; () for a game played elsewhere (a
     # server's table) or read back from storage.
     faults: tuple[SeatFaults, ...] = ()
+    # The places in ``log`` of the moves the stand-in made (stored with the actor
+    # ``bot:NAME:stand_in``, as a table's are).
+    stand_in_moves: tuple[int, ...] = ()
 
     @property
     def actions(self) -> int:
@@ -280,6 +283,7 @@ def _play(
     state = game.new(config, seed)
     log: list[tuple[int, JSON]] = []
     stand_ins = [0] * len(seats)
+    stood_in: list[int] = []
     faults = [SeatFaults()] * len(seats)
     while True:
         acting = game.to_act(state)
@@ -300,6 +304,7 @@ def _play(
         if move is None:  # no answer or an illegal one: the stand-in, as at a table
             move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
             stand_ins[seat] += 1
+            stood_in.append(len(log))
         state, _ = game.apply(state, seat, move)
         log.append((seat, dict(move.action)))
     result = game.result(state)
@@ -312,6 +317,7 @@ def _play(
         tuple(stand_ins),
         result.to_json(),
         tuple(faults),
+        tuple(stood_in),
     )
 
 

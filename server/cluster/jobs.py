@@ -41,6 +41,7 @@ def played_json(p: PlayedGame) -> dict[str, Any]:
         "stand_ins": list(p.stand_ins),
         "result": p.result,
         "faults": [f.to_json() for f in p.faults],
+        "stand_in_moves": list(p.stand_in_moves),
     }
 
 
@@ -53,4 +54,5 @@ def played_of(data: dict[str, Any]) -> PlayedGame:
         tuple(int(n) for n in data["stand_ins"]),
         dict(data["result"]),
         tuple(SeatFaults.of_json(f) for f in data.get("faults", [])),  # none before they were kept
+        tuple(int(k) for k in data.get("stand_in_moves", [])),
     )

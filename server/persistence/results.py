@@ -106,6 +106,7 @@ class GameToStore:
     result: dict[str, Any]
     stand_ins: Sequence[int]
     game_id: int | None = None  # already stored (played at a server table)
+    stand_in_moves: Sequence[int] = ()  # places in ``log`` of the stand-in's moves
 
 
 class Results:
@@ -363,6 +364,7 @@ def _insert_game(
         insert(SeatRow),
         [{"game_id": game_id, "seat": i, "kind": "bot", "bot": b} for i, b in enumerate(g.bots)],
     )
+    stood_in = set(g.stand_in_moves)
     if g.log:
         c.execute(
             insert(ActionRow),
@@ -373,7 +375,7 @@ def _insert_game(
                     "seat": seat,
                     "action": action,
                     "at": at,
-                    "actor": f"bot:{g.bots[seat]}",
+                    "actor": f"bot:{g.bots[seat]}" + (":stand_in" if k in stood_in else ""),
                 }
                 for k, (seat, action) in enumerate(g.log)
             ],

@@ -450,6 +450,7 @@ async def _store_match(
             result=p.game.played.result,
             stand_ins=p.game.played.stand_ins,
             game_id=p.game_id,
+            stand_in_moves=p.game.played.stand_in_moves,
         )
         for p in played
     ]

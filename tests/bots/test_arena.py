@@ -195,8 +195,9 @@ def test_a_played_game_s_faults_survive_a_worker_s_stored_result() -> None:
     from server.cluster.jobs import played_json, played_of
 
     faults = (SeatFaults(failures=2, first_failure="ValueError: x"), SeatFaults(late=1))
-    played = PlayedGame((1.0, -1.0), ((0, {"type": "fold"}),), 0, (2, 1), {"s": 1}, faults)
+    played = PlayedGame((1.0, -1.0), ((0, {"type": "fold"}),), 0, (2, 1), {"s": 1}, faults,
+                        (0,))
     data = json.loads(json.dumps(played_json(played)))
     assert played_of(data) == played
-    del data["faults"]
-    assert played_of(data).faults == ()
+    del data["faults"], data["stand_in_moves"]
+    assert played_of(data).faults == () and played_of(data).stand_in_moves == ()

@@ -185,6 +185,23 @@ def test_a_failing_bot_s_author_is_told_why(capsys: Any) -> None:
     assert "    ValueError: this bot has a bug" in out
 
 
+def test_a_stored_tournament_game_names_its_stand_in_moves(sqlite_url: str, capsys: Any) -> None:
+    """As a server's table does (docs/bots.md): the actor ``bot:NAME:stand_in``."""
+    from collections import Counter
+
+    from sqlalchemy import create_engine, text
+
+    bots = "raise=tests.server.slow_bot:RaisingBot,random"
+    assert main(["tournament", "--game", "whist", "--bots", bots, "--games", "1",
+                 "--db", sqlite_url]) == 0
+    capsys.readouterr()
+    engine = create_engine(sqlite_url)
+    with engine.connect() as c:
+        actors = Counter(a for (a,) in c.execute(text("select actor from actions")))
+    engine.dispose()
+    assert actors == {"bot:raise:stand_in": 52, "bot:random": 52}
+
+
 @pytest.mark.parametrize(
     "command", [["games"], ["replay", "1"], ["tournaments"], ["standings", "1"]]
 )
