@@ -92,7 +92,11 @@ def declaration_options(state: TractorState, seat: int) -> list[tuple[int, int]]
             and counts.get(mine.face, 0) >= cur.count and cur.count <= most
             and (mine.face, cur.count) not in out):
         out.append((mine.face, cur.count))
-    return out
+    # Never a declaration the seat has made already: a reinforcement adds cards.
+    # Else two seats could take turns for ever (a higher suit, then the other's
+    # equivalent reinforcement, then the higher suit again...).
+    made = {(d.face, d.count) for d in state.declarations if d.seat == seat}
+    return [o for o in out if o not in made]
 
 
 def undeclined(state: TractorState, seat: int) -> list[tuple[int, int]]:

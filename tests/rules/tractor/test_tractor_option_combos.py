@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,12 +77,18 @@ def _accounted(state: TractorState) -> None:
     assert 0 <= state.points <= points(state.played)
 
 
+# Far more actions than one round takes with four decks and six seats.
+MAX_ACTIONS = 5_000
+
+
 def _self_play(options: dict[str, Any], seed: int) -> None:
     config = GAME.parse_config({**options, "rounds": 1})
     state = GAME.new(config, seed)
     rng = Rng(seed)
     scored: TractorState | None = None
-    while GAME.to_act(state):
+    for _ in range(MAX_ACTIONS):  # a round that never ends fails, not hangs
+        if not GAME.to_act(state):
+            break
         seat = rng.choice(GAME.to_act(state))
         legal = GAME.legal(state, seat)
         action = TractorHeuristicBot().decide(GAME.view(state, seat), legal, seat, seed, 1.0)
@@ -103,3 +110,12 @@ def test_random_and_heuristic_play_over_option_combinations(
     config = GAME.parse_config({**options, "rounds": 1})
     assert check_game(GAME, config, [seed], scan=False) > 0
     _self_play(options, seed)
+
+
+@pytest.mark.parametrize("seed", [890, 3, 17, 42])
+def test_higher_suit_bids_and_equivalent_reinforcements_cannot_take_turns_for_ever(seed: int):
+    """A higher suit overrides, the other seat's equivalent reinforcement stands
+    again, and so on: only a declaration a seat has not made yet ends the draw
+    (docs/tractor.md, ``bid_reinforcement``).  Four decks give triples to bid."""
+    _self_play({"deck_count": 4, "bid_policy": "joker_or_higher_suit",
+                "bid_reinforcement": "reinforce_while_equivalent"}, seed)
