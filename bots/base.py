@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Sequence
 from importlib.metadata import entry_points
@@ -9,7 +10,7 @@ from typing import Any, Protocol
 
 from engine.errors import IllegalAction
 from engine.events import JSON
-from engine.game import Action
+from engine.game import Action, Game
 from engine.rng import Rng
 
 
@@ -139,6 +140,35 @@ def load_bot(target: str) -> Bot:
     return result
 
 
+# (game, bot) pairs that have decided once in this process (see warm_up).
+_WARM: set[tuple[str, str]] = set()
+
+
+def warm_up(
+    game: Game[Any, Any], config: Any, seed: int, bots: Sequence[tuple[str, Bot]], budget: float
+) -> None:
+    """Let each bot (named by its key) decide once, untimed and thrown away, the
+    first time this process meets it in ``game``: its first decision pays for
+    imports and tables built on first use, which must not run out its budget.
+    A tournament's game worker and the server's bot pool both do this."""
+    cold = [(key, bot) for key, bot in bots if (game.name, key) not in _WARM]
+    if not cold:
+        return
+    state = game.new(config, seed)
+    seat = game.to_act(state)[0]
+    view, legal = game.view(state, seat), [dict(a) for a in game.legal(state, seat)]
+    for key, bot in cold:
+        _WARM.add((game.name, key))
+        # A failing bot fails again in the game, where it counts.
+        with contextlib.suppress(Exception):
+            bot.decide(dict(view), legal, seat, seed, budget)
+
+
+def bot_named(game: str, name: str) -> Bot:
+    """A registry bot by name, or an outside bot by its ``module:Class``."""
+    return load_bot(name) if ":" in name else make_bot(game, name)
+
+
 def decide(
     game: str, name: str, view: JSON, legal: list[Any], seat: int, seed: int, budget: float
 ) -> Action | None:
@@ -146,6 +176,5 @@ def decide(
     None when the bot cannot decide.  ``name`` is a registry name, or the
     ``module:Class`` of an outside bot a tournament seated (never a client: a
     table's ``add_bot`` accepts registry names only)."""
-    bot = load_bot(name) if ":" in name else make_bot(game, name)
-    action = bot.decide(view, legal, seat, seed, budget)
+    action = bot_named(game, name).decide(view, legal, seat, seed, budget)
     return None if action is None else dict(action)

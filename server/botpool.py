@@ -14,7 +14,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, Th
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bots.base import BOTS, decide
+from bots.base import BOTS, bot_named, decide, warm_up
 from engine.game import Action
 from engine.rng import Rng
 from rules.registry import GAMES, get_game
@@ -236,20 +236,13 @@ def _import_bots() -> None:
             log.exception("bot worker cannot import %s", name)
 
 
-# (game, bot) pairs that have decided once in this worker (see BotRunner.warm).
-_WARMED: set[tuple[str, str]] = set()
-
-
 def _warm(game_name: str, options: dict[str, Any], bots: tuple[str, ...], budget: float) -> int:
     game = get_game(game_name)
-    state = game.new(game.parse_config(options), 1)
-    seat = game.to_act(state)[0]
-    view, legal = game.view(state, seat), [dict(a) for a in game.legal(state, seat)]
-    for bot in bots:
-        if (game_name, bot) not in _WARMED:
-            _WARMED.add((game_name, bot))
-            with contextlib.suppress(Exception):  # it fails again in a game, where it counts
-                decide(game_name, bot, dict(view), legal, seat, 1, budget)
+    loaded = []
+    for name in bots:
+        with contextlib.suppress(Exception):  # it fails again in a game, where it counts
+            loaded.append((name, bot_named(game_name, name)))
+    warm_up(game, game.parse_config(options), 1, loaded, budget)
     return _ping()
 
 

@@ -7,13 +7,11 @@ importing the bots it names.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from bots.arena import PlayedGame, play_logged
-from bots.base import load_bot
+from bots.base import load_bot, warm_up
 from rules.registry import get_game
 
 
@@ -30,10 +28,6 @@ class GameJob:
     strict_budget: bool = True  # a late answer gets the stand-in at once, as at a table
 
 
-# Bot targets that have decided once in this process (see _warm_up).
-_WARM: set[str] = set()
-
-
 def play_job(job: GameJob) -> PlayedGame:
     """Play ``job`` to the end (a bot that fails, answers illegally or late gets
     the game's stand-in for that decision; ``PlayedGame.faults`` says which and why,
@@ -41,7 +35,8 @@ def play_job(job: GameJob) -> PlayedGame:
     game = get_game(job.game)
     config = game.parse_config(json.loads(job.options))
     bots = [load_bot(target) for target in job.seating]
-    _warm_up(game, config, job, bots)
+    # Untimed first decisions (bots.base.warm_up), so start-up costs count against no budget.
+    warm_up(game, config, job.seed, list(zip(job.seating, bots, strict=True)), job.budget)
     return play_logged(
         game,
         config,
@@ -51,21 +46,3 @@ def play_job(job: GameJob) -> PlayedGame:
         strict_budget=job.strict_budget,
         contain_errors=True,  # an outside bot's bug costs it the move, not the run
     )
-
-
-def _warm_up(game: Any, config: Any, job: GameJob, bots: list[Any]) -> None:
-    """Let each bot decide once, untimed and thrown away, the first time this
-    process meets it: its first decision pays for imports and tables built on
-    first use, which must not run out its budget (the server warms its bot pool
-    the same way before any table asks)."""
-    cold = [(t, b) for t, b in zip(job.seating, bots, strict=True) if t not in _WARM]
-    if not cold:
-        return
-    state = game.new(config, job.seed)
-    seat = game.to_act(state)[0]
-    view, legal = game.view(state, seat), game.legal(state, seat)
-    for target, bot in cold:
-        _WARM.add(target)
-        # A failing bot fails again in the game, where it counts.
-        with contextlib.suppress(Exception):
-            bot.decide(view, legal, seat, job.seed, job.budget)
