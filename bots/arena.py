@@ -244,6 +244,7 @@ def play_logged(
     *,
     strict_budget: bool = False,
     contain_errors: bool = False,
+    busy: Callable[[int], bool] | None = None,
 ) -> PlayedGame:
     """One game with ``seats[i]`` playing seat ``i``, keeping its log.
 
@@ -253,10 +254,15 @@ def play_logged(
     bot is asked on a daemon thread of its own and a late answer is not waited
     for; until it comes its bot gets the stand-in without being asked.  Without
     ``contain_errors`` a bot's exception propagates: a bench measuring a bot must
-    not hide its bugs.  ``PlayedGame.faults`` says why each stand-in was made."""
+    not hide its bugs.  A seat for which ``busy(seat)`` is true gets the stand-in
+    without being asked, counted busy: its bot is still on a call made before the
+    game (its warm-up, :func:`bots.base.warm_up`).  ``PlayedGame.faults`` says
+    why each stand-in was made."""
     askers: dict[int, _Asker] = {}  # by id(): a bot object may sit in two seats
 
     def ask(bot: Bot, args: tuple[Any, ...]) -> _Answer:
+        if busy is not None and busy(args[2]):
+            return _Answer(fault="busy")
         if not strict_budget:
             return _ask_here(bot, args)
         asker = askers.get(id(bot))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import threading
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol
@@ -140,28 +141,55 @@ def load_bot(target: str) -> Bot:
     return result
 
 
+# A bot's first decision in a process (its warm-up) is waited for this long,
+# however small its budget: imports and tables built on first use may take
+# seconds, but a bot that never returns must not hold a tournament for ever.
+WARM_UP_LIMIT = 60.0
+
 # (game, bot) pairs that have decided once in this process (see warm_up).
 _WARM: set[tuple[str, str]] = set()
+# (game, bot) pairs whose warm-up outlasted its limit: set once it returns.
+_WARMING: dict[tuple[str, str], threading.Event] = {}
 
 
 def warm_up(
-    game: Game[Any, Any], config: Any, seed: int, bots: Sequence[tuple[str, Bot]], budget: float
-) -> None:
-    """Let each bot (named by its key) decide once, untimed and thrown away, the
-    first time this process meets it in ``game``: its first decision pays for
-    imports and tables built on first use, which must not run out its budget.
-    A tournament's game worker and the server's bot pool both do this."""
-    cold = [(key, bot) for key, bot in bots if (game.name, key) not in _WARM]
-    if not cold:
-        return
+    game: Game[Any, Any], config: Any, seed: int, bots: Sequence[tuple[str, Bot]], budget: float,
+    limit: float | None = None,
+) -> frozenset[str]:
+    """Let each bot (named by its key) decide once, thrown away, the first time
+    this process meets it in ``game``: its first decision pays for imports and
+    tables built on first use, which must not run out its budget.  Each is waited
+    for ``limit`` seconds at most (default: ``WARM_UP_LIMIT``, or the budget if
+    longer).  Returns the keys of those still deciding; :func:`warming` stays true
+    for them until that call returns, and until then they are not to be asked
+    again.  A tournament's game worker and the server's bot pool both do this."""
     state = game.new(config, seed)
     seat = game.to_act(state)[0]
     view, legal = game.view(state, seat), [dict(a) for a in game.legal(state, seat)]
-    for key, bot in cold:
+    wait = max(WARM_UP_LIMIT, budget) if limit is None else limit
+    for key, bot in bots:
+        if (game.name, key) in _WARM:
+            continue
         _WARM.add((game.name, key))
-        # A failing bot fails again in the game, where it counts.
-        with contextlib.suppress(Exception):
-            bot.decide(dict(view), legal, seat, seed, budget)
+        done = threading.Event()
+
+        def first(bot: Bot = bot, done: threading.Event = done) -> None:
+            # A failing bot fails again in the game, where it counts.
+            with contextlib.suppress(BaseException):
+                bot.decide(dict(view), legal, seat, seed, budget)
+            done.set()
+
+        # A daemon thread: a bot that never returns cannot keep the process alive.
+        threading.Thread(target=first, name="warm-up", daemon=True).start()
+        if not done.wait(min(wait, threading.TIMEOUT_MAX)):
+            _WARMING[(game.name, key)] = done
+    return frozenset(key for key, _ in bots if warming(game.name, key))
+
+
+def warming(game: str, key: str) -> bool:
+    """Whether bot ``key``'s warm-up in ``game`` outlasted its limit and still runs."""
+    done = _WARMING.get((game, key))
+    return done is not None and not done.is_set()
 
 
 def bot_named(game: str, name: str) -> Bot:

@@ -22,7 +22,8 @@ from server.lifeline import Lifeline, die_with_server
 
 log = logging.getLogger("cardtable.bots")
 
-WARM_TIMEOUT = 30.0  # seconds start() waits for every worker to answer
+WARM_TIMEOUT = 30.0  # seconds start() waits for every worker to answer, warm() to warm
+WARM_UP_WAIT = 10.0  # seconds a worker waits for a bot's first decision (warm())
 CLOSE_WAIT = 1.0  # seconds close() lets a decision in flight finish
 HUNG_AFTER = 30.0  # seconds past its budget a decision may run before its worker is stopped
 
@@ -93,20 +94,33 @@ class BotRunner:
         log.info("bot pool warm: %d workers in %.2fs", len(answered), time.monotonic() - started)
 
     async def warm(self, game: str, options: dict[str, Any], bots: Sequence[str]) -> None:
-        """Let each of ``bots`` decide once in every worker, untimed and thrown away,
-        so that what a bot builds on its first decision does not cost it that
-        decision (a tournament warms its entrants before its first table)."""
+        """Let each of ``bots`` decide once in every worker, thrown away, so that what
+        a bot builds on its first decision does not cost it that decision (a
+        tournament warms its entrants before its first table).  A bot still on
+        that decision after ``WARM_UP_WAIT`` has its workers replaced (they may be
+        spinning in it) and is left cold; the others are warmed in the new ones."""
         loop = asyncio.get_running_loop()
-        pool, wanted = self.pool, (game, options, tuple(bots), self.budget)
+        left = tuple(bots)
         try:
             async with asyncio.timeout(WARM_TIMEOUT):
-                if not isinstance(pool, ProcessPoolExecutor):
-                    await loop.run_in_executor(pool, _warm, *wanted)
-                    return
                 warmed: set[int] = set()
-                while not warmed or warmed < set(self.worker_pids()):
-                    jobs = [loop.run_in_executor(pool, _warm, *wanted) for _ in range(self.workers)]
-                    warmed.update(await asyncio.gather(*jobs))
+                while left and (not warmed or warmed < set(self.worker_pids())):
+                    pool = self.pool
+                    wanted = (game, options, left, self.budget, max(WARM_UP_WAIT, self.budget))
+                    jobs = [loop.run_in_executor(pool, _warm, *wanted)
+                            for _ in range(max(1, self.workers))]
+                    stuck: set[str] = set()
+                    for pid, late in await asyncio.gather(*jobs):
+                        warmed.add(pid)
+                        stuck.update(late)
+                    if stuck:
+                        log.error("no first decision in %gs from %s: replacing the workers",
+                                  WARM_UP_WAIT, ", ".join(sorted(stuck)))
+                        self._stop_workers(pool)
+                        left = tuple(b for b in left if b not in stuck)
+                        warmed = set()
+                    elif not isinstance(pool, ProcessPoolExecutor):
+                        return
         except (TimeoutError, BrokenExecutor):
             log.warning("bots %s not warmed in every worker", ", ".join(bots))
 
@@ -236,14 +250,18 @@ def _import_bots() -> None:
             log.exception("bot worker cannot import %s", name)
 
 
-def _warm(game_name: str, options: dict[str, Any], bots: tuple[str, ...], budget: float) -> int:
+def _warm(
+    game_name: str, options: dict[str, Any], bots: tuple[str, ...], budget: float, wait: float
+) -> tuple[int, frozenset[str]]:
+    """This worker's pid, and the bots still on their first decision here after
+    ``wait`` seconds each."""
     game = get_game(game_name)
     loaded = []
     for name in bots:
         with contextlib.suppress(Exception):  # it fails again in a game, where it counts
             loaded.append((name, bot_named(game_name, name)))
-    warm_up(game, game.parse_config(options), 1, loaded, budget)
-    return _ping()
+    late = warm_up(game, game.parse_config(options), 1, loaded, budget, wait)
+    return _ping(), late
 
 
 def _ping() -> int:

@@ -8,10 +8,10 @@ importing the bots it names.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bots.arena import PlayedGame, play_logged
-from bots.base import load_bot, warm_up
+from bots.base import WARM_UP_LIMIT, load_bot, warm_up, warming
 from rules.registry import get_game
 
 
@@ -35,9 +35,10 @@ def play_job(job: GameJob) -> PlayedGame:
     game = get_game(job.game)
     config = game.parse_config(json.loads(job.options))
     bots = [load_bot(target) for target in job.seating]
-    # Untimed first decisions (bots.base.warm_up), so start-up costs count against no budget.
-    warm_up(game, config, job.seed, list(zip(job.seating, bots, strict=True)), job.budget)
-    return play_logged(
+    # First decisions outside the budget (bots.base.warm_up), so start-up costs
+    # count against none; a bot still on its own is not asked until it returns.
+    stuck = warm_up(game, config, job.seed, list(zip(job.seating, bots, strict=True)), job.budget)
+    played = play_logged(
         game,
         config,
         job.seed,
@@ -45,4 +46,16 @@ def play_job(job: GameJob) -> PlayedGame:
         job.budget,
         strict_budget=job.strict_budget,
         contain_errors=True,  # an outside bot's bug costs it the move, not the run
+        busy=lambda seat: warming(game.name, job.seating[seat]),
     )
+    if not stuck:
+        return played
+    # Busy, with no late decision of its own to explain it: say why.
+    why = (f"its first decision in this process (asked before its first game, outside "
+           f"the budget) had not returned after {max(WARM_UP_LIMIT, job.budget):g} s\n")
+    faults = tuple(
+        replace(f, first_failure=why) if target in stuck and f.busy and not f.first_failure
+        else f
+        for target, f in zip(job.seating, played.faults, strict=True)
+    )
+    return replace(played, faults=faults)

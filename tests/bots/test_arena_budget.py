@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from bots import base
 from bots.arena import PlayedGame, SeatFaults, play_logged
 from bots.base import RandomBot, make_bot
 from bots.tournament.jobs import GameJob, play_job
@@ -39,6 +40,7 @@ RELEASE = threading.Event()
 def _release_hung_bots() -> Iterator[None]:
     yield
     RELEASE.set()
+    STARTED.set()
 
 
 class Hang:
@@ -60,6 +62,23 @@ class HangAfterFirst(Hang):
     """The reported bot: its first call (a tournament's warm-up) answers."""
 
     answered = 1
+
+
+# Released by the test that uses StuckStarting (and at the module's end).
+STARTED = threading.Event()
+
+
+class StuckStarting:
+    """Its first call in this process (a tournament's warm-up) returns only when
+    STARTED is set; it answers at once afterwards."""
+
+    starting = True
+
+    def decide(self, view: Any, legal: Sequence[Any], seat: int, seed: int, budget: float) -> Any:
+        if StuckStarting.starting:
+            StuckStarting.starting = False
+            STARTED.wait(3600)
+        return legal[0]
 
 
 class Undecided:
@@ -135,6 +154,28 @@ def test_the_reported_tournament_job_ends_with_stand_ins() -> None:
                 assert faults.late == 1 and played.stand_ins[seat] == 1 + faults.busy >= 12
             else:
                 assert faults == SeatFaults() and played.stand_ins[seat] == 0
+
+
+def test_a_bot_stuck_in_its_warm_up_is_not_asked_until_that_call_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(base, "WARM_UP_LIMIT", 0.3)
+    stuck, rand = "tests.bots.test_arena_budget:StuckStarting", "bots.base:RandomBot"
+    job = GameJob("whist", "{}", 7, (stuck, rand, stuck, rand), BUDGET)
+    played = within(BOUND, lambda: play_job(job))
+    # Both of its seats: never asked while its first call runs, the game goes on.
+    for seat in (0, 2):
+        faults = played.faults[seat]
+        assert faults.summary() == "busy 13"
+        assert "first decision in this process" in (faults.first_failure or "")
+    assert played.stand_ins == (13, 0, 13, 0)
+    assert played.faults[1] == played.faults[3] == SeatFaults()
+    STARTED.set()
+    deadline = time.monotonic() + BOUND
+    while base.warming("whist", stuck) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    again = within(BOUND, lambda: play_job(job))
+    assert again.faults == (SeatFaults(),) * 4 and again.stand_ins == (0,) * 4
 
 
 def test_a_slow_decision_gets_the_stand_in_and_the_bot_plays_again_once_it_returns() -> None:
@@ -226,5 +267,7 @@ def test_the_reported_tournament_command_ends(tmp_path: Path, workers: str) -> N
     text = out.decode(errors="replace")
     assert proc.returncode == 0, text
     hang_row = next(line for line in text.splitlines() if line.startswith("hang "))
-    assert hang_row.split()[-1] == "50"  # 13 + 12 in each of its two seats a game
+    # Its two seats' bots, in one process: the warm-up's bot 13 stand-ins, the
+    # other (its first call in the game answered) 12; in the second game 12 + 12.
+    assert hang_row.split()[-1] == "49"
     assert survivors(tag) == {}

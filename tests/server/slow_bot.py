@@ -80,3 +80,20 @@ class ColdBot:
             time.sleep(1.0)
             _COLD = False
         return legal[-1]
+
+
+_STARTED = False
+
+
+class FirstCallHangs:
+    """Never returns from its first decision in a process (stuck while starting
+    up); answers at once afterwards."""
+
+    def decide(
+        self, view: dict, legal: Sequence[Action], seat: int, seed: int, budget: float
+    ) -> Action:
+        global _STARTED
+        if not _STARTED:
+            _STARTED = True
+            time.sleep(3600)
+        return legal[-1]

@@ -15,6 +15,7 @@ import pytest
 from bots.base import BOTS
 from engine.rng import Rng
 from rules.registry import get_game
+from server import botpool
 from server.app import Server
 from server.botpool import BotRunner
 from tests.server.conftest import make_settings
@@ -236,3 +237,23 @@ async def test_warming_a_bot_keeps_its_first_decision_in_each_worker_within_budg
     finally:
         await warm.close()
     assert actions == [legal[-1]] * 4
+
+
+async def test_a_bot_stuck_in_its_first_decision_has_its_workers_replaced_and_the_rest_warm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(botpool, "WARM_UP_WAIT", 2.0)  # the cold bot takes a second
+    stuck, cold = "tests.server.slow_bot:FirstCallHangs", "tests.server.slow_bot:ColdBot"
+    view, legal, seat = whist_turn()
+    runner = BotRunner(workers=2, budget=0.5)
+    await runner.start()
+    try:
+        first = set(runner.worker_pids())
+        await asyncio.wait_for(runner.warm("whist", {}, [stuck, cold]), 25)
+        # The workers holding the stuck call are gone; the new ones are warm for the other.
+        assert runner.rebuilds == 1 and not first & children_of(os.getpid())
+        actions = await asyncio.gather(*(
+            runner.attempt("whist", cold, view, legal, seat, n) for n in range(4)))
+        assert actions == [legal[-1]] * 4
+    finally:
+        await runner.close()
