@@ -4,6 +4,7 @@ compute them (here poker's, over two stored one-hand games)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from rules.poker.game import PokerGame
@@ -62,6 +63,22 @@ def test_stats_prints_each_players_columns(sqlite_url: str, capsys: Any) -> None
     assert main(["stats", "Nobody", "--db", sqlite_url]) == 0
     assert "no statistics for Nobody" in capsys.readouterr().out
     assert main(["stats", "--game", "chess", "--db", sqlite_url]) == 2
+
+
+def test_imported_hands_count_under_the_names_their_file_gives(
+    sqlite_url: str, tmp_path: Path, capsys: Any
+) -> None:
+    store_hands(sqlite_url)
+    assert main(["stats", "--db", sqlite_url, "--game", "poker"]) == 0
+    played = capsys.readouterr().out.splitlines()[2:5]
+    imported_url = f"sqlite:///{tmp_path}/imported.db"
+    for n, text in enumerate((HAND_A, HAND_B)):
+        (tmp_path / f"{n}.phh").write_text(text)
+        assert main(["import", str(tmp_path / f"{n}.phh"), "--db", imported_url]) == 0
+    capsys.readouterr()
+    assert main(["stats", "--db", imported_url, "--game", "poker"]) == 0
+    # The same hands, the same rows, whether played here or read from their files.
+    assert capsys.readouterr().out.splitlines()[2:5] == played
 
 
 async def test_stats_over_the_websocket(sqlite_url: str) -> None:
