@@ -334,6 +334,9 @@ def _board(game: _Game, previous: dict[str, str], sticky: dict[str, str],
         title=f"Board {number}" + (f", {values['Event']}" if not _unknown(
             values.get("Event", "")) else ""),
     )
+    board.contract_line = by_name["Contract"].line if "Contract" in by_name else 0
+    board.declarer_line = by_name["Declarer"].line if "Declarer" in by_name else 0
+    board.irregular_declarer = values.get("Declarer", "").strip().startswith("^")
     try:
         board.contract = parse_contract(values.get("Contract", ""))
     except ValueError as exc:

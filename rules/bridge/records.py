@@ -17,7 +17,7 @@ from engine.errors import IllegalAction
 from engine.formats import FormatError, GameRecord
 from engine.game import Game
 from engine.tricks import winning_index
-from rules.bridge.auction import STRAINS, Bid, parse_call
+from rules.bridge.auction import STRAINS, Bid, Contract, final_contract, parse_call
 from rules.bridge.boards import SEATS
 
 NAMES = ("North", "East", "South", "West")
@@ -40,6 +40,9 @@ class FileBoard:
     all_pass: bool = False
     contract: str | None = None  # a Contract tag: "4SX", "Pass"; None: not given
     declarer: int | None = None
+    contract_line: int = 0  # the Contract tag's line, and the Declarer tag's
+    declarer_line: int = 0
+    irregular_declarer: bool = False  # PBN "^S": not the declarer the auction names
     cards: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     rows_first: int | None = None
@@ -135,13 +138,15 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
                               item=f"{board.label}, {tag}") from None
         log.append((seat, action))
 
-    calls: list[tuple[str, str | None]] = list(board.calls)
+    calls: list[tuple[str, str | None]] = _with_leading_passes(board)
     # No auction: a known contract is reached by the shortest auction; without one
     # (a hand record, or a result of a contract nobody wrote) the deal alone.
     if not calls and not board.all_pass and board.contract is not None:
         calls = [(c, None) for c in _synthetic_auction(board)]
+    put_back = len(calls) - len(board.calls) if board.calls else 0
     for i, (call, alert) in enumerate(calls):
-        line = board.call_lines[i] if i < len(board.call_lines) else 0
+        k = i - put_back  # the file's own calls keep their lines
+        line = board.call_lines[k] if 0 <= k < len(board.call_lines) else 0
         if state.phase.value != "auction":
             raise FormatError(f"{call}: a call after the end of the auction",
                               line=line or board.line, item=f"{board.label}, {tag_auction}")
@@ -151,6 +156,9 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
     if state.phase.value == "auction" and (calls or board.all_pass) and more:
         while state.phase.value == "auction":  # the passes the file leaves out
             act({"type": "call", "call": "P"}, tag_auction)
+    if state.phase.value != "auction" and (board.calls or board.all_pass):
+        _check_contract(board, state.contract if state.phase.value == "play"
+                        else state.results[-1].contract, tag_auction)
     if state.contract is not None:
         _play(board, game, lambda: state, act, tag_play)
         # A record that stops inside the last trick: every card left is forced (and
@@ -182,6 +190,54 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         title=board.title or f"Board {board.board}",
         tags=dict(board.tags),
     )
+
+
+def _with_leading_passes(board: FileBoard) -> list[tuple[str, str | None]]:
+    """The file's calls, with the passes before the first bid put back where the
+    file leaves them out (rpbridge.net writes the auction from the first bid while
+    its Auction tag names the dealer): only where two things the file states
+    agree that it must, its Declarer tag and its Play tag's first seat (the
+    declarer's left), and as few passes as make the auction reach that declarer
+    (and the Contract tag's bid)."""
+    calls = list(board.calls)
+    if (not calls or board.declarer is None or board.irregular_declarer
+            or not board.declarer_line or board.rows_first != (board.declarer + 1) % 4):
+        return calls
+    try:
+        parsed = [parse_call(c) for c, _ in calls]
+    except ValueError:
+        return calls  # the replay names the bad call
+    for passes in range(4):
+        seats = [(board.dealer + passes + i) % 4 for i in range(len(parsed))]
+        reached = final_contract(list(zip(seats, parsed, strict=True)))
+        if (reached is not None and reached.declarer == board.declarer
+                and (board.contract is None or _bid(str(reached)) == _bid(board.contract))):
+            return [("P", None)] * passes + calls
+    return calls
+
+
+def _bid(contract: str) -> str:
+    return contract.rstrip("X")
+
+
+def _check_contract(board: FileBoard, reached: Contract | None, tag_auction: str) -> None:
+    """The file's Contract and Declarer tags, where given, must be what its auction
+    reached (a scorer's file that disagrees with itself is refused, not mended);
+    a double the tag leaves out is the auction's (rpbridge.net's tags drop some)."""
+    text = str(reached) if reached is not None else "Pass"
+    if board.contract is not None and _bid(board.contract) != _bid(text):
+        raise FormatError(f"the {tag_auction.lower()} ends in {_reached(reached)}, not the "
+                          f"Contract {board.contract}", line=board.contract_line or board.line,
+                          item=f"{board.label}, Contract")
+    if (board.declarer is not None and reached is not None and not board.irregular_declarer
+            and board.declarer != reached.declarer):
+        raise FormatError(f"the {tag_auction.lower()} ends in {_reached(reached)}, not played "
+                          f"by Declarer {SEATS[board.declarer]}",
+                          line=board.declarer_line or board.line, item=f"{board.label}, Declarer")
+
+
+def _reached(contract: Contract | None) -> str:
+    return "a pass-out" if contract is None else f"{contract} by {NAMES[contract.declarer]}"
 
 
 def _play(board: FileBoard, game: Any, current: Any, act: Any, tag: str) -> None:

@@ -184,6 +184,91 @@ def test_a_game_without_a_deal_is_the_previous_board_at_another_table():
     assert closed_room.title == "Board 2"
 
 
+# The same file's boards 6 and 10 (open room): each auction written from its first bid
+# (the passes before it left out) under an Auction tag that names the dealer; the
+# Declarer tags and the play's first seat (the declarer's left) say who declared.
+RPBRIDGE_PASSES = """\
+[Board "6"]
+[Dealer "E"]
+[Vulnerable "EW"]
+[Deal "W:T962.J6.AK83.AT8 K7.T53.Q764.J432 AQ8.9874.T52.K96 J543.AKQ2.J9.Q75"]
+[Declarer "N"]
+[Contract "1N"]
+[Result "6"]
+[Auction "E"]
+1C Pass 1D Pass
+1H Pass 1NT Pass
+Pass X AP
+[Play "E"]
+C6 C7 CT CJ
+D5 DJ DK D4
+SQ S3 S9 S7
+CK C5 C8 C2
+C9 CQ CA C3
+SA S4 S2 SK
+S8 SJ S6 D6
+H7 HA H6 H3
+H9 HK HJ H5
+D2 D9 DA D7
+DT S5 ST HT
+*
+
+[Board "10"]
+[Dealer "E"]
+[Vulnerable "Both"]
+[Deal "W:.AJ8.J865432.K93 A864.K52.AKQ7.AJ JT975.T93.T.Q865 KQ32.Q764.9.T742"]
+[Declarer "N"]
+[Contract "3N"]
+[Result "9"]
+[Auction "E"]
+3D 3NT AP
+[Play "E"]
+DT D9 D6 DA
+S5 SK D4 S4
+H3 H4 H8 HK
+H9 H6 HJ H5
+HT H7 HA H2
+C5 C2 DJ DK
+S7 S2 - S6
+*
+"""
+
+
+def test_an_auction_written_from_its_first_bid_gets_its_passes_back():
+    expected = [(0, 1, 6), (0, 2, 9)]  # declarer, passes put back, tricks: as the tags say
+    records = PBN.read(RPBRIDGE_PASSES)
+    for record, (declarer, passes, tricks) in zip(records, expected, strict=True):
+        state = replay(record)
+        (result,) = state.results
+        assert (result.declarer, result.tricks) == (declarer, tricks)
+        calls = [a["call"] for _, a in record.actions if a["type"] == "call"]
+        assert calls[:passes] == ["P"] * passes and calls[passes] != "P"
+        assert record.actions[len(calls)][0] == (declarer + 1) % 4  # the opening lead
+    # Board 2 of the excerpt above: West opened 1NT after two passes.
+    open_room, _ = PBN.read(RPBRIDGE)
+    assert replay(open_room).results[0].declarer == 3
+
+
+def test_a_contract_or_declarer_its_auction_does_not_reach_is_refused():
+    board = ('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+             '[Deal "N:AKQ2.J54.T9.8765 JT98.AKQ.876.432 7654.T98.AKQ.AKQ 3.7632.J5432.JT9"]\n'
+             '[Declarer "{declarer}"]\n[Contract "{contract}"]\n[Result "10"]\n'
+             '[Auction "N"]\n1NT Pass 3NT AP\n')
+    with pytest.raises(FormatError) as err:
+        PBN.read(board.format(declarer="N", contract="4S"))
+    assert (err.value.line, err.value.item) == (6, "board 1, Contract")
+    assert "the auction ends in 3NT by North, not the Contract 4S" in str(err.value)
+    # Passes left out before 1NT would make South the declarer, but with no play
+    # to say whose left led, the file's two statements are not mended.
+    with pytest.raises(FormatError) as err:
+        PBN.read(board.format(declarer="S", contract="3NT"))
+    assert (err.value.line, err.value.item) == (5, "board 1, Declarer")
+    assert "not played by Declarer S" in str(err.value)
+    # PBN's "^": the file itself says the declarer is not the auction's.
+    (record,) = PBN.read(board.format(declarer="^S", contract="3NT"))
+    assert replay(record).results[0].declarer == 0
+
+
 def test_a_game_without_a_deal_and_no_board_before_it_is_still_refused():
     text = RPBRIDGE[RPBRIDGE.index('[West "Zak"]'):]
     with pytest.raises(FormatError, match="has no Deal"):
@@ -193,8 +278,9 @@ def test_a_game_without_a_deal_and_no_board_before_it_is_still_refused():
 @pytest.mark.parametrize(
     ("text", "line", "item", "message"),
     [
-        # rpbridge's board 1 (the same file): its third trick was written from the
-        # wrong seat, so East is given the queen of clubs North holds.
+        # rpbridge's board 1 (the same file): its third trick is written in play
+        # order from East, not in the Play tag's seat columns, so East is given
+        # the queen of clubs North holds.
         ("[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n"
          "[Deal \"W:.AQJ85.986.JT973 A8643.97642.Q.Q8 KT9.K3.K75.AK652 QJ752.T.AJT432.4\"]\n"
          "[Declarer \"E\"]\n[Contract \"5C\"]\n[Result \"12\"]\n[Auction \"N\"]\n"
