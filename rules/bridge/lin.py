@@ -126,7 +126,7 @@ def _result_tricks(text: str) -> int | None:
 @dataclass
 class _Header:
     event: str = ""
-    boards: list[str] = field(default_factory=list)
+    boards: list[str] = field(default_factory=list)  # bn, else vg's first to last board
     results: list[str] = field(default_factory=list)
     players: list[str] = field(default_factory=list)
 
@@ -137,7 +137,12 @@ def _split(pairs: list[_Pair]) -> tuple[_Header, list[_Board]]:
     current: _Board | None = None
     for pair in pairs:
         if pair.key == "vg":
-            header.event = pair.value.split(",")[0]
+            # title, segment, scoring, first board, last board, teams and carry-overs
+            fields = [f.strip() for f in pair.value.split(",")]
+            header.event = fields[0]
+            if not header.boards and len(fields) > 4 and all(
+                    f.isdigit() for f in fields[3:5]) and int(fields[3]) <= int(fields[4]):
+                header.boards = [str(n) for n in range(int(fields[3]), int(fields[4]) + 1)]
         elif pair.key == "bn":
             header.boards = [b.strip() for b in pair.value.split(",")]
         elif pair.key == "rs":

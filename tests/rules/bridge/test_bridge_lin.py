@@ -48,6 +48,24 @@ def test_a_vugraph_file_replays_with_its_claim_and_header_results():
     assert one.options["deal"].split()[1] == "KJT3.T3.J8652.K9"
 
 
+def test_vugraph_results_find_their_boards_from_vg_when_bn_is_missing():
+    # vg names the first and last board (1 and 2); rs gives each one's open and
+    # closed room results, which settle the play the record stops in.
+    text = ("vg|Club Teams,Round 1,I,1,2,Home,0,Away,0|\nrs|3NN=,3NS+1|\n"
+            "pn|hS,hW,hN,hE,cS,cW,cN,cE|pg||\n"
+            "qx|o1|md|3SAKQ2HJ54DT9C8765,SJT98HAKQD876C432,S7654HT98DAKQCAKQ,|sv|o|"
+            "mb|1N|mb|p|mb|3N|mb|p|mb|p|mb|p|pc|H2|pc|H4|pc|HK|pc|H8|pg||\n"
+            "qx|c1|md|3SAKQ2HJ54DT9C8765,SJT98HAKQD876C432,S7654HT98DAKQCAKQ,|sv|o|"
+            "mb|p|mb|p|mb|1N|mb|p|mb|3N|mb|p|mb|p|mb|p|pc|D8|pc|DQ|pc|D2|pc|D9|pg||\n")
+    open_room, closed_room = read(text)
+    assert GAME.result(replay(open_room)).summary.startswith("board 1: 3NT by N, 9 tricks")
+    assert GAME.result(replay(closed_room)).summary.startswith("board 1: 3NT by S, 10 tricks")
+    # The real vugraph file read the same without its bn line.
+    without_bn = "".join(line for line in VUGRAPH.splitlines(keepends=True)
+                         if not line.startswith("bn|"))
+    assert [r.actions for r in read(without_bn)] == [r.actions for r in read(VUGRAPH)]
+
+
 def test_a_record_without_a_result_stops_where_it_stops():
     (board,) = read(MYHANDS)
     state = replay(board)
