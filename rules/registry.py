@@ -71,6 +71,6 @@ def find_format(name: str | None = None, filename: str | None = None) -> tuple[s
     lower = (filename or "").lower()
     found = [(g, f) for g, f in known if any(lower.endswith(s) for s in f.suffixes)]
     if not found:
-        raise IllegalAction("unknown_format", "name the file's format (--format); known: "
-                            f"{listing}")
+        raise IllegalAction("unknown_format", "the file's name does not say its format: "
+                            f"name it; known: {listing}")
     return found[0]

@@ -47,7 +47,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 2
     except IllegalAction as exc:
-        print(f"error: {args.file}: {exc.message}", file=sys.stderr)
+        hint = " (--format)" if exc.code == "unknown_format" and not args.format else ""
+        print(f"error: {args.file}: {exc.message}{hint}", file=sys.stderr)
         return 2
 
     async def store_all() -> list[int]:

@@ -71,6 +71,8 @@ def run_tool(
         where = f" [{exc.code}]" if exc.code else ""
         print(f"error{where}: {exc.message}", file=err)
         return 2
+    except BrokenPipeError:
+        raise  # the reader of our output went away (`| head`): the CLI ends quietly
     except OSError as exc:  # a file that cannot be read or written
         print(f"error [bad_input]: {exc}", file=err)
         return 2

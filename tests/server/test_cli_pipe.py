@@ -69,6 +69,14 @@ def test_a_reader_that_stops_early_gets_no_traceback(
     assert done.returncode == BROKEN_PIPE_STATUS
 
 
+@pytest.mark.parametrize("env", [ENV, UNBUFFERED], ids=["buffered", "unbuffered"])
+def test_a_games_tool_into_a_closed_pipe_is_quiet_too(env: dict[str, str]) -> None:
+    deal = "N:AKQ2.J54.T9.8765 JT98.AKQ.876.432 7654.T98.AKQ.AKQ 3.7632.J5432.JT9"
+    done = _into_closed_pipe(["solve", deal, "--json"], env)
+    assert "bad_input" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == BROKEN_PIPE_STATUS
+
+
 def test_help_into_a_closed_pipe_is_quiet_too() -> None:
     done = _into_closed_pipe(["tournament", "--help"])
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
