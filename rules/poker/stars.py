@@ -168,6 +168,7 @@ def _build(
     moves: list[tuple[int, int | None, str, Decimal | int | None]] = []
     holes = [""] * n
     mucked: set[int] = set()
+    dealt_to: list[str] = []  # "Dealt to" lines: the hero's, on the site
     board = ""
     second = ""  # a board run twice: the second run's own cards
     collected = [Decimal(0)] * n
@@ -229,6 +230,8 @@ def _build(
             elif (m := _DEALT.match(row)) or (m := _SHOWS.match(row)):
                 p = who(m.group(1), line)
                 holes[p] = cards(m.group(2), line, p)
+                if row.startswith("Dealt to "):
+                    dealt_to.append(seats[p].name)
             elif m := _MUCKS.match(row):
                 mucked.add(who(m.group(1), line))
             elif m := _COLLECTED.match(row):
@@ -289,6 +292,8 @@ def _build(
         options["run_twice"] = True
         options["board2"] = second
     tags = _tags(hand, seats, currency, table, seat_count, decimals)
+    if dealt_to:
+        tags["_dealt_to"] = toml_value(dealt_to)
     draft = GameRecord("poker", options, 0, (), tuple(s.name for s in seats), "", tags)
     try:
         betting = [
@@ -367,7 +372,10 @@ def _tags(
     }
     if currency:
         tags["currency"] = toml_value(currency)
-    symbol = next((c for c in hand.header if c in _SYMBOLS), "")
+    # The blinds' money, not the header's: a tournament's buy-in is in dollars,
+    # its chips are not.
+    blinds = _STAKES.findall(hand.header)[-1][1].strip()
+    symbol = blinds[0] if blinds[:1] in tuple(_SYMBOLS) else ""
     if symbol:
         tags["currency_symbol"] = toml_value(symbol)
     tournament = re.search(r"Tournament #(\d+)", hand.header)

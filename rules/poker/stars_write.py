@@ -18,12 +18,14 @@ from engine.cards import face_of, format_face
 from engine.formats import FormatError, GameRecord
 from rules.poker.amounts import from_chips
 from rules.poker.betting import hand_pots
+from rules.poker.evaluator import evaluate, hand_class
 from rules.poker.hands import PlayedHand, played_hands
 from rules.poker.options import OddChip, PokerConfig, spell_cards
 from rules.poker.pots import Pot, split
 from rules.poker.rake import split_runs, take_rake
 from rules.poker.scoring import Award
 from rules.poker.state import STREET_NAMES, HandState, Street
+from rules.poker.tables.classes import Category
 
 
 def _card(c: int) -> str:
@@ -101,19 +103,22 @@ def hand_text(played: PlayedHand) -> list[str]:
     number = _tag(played, "hand", hand.number)
     header = _tag(played, "_header", f"Hold'em No Limit ({stakes})")
     size = _tag(played, "seat_count", config.seats)
+    # The site writes one space before a tournament's header, two before a cash game's.
+    gap = " " if str(header).startswith("Tournament") else "  "
     lines = [
-        f"PokerStars Hand #{number}:  {header}",
+        f"PokerStars Hand #{number}:{gap}{header}",
         f"Table '{_tag(played, 'table', 'cardtable')}' {size}-max "
         f"Seat #{seat_of[hand.button]} is the button",
     ]
     for s in sorted(order, key=seat_of.__getitem__):
         lines.append(f"Seat {seat_of[s]}: {name(s)} ({money(hand.starting[s])} in chips)")
     antes, blinds = config.posts(len(order))
-    for s, ante in zip(order, antes, strict=True):
+    for s, ante in sorted(zip(order, antes, strict=True), key=lambda sa: seat_of[sa[0]]):
         if ante:
             lines.append(f"{name(s)}: posts the ante {money(min(ante, hand.starting[s]))}")
     new = config.new_player_posts(len(order))
     by_position = [order[1], order[0]] if len(order) == 2 else order
+    roles: dict[int, list[str]] = {hand.button: ["button"]}
     for k, s in enumerate(by_position):
         chips = blinds[order.index(s)]
         if chips:
@@ -123,22 +128,35 @@ def hand_text(played: PlayedHand) -> list[str]:
                 "straddle" if chips > bb and not new[order.index(s)] else "big blind"
             )
             lines.append(f"{name(s)}: posts {word} {money(chips)}")
+            if k < 2:
+                roles.setdefault(s, []).append(word)
     lines.append("*** HOLE CARDS ***")
     fixed = config.holes or ("",) * config.seats
+    hero = _tag(played, "_dealt_to", None)
     for s in order:
-        if hand.holes[s] and (s in hand.shown or spell_cards(fixed[s])):
+        # The site deals face up only to the hero; others' cards show at the showdown.
+        known = (name(s) in hero if isinstance(hero, list)
+                 else spell_cards(fixed[s]) and s not in hand.shown)
+        if hand.holes[s] and known:
             lines.append(f"Dealt to {name(s)} {_cards(hand.holes[s])}")
-    posted = [min(b, hand.starting[s] - min(a, hand.starting[s]))
-              for s, a, b in zip(order, antes, blinds, strict=True)]
-    lines += _betting(hand, name, money, max(posted))
-    return lines + _ending(hand, config, name, money, seat_of)
+    in_front = {s: min(b, hand.starting[s] - min(a, hand.starting[s]))
+                for s, a, b in zip(order, antes, blinds, strict=True)}
+    behind = {s: hand.starting[s] - min(a, hand.starting[s]) - in_front[s]
+              for s, a in zip(order, antes, strict=True)}
+    lines += _betting(hand, name, money, in_front, behind)
+    blinded = {s for s, chips in in_front.items() if chips}
+    return lines + _ending(hand, config, name, money, seat_of, roles, blinded)
 
 
 def _betting(
-    hand: HandState, name: Callable[[int], str], money: Callable[[int], str], top: int
+    hand: HandState, name: Callable[[int], str], money: Callable[[int], str],
+    in_front: dict[int, int], behind: dict[int, int],
 ) -> list[str]:
-    """The streets and their actions; ``top`` is the largest blind posted."""
+    """The streets and their actions (``in_front``: each seat's blind, ``behind``:
+    its stack after the posts), an uncalled bet's return after the action it ends."""
     lines: list[str] = []
+    put, left = dict(in_front), dict(behind)
+    top = max(put.values(), default=0)
     street = Street.PREFLOP
     board = hand.board
     cuts = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
@@ -163,18 +181,28 @@ def _betting(
             street = Street(street + 1)
             deal(street)
             top = 0
+            put = dict.fromkeys(put, 0)
         if kind == "fold":
             lines.append(f"{name(seat)}: folds")
-        elif kind == "check":
+            continue
+        if kind == "check":
             lines.append(f"{name(seat)}: checks")
-        elif kind == "call":
-            lines.append(f"{name(seat)}: calls {money(amount)}")
+            continue
+        # A call's amount is what it adds; a bet's or a raise's, the street's total.
+        added = amount if kind == "call" else amount - put[seat]
+        put[seat] += added
+        left[seat] -= added
+        all_in = " and is all-in" if left[seat] <= 0 else ""
+        if kind == "call":
+            lines.append(f"{name(seat)}: calls {money(amount)}{all_in}")
         elif kind == "bet":
-            lines.append(f"{name(seat)}: bets {money(amount)}")
-            top = amount
+            lines.append(f"{name(seat)}: bets {money(amount)}{all_in}")
         else:
-            lines.append(f"{name(seat)}: raises {money(amount - top)} to {money(amount)}")
+            lines.append(f"{name(seat)}: raises {money(amount - top)} to {money(amount)}{all_in}")
+        if kind != "call":
             top = amount
+    # An uncalled bet ends the betting: it comes back before any card still to come.
+    lines += [f"Uncalled bet ({money(chips)}) returned to {name(s)}" for s, chips in hand.refunds]
     while street < Street.RIVER and len(board) > {0: 0, 1: 3, 2: 4}[int(street)]:
         street = Street(street + 1)
         deal(street)
@@ -190,25 +218,35 @@ def _ending(
     name: Callable[[int], str],
     money: Callable[[int], str],
     seat_of: dict[int, int],
+    roles: dict[int, list[str]],
+    blinded: set[int],
 ) -> list[str]:
-    lines = [f"Uncalled bet ({money(chips)}) returned to {name(s)}" for s, chips in hand.refunds]
+    lines: list[str] = []
     runs = ("FIRST ", "SECOND ") if hand.board2 else ("",)
     pots = _raked_pots(hand, config)
     halves = split_runs(pots) if hand.board2 else (pots,)
     won: dict[int, int] = {}
     for k, (run, run_pots) in enumerate(zip(runs, halves, strict=True), 1):
-        if len(hand.live) > 1:
+        showdown = len(hand.live) > 1
+        if showdown:
             lines.append(f"*** {run}SHOW DOWN ***")
-            for s in hand.live:
-                if s in hand.shown:
-                    lines.append(f"{name(s)}: shows {_cards(hand.holes[s])}")
-                else:
-                    lines.append(f"{name(s)}: mucks hand")
         awards = [a for a in hand.awards if a.run == k]
-        # The site names each pot and lists the last side pot first.
-        for pot, s, chips in reversed(_per_pot(awards, run_pots, config.odd_chip)):
-            lines.append(f"{name(s)} collected {money(chips)} from {_pot_name(pot, len(pots))}")
-            won[s] = won.get(s, 0) + chips
+        paid = _per_pot(awards, run_pots, config.odd_chip)
+        # The site goes pot by pot from the last side pot: the hands that contest it
+        # (in the order they show) and not yet shown, then who collects it.
+        order = [*hand.shown, *(s for s in hand.live if s not in hand.shown)]
+        said: set[int] = set()
+        for i in sorted({*range(len(run_pots)), *(pot for pot, _, _ in paid)}, reverse=True):
+            eligible = run_pots[i].eligible if i < len(run_pots) else ()
+            for s in order if showdown else ():
+                if s in eligible and s not in said:
+                    said.add(s)
+                    lines.append(_shows(hand, s, k, name))
+            for pot, s, chips in reversed([x for x in paid if x[0] == i]):
+                lines.append(f"{name(s)} collected {money(chips)} from "
+                             f"{_pot_name(pot, len(pots))}")
+                won[s] = won.get(s, 0) + chips
+        lines += [_shows(hand, s, k, name) for s in order if showdown and s not in said]
     lines.append("*** SUMMARY ***")
     split = "".join(
         f" {_pot_name(i, len(pots)).capitalize()} {money(p.amount)}." for i, p in enumerate(pots)
@@ -221,9 +259,76 @@ def _ending(
     elif hand.board:
         lines.append(f"Board {_cards(hand.board)}")
     for s in sorted(hand.players, key=seat_of.__getitem__):
-        said = f" collected ({money(won[s])})" if s in won else ""
-        lines.append(f"Seat {seat_of[s]}: {name(s)}{said}")
+        role = "".join(f" ({r})" for r in roles.get(s, []))
+        outcome = _outcome(hand, s, won, money, s in blinded)
+        lines.append(f"Seat {seat_of[s]}: {name(s)}{role} {outcome}")
     return lines
+
+
+def _shows(hand: HandState, seat: int, run: int, name: Callable[[int], str]) -> str:
+    if seat in hand.shown:
+        return f"{name(seat)}: shows {_cards(hand.holes[seat])} ({_made(hand, seat, run)})"
+    return f"{name(seat)}: mucks hand"
+
+
+def _outcome(hand: HandState, seat: int, won: dict[int, int],
+             money: Callable[[int], str], blinded: bool) -> str:
+    """A seat's summary: ``folded on the Flop``, ``showed [..] and won (X) with ..``
+    (``blinded``: it posted a blind, so folding first it still bet)."""
+    if hand.folded[seat]:
+        street = next(st for st, s, kind, _ in hand.history if s == seat and kind == "fold")
+        if street == Street.PREFLOP:
+            acted = any(s == seat and kind in ("call", "bet", "raise")
+                        for _, s, kind, _ in hand.history)
+            return "folded before Flop" + ("" if acted or blinded else " (didn't bet)")
+        return f"folded on the {STREET_NAMES[street].capitalize()}"
+    if seat in hand.shown and len(hand.live) > 1:
+        cards, made = _cards(hand.holes[seat]), _made(hand, seat, 1)
+        if seat in won:
+            return f"showed {cards} and won ({money(won[seat])}) with {made}"
+        return f"showed {cards} and lost with {made}"
+    if len(hand.live) > 1:
+        return "mucked"
+    return f"collected ({money(won.get(seat, 0))})"
+
+
+# The site's words for the ranks: "a pair of Deuces", "a straight, Ten to Ace".
+_RANK_WORDS = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+               "Jack", "Queen", "King", "Ace")
+
+
+def _made(hand: HandState, seat: int, run: int) -> str:
+    """The seat's best five cards in the site's words, on run ``run``'s board."""
+    board = hand.board2 if run == 2 and hand.board2 else hand.board
+    hc = hand_class(evaluate([*hand.holes[seat], *board]))
+    r, c = hc.ranks, hc.category
+
+    def many(i: int) -> str:
+        return _RANK_WORDS[i] + ("es" if i == 4 else "s")  # Sixes
+
+    if c is Category.STRAIGHT_FLUSH:
+        return "a Royal Flush" if r[0] == 12 else f"a straight flush, {_run_of(r[0])}"
+    if c is Category.FOUR_OF_A_KIND:
+        return f"four of a kind, {many(r[0])}"
+    if c is Category.FULL_HOUSE:
+        return f"a full house, {many(r[0])} full of {many(r[1])}"
+    if c is Category.FLUSH:
+        return f"a flush, {_RANK_WORDS[r[0]]} high"
+    if c is Category.STRAIGHT:
+        return f"a straight, {_run_of(r[0])}"
+    if c is Category.THREE_OF_A_KIND:
+        return f"three of a kind, {many(r[0])}"
+    if c is Category.TWO_PAIR:
+        return f"two pair, {many(r[0])} and {many(r[1])}"
+    if c is Category.ONE_PAIR:
+        return f"a pair of {many(r[0])}"
+    return f"high card {_RANK_WORDS[r[0]]}"
+
+
+def _run_of(high: int) -> str:
+    """``Nine to King``; a five-high straight is ``Ace to Five``."""
+    low = "Ace" if high == 3 else _RANK_WORDS[high - 4]
+    return f"{low} to {_RANK_WORDS[high]}"
 
 
 def _raked_pots(hand: HandState, config: PokerConfig) -> list[Pot]:

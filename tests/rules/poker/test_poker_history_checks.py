@@ -204,7 +204,8 @@ def test_pokerstars_text_names_the_main_and_side_pots_as_the_site_does():
     assert "hayabusa514 collected $54.75 from main pot\n" in text
     assert "Total pot $62.63 Main pot $54.75. Side pot $5.38. | Rake $2.50" in text
     assert text.index("from side pot") < text.index("from main pot")
-    assert "Seat 7: hayabusa514 collected ($60.13)" in text
+    assert ("Seat 7: hayabusa514 showed [8d Jd] and won ($60.13) with a flush, Queen high"
+            in text)
     (again,) = read_stars(text)
     assert stacks(again) == stacks(record)
 
