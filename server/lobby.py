@@ -46,6 +46,7 @@ class Lobby:
             for t in self.tables.values()
             for s in t.seats
             if s.kind == "human" and s.player_id == player and t.status in OPEN
+            and s.token_hash is not None  # not a seat its player left
         ]
 
     def check_waiting_cap(self, player: int) -> None:

@@ -419,8 +419,12 @@ class Table(TableMoves, TableAbsence, TableVotes):
                 seat.token_hash, seat.connected = None, False
                 self.touched = self.ctx.clock.now()
             elif self.status == "live":
-                # Leaving a live game hands the seat to a bot at once (no grace).
-                seat.connected = False
+                # Leaving a live game gives the seat to a bot for the rest of it (no
+                # grace): its token stops working, so the seat cannot be taken back
+                # (the seat still names its player, whose moves these were).
+                await self.ctx.store.set_seat(
+                    self.id, SeatRecord(seat.index, "human", seat.player_id))
+                seat.connected, seat.token_hash = False, None
                 await self._apply_policy(seat, "left", "bot")
         reply.send(p.left(self.id))
         self._broadcast_info()

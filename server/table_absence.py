@@ -80,7 +80,11 @@ class TableAbsence:
         self._broadcast_info()
 
     def start_grace(self, seat: Seat) -> None:
-        """After a restart: absent humans get a fresh grace period."""
+        """After a restart: absent humans get a fresh grace period; a seat its
+        player left (no token) has its bot again at once."""
+        if seat.kind == "human" and self.status == "live" and seat.token_hash is None:
+            seat.stand_in = default_bot(self.game.name)
+            return
         if seat.kind == "human" and self.status == "live" and seat.grace is None:
             seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
 

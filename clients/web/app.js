@@ -79,7 +79,7 @@ export function setup() {
   $("#btn-leave").addEventListener("click", () => {
     if (!S.cur) return;
     const live = S.cur.status === "live" && S.cur.seat !== null;
-    if (live && !confirm("Leave the game? A bot takes over your seat.")) return;
+    if (live && !confirm("Leave the game? A bot plays your seat for the rest of it; you cannot come back to it.")) return;
     const id = send({ type: "leave", table: S.cur.table });
     if (id !== null) S.tableRequests.set(id, { kind: "leave", table: S.cur.table });
     closeTable();
