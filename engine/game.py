@@ -131,6 +131,9 @@ class Game(ABC, Generic[S, C]):
     # Keys of views and events whose strings are not cards although they may look
     # like them (bridge's "4S" contract); the leak scanner skips them.
     non_card_keys: ClassVar[frozenset[str]] = frozenset()
+    # Options whose values name cards (a fixed deal): a table's listing says that
+    # such a deal is set (``fixed_deal``), never its cards, hidden from its players.
+    dealing_options: ClassVar[frozenset[str]] = frozenset()
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})

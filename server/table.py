@@ -178,11 +178,15 @@ class Table(TableMoves, TableAbsence, TableVotes):
 
     def info(self) -> dict[str, Any]:
         names = self.names
+        options = self.game.config_json(self.config)
+        # A fixed deal's cards are hidden from the players: say only that it is set.
+        dealt = [k for k in self.game.dealing_options if options.pop(k, None) is not None]
         return {
             "table": self.id,
             "name": self.name,
             "game": self.game.name,
-            "options": self.game.config_json(self.config),
+            "options": options,
+            "fixed_deal": bool(dealt),
             "status": self.status,
             "version": self.version,
             "seats": [

@@ -35,7 +35,9 @@ export function renderLobby() {
     }
     const clock = clockSummary(t);
     return el("tr", {},
-      el("td", {}, t.table), el("td", {}, t.name), el("td", {}, t.game, clock ? el("div", { class: "muted small" }, clock) : null),
+      el("td", {}, t.table), el("td", {}, t.name),
+      el("td", {}, t.game, clock ? el("div", { class: "muted small" }, clock) : null,
+        t.fixed_deal ? el("div", { class: "muted small", title: "The table's creator chose the cards (and knows them)." }, "fixed deal") : null),
       el("td", {}, el("span", { class: `badge ${t.status}` }, t.status), t.spectators ? ` 👁 ${t.spectators}` : ""),
       el("td", {}, el("div", { class: "seat-chips" }, seats)),
       el("td", {}, el("div", { class: "row-buttons" }, buttons)));

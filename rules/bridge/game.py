@@ -118,6 +118,7 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
     )
     # A claimer faces their remaining cards (rules/bridge/claims.py).
     revealing_kinds = frozenset({"play", "claim"})
+    dealing_options = frozenset({"deal"})
     analysis = BridgeAnalysis()
     presentation = BridgePresentation()
     formats = (PBN, LIN)

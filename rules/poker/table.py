@@ -156,6 +156,7 @@ class PokerTable(Game[PokerState, PokerConfig]):
     config_model = PokerConfig
     presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})
+    dealing_options = frozenset({"holes", "board", "board2"})
 
     def seat_count(self, config: PokerConfig) -> int:
         return config.seats
