@@ -40,6 +40,7 @@ from server.inbound import RequestConnection
 from server.lobby import Lobby
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
+from server.records import result_summary
 from server.seats import Seat
 from server.settings import Settings
 from server.table import Table
@@ -439,7 +440,8 @@ class Server:
                 rows = await self.store.list_games(limit, status)
                 summaries = [
                     p.game_summary(
-                        g.id, g.game_type, g.name, g.status, n, g.created_at.isoformat(), g.result
+                        g.id, g.game_type, g.name, g.status, n, g.created_at.isoformat(),
+                        g.result and {**g.result, "summary": result_summary(g)},
                     )
                     for g, n in rows
                 ]

@@ -328,6 +328,8 @@ def _run_fast(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from server.records import result_summary
+
     async def fetch(store: Any) -> Any:
         return await store.list_games(args.limit, args.status)
 
@@ -338,7 +340,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     wide = max(8, *(len(g.game_type) for g, _ in rows))  # crazy_eights is 12
     print(f"{'id':>5}  {'game':<{wide}} {'status':<10} {'actions':>7}  {'created':<19}  result")
     for g, n in rows:
-        summary = (g.result or {}).get("summary", "")
+        summary = result_summary(g)
         created = g.created_at.strftime("%Y-%m-%d %H:%M:%S")
         print(f"{g.id:>5}  {g.game_type:<{wide}} {g.status:<10} {n:>7}  {created:<19}  {summary}")
     return 0

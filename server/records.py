@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import IllegalAction
 from engine.formats import GameRecord
+from rules.registry import get_game
 from server.files import stored_record
 
 
@@ -30,3 +32,15 @@ async def stored_records(store: Any, game: str, limit: int) -> list[GameRecord]:
     ids = [s.player_id for g in games if g for s in g.seats if s.player_id is not None]
     names = await store.player_names(ids)
     return [stored_record(g, seat_names(g, names)) for g in reversed(games) if g is not None]
+
+
+def result_summary(stored: Any) -> str:
+    """A stored game's result summary in its table's words (the game's
+    presentation: a Tractor table's teams by their seats' names)."""
+    result = stored.result or {}
+    try:
+        game = get_game(stored.game_type)
+        names = game.seat_names(game.parse_config(stored.config))
+    except IllegalAction:  # a game or options this server no longer knows
+        return str(result.get("summary") or "")
+    return game.presentation.summary(result, names)

@@ -256,3 +256,38 @@ def test_serve_on_a_taken_port_is_a_clear_error_and_leaves_nothing_running(
     assert f"error: cannot serve on 127.0.0.1:{port}: " in err, err
     assert "in use" in err and "Traceback" not in err, err
     assert survivors(tag) == {}
+
+
+def test_stored_games_read_their_results_in_their_tables_words(
+    sqlite_url: str, capsys: Any
+) -> None:
+    """A Tractor table names its partnerships by its seats (North/South): its
+    stored summary (which counts seats from 0) is listed that way, by the CLI
+    and over the websocket."""
+    from server.persistence.store import Store
+    from tests.server.conftest import make_settings, start_harness
+
+    summary = "seats 1 and 3 win after 1 round: seats 0 and 2 at 2, seats 1 and 3 at 4"
+    words = "East/West win after 1 round: North/South at 2, East/West at 4"
+
+    async def store_one() -> None:
+        store = await Store.open(sqlite_url)
+        try:
+            game = await store.create_game("tractor", {"rounds": 1}, 1, "t", 4)
+            await store.set_status(game, "finished", {"scores": [0, 1, 0, 1], "summary": summary})
+        finally:
+            await store.close()
+
+    async def listed() -> dict[str, Any]:
+        h = await start_harness(make_settings(sqlite_url))
+        try:
+            c = await h.client("viewer")
+            return await c.request({"type": "list_games"})
+        finally:
+            await h.server.stop()
+
+    asyncio.run(store_one())
+    assert main(["games", "--db", sqlite_url]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(words)
+    (game,) = asyncio.run(listed())["games"]
+    assert game["result"]["summary"] == words
