@@ -15,10 +15,11 @@ from protocol.messages import JSON, PROTOCOL_VERSION, ErrorCode
 
 def welcome(
     token: str, player: int, name: str, resumed: bool, games: list[str], seats: list[JSON],
-    options: JSON | None = None,
+    options: JSON | None = None, formats: JSON | None = None,
 ) -> JSON:
     """The answer to ``hello``; ``seats``: the session's seats at open tables;
-    ``options``: each game's table options as a schema, for create-table forms."""
+    ``options``: each game's table options as a schema, for create-table forms;
+    ``formats``: each game's file formats (names), for import and export."""
     return {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
@@ -29,6 +30,7 @@ def welcome(
         "games": games,
         "seats": seats,
         "options": options or {},
+        "formats": formats or {},
     }
 
 

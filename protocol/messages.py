@@ -110,7 +110,10 @@ class TableInfo(BaseModel):
     table: int
     name: str
     game: str
-    options: dict[str, Any]
+    options: dict[str, Any] = Field(description="the table's options but those that "
+                                    "name cards (a fixed deal)")
+    fixed_deal: bool = Field(default=False, description="its creator fixed the deal "
+                             "(chose the cards), which its options do not show")
     status: Literal["waiting", "live", "finished", "abandoned"]
     version: int
     seats: list[SeatInfo]
@@ -143,6 +146,10 @@ class Welcome(Message):
         default_factory=dict,
         description="each game's table options: option name -> its JSON Schema "
         "(type, default, enum, minimum, maximum, description)",
+    )
+    formats: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="each game's file formats by name, for import_file and export_game",
     )
 
 

@@ -73,6 +73,12 @@ def _option_schemas() -> dict[str, Any]:
     return {g: get_game(g).options_schema() for g in available()}
 
 
+@functools.cache
+def _file_formats() -> dict[str, list[str]]:
+    """Every game's file formats by name (none: the game has no file format)."""
+    return {g: [f.name for f in get_game(g).formats] for g in available()}
+
+
 class Server:
     def __init__(
         self, settings: Settings, clock: Clock | None = None, bus: Bus | None = None
@@ -478,7 +484,8 @@ class Server:
         seats = self.lobby.seats_of(pid)
         if self.cluster is not None:
             seats += self.cluster.seats_of(pid)
-        reply.send(p.welcome(token, pid, name, resumed, available(), seats, _option_schemas()))
+        reply.send(p.welcome(token, pid, name, resumed, available(), seats, _option_schemas(),
+                             _file_formats()))
 
     async def _create_table(self, reply: Reply, msg: rq.CreateTable) -> None:
         conn = reply.conn

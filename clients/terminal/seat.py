@@ -514,7 +514,9 @@ class SeatClient:
         said = views.result_text(result, self.names, self.hints)
         self.write(f"Game {self.status}. Result: {said}")
         self.write(f"Game id: {game_id}")
-        self.write(f"Replay it with: cardtable replay {game_id}")
+        # The replay command reads the server's database, not this client's.
+        self.write(f"Replay it with: cardtable replay {game_id} "
+                   "(where the server runs, with the server's --db if it has one)")
         # Nothing is left to resume: keep the identity, forget the table.
         self.session.table = self.session.seat = self.session.seat_token = None
         self.session.version = 0

@@ -68,6 +68,7 @@ export function onWelcome(msg) {
   S.name = msg.name;
   S.games = msg.games;
   S.optionSchemas = msg.options || {};
+  S.formats = msg.formats || {};
   S.mySeats = msg.seats || [];
   save(STORE.token, msg.token);
   setConn(`connected as ${msg.name}`, true);

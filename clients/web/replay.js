@@ -65,6 +65,12 @@ export function renderReplay() {
   $("#replay-viewer").replaceChildren(...viewers.map(([v, label]) =>
     el("option", { value: v, selected: String(r.viewer) === v }, label)));
   $("#rp-dd-box").classList.toggle("hidden", !(done && d && d.analysis));
+  // The game's own file formats (the welcome lists them); none: nothing to export.
+  const formats = (S.formats || {})[r.game] || [];
+  $("#export-form").classList.toggle("hidden", !formats.length);
+  const kept = $("#export-format").value;
+  $("#export-format").replaceChildren(...formats.map((f) =>
+    el("option", { value: f, selected: f === kept }, f)));
   $("#rp-dd").checked = !!r.analysis;
   r.index = Math.max(0, Math.min(r.index, r.steps.length - 1));
   const step = r.steps[r.index];

@@ -21,6 +21,7 @@ export const S = {
   player: null,
   name: "",
   games: [],
+  formats: {}, // welcome.formats: game -> its file formats' names
   tables: new Map(), // lobby: table id -> TableInfo
   mySeats: [], // welcome.seats
   cur: null, // {table, seat, seat_token, version, info, view, legal, toAct, status, log, clock}

@@ -152,6 +152,8 @@ async def test_a_tractor_round_is_played_by_clicking(page: tuple[Page, Server]) 
     )
     await p.js("stepReplay(Math.floor(S.replay.steps.length * 0.7)); 1")
     assert await p.js("document.querySelectorAll('#rp-board .felt.tractor .tr-hand').length") == 4
+    # Tractor has no file format: nothing to export.
+    assert await p.js("document.querySelector('#export-form').classList.contains('hidden')")
 
 
 async def test_a_tractor_match_is_ended_by_the_button(page: tuple[Page, Server]) -> None:
@@ -286,6 +288,10 @@ async def test_a_bridge_replay_says_dummys_cards_come_from_dummy(page: tuple[Pag
         await p.js("document.querySelector('#btn-leave').click(); 1")
         await p.wait("S.cur === null")
     assert dummy_steps
+    # The export box offers the game's own formats.
+    assert await p.js("[...document.querySelectorAll('#export-format option')]"
+                      ".map((o) => o.value)") == ["pbn", "lin"]
+    assert not await p.js("document.querySelector('#export-form').classList.contains('hidden')")
     for index, declarer in dummy_steps[:3]:
         await p.js(f"stepReplay({index}); 1")
         action = await p.js("document.querySelector('#rp-action').textContent")

@@ -217,7 +217,7 @@ async def test_reconnects_by_itself_when_the_server_restarts(tmp_path: Path) -> 
         redrawn = screen.lines[_resumed_at(screen) : answered_at]
         assert any(line.startswith("── table ") for line in redrawn), redrawn
         assert "Your legal moves:" in redrawn
-        m = re.search(r"^Replay it with: cardtable replay (\d+)$", screen.text, re.M)
+        m = re.search(r"^Replay it with: cardtable replay (\d+) ", screen.text, re.M)
         assert m is not None
         stored = await holder["srv"].store.get_game(int(m.group(1)))
         assert stored is not None and stored.status == "finished"
