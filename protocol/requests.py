@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter, model_validator
 
 from protocol.messages import ANALYSIS_STEPS, PROTOCOL_VERSION, Id, Message
 
@@ -18,7 +18,14 @@ from protocol.messages import ANALYSIS_STEPS, PROTOCOL_VERSION, Id, Message
 IMPORT_PART_CHARS = 48 * 1024
 
 
-class Hello(Message):
+class Request(Message):
+    """A client's message: JSON types as the schema says them (``true`` is not a
+    version, ``"3"`` not a seat), checked strictly."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Hello(Request):
     """First message of a connection; ``token`` resumes an earlier session."""
 
     type: Literal["hello"]
@@ -27,13 +34,13 @@ class Hello(Message):
     name: str | None = Field(default=None, max_length=32)
 
 
-class ListTables(Message):
+class ListTables(Request):
     """Ask for the live table list; the connection then receives every update."""
 
     type: Literal["list_tables"]
 
 
-class CreateTable(Message):
+class CreateTable(Request):
     """Create a table of ``game`` with ``options``; ``seat`` joins it at once and
     ``start`` starts it at once, filling empty seats with bots (without ``seat``
     the creator watches the bots play as a spectator)."""
@@ -67,7 +74,7 @@ class CreateTable(Message):
         return self
 
 
-class Join(Message):
+class Join(Request):
     """Sit at ``seat`` (or the first free seat)."""
 
     type: Literal["join"]
@@ -75,39 +82,39 @@ class Join(Message):
     seat: int | None = None
 
 
-class Leave(Message):
+class Leave(Request):
     """Leave the table (a seat before the start; after it a bot takes over)."""
 
     type: Literal["leave"]
     table: Id
 
 
-class Spectate(Message):
+class Spectate(Request):
     type: Literal["spectate"]
     table: Id
 
 
-class AddBot(Message):
+class AddBot(Request):
     type: Literal["add_bot"]
     table: Id
     seat: int | None = None
     bot: str | None = None
 
 
-class RemoveBot(Message):
+class RemoveBot(Request):
     type: Literal["remove_bot"]
     table: Id
     seat: int
 
 
-class Start(Message):
+class Start(Request):
     """Start the game; empty seats are filled with the game's default bot."""
 
     type: Literal["start"]
     table: Id
 
 
-class Act(Message):
+class Act(Request):
     """Play ``action`` for the seat ``seat_token`` holds, decided at ``version``."""
 
     type: Literal["act"]
@@ -117,7 +124,7 @@ class Act(Message):
     action: dict[str, Any]
 
 
-class Autoplay(Message):
+class Autoplay(Request):
     """Let the game's default bot play for the seat ``seat_token`` holds (``on``),
     or take the seat back (``on`` false; acting again also takes it back)."""
 
@@ -127,7 +134,7 @@ class Autoplay(Message):
     on: bool = True
 
 
-class EndMatch(Message):
+class EndMatch(Request):
     """Propose, or agree, to end the whole match now (``agree``), or refuse, which
     withdraws the proposal (docs/protocol.md, "Ending the match")."""
 
@@ -137,7 +144,7 @@ class EndMatch(Message):
     agree: bool = True
 
 
-class Resume(Message):
+class Resume(Request):
     """Re-attach to a table after a reconnect: the events after ``since`` (or a
     snapshot if they are no longer kept); with ``seat_token``, as that seat."""
 
@@ -147,7 +154,7 @@ class Resume(Message):
     seat_token: str | None = None
 
 
-class Replay(Message):
+class Replay(Request):
     """The stored game's steps as ``viewer`` sees them: a seat number,
     ``"spectator"``, or ``"all"`` (finished games only)."""
 
@@ -163,13 +170,13 @@ class Replay(Message):
     )
 
 
-class ListGames(Message):
+class ListGames(Request):
     type: Literal["list_games"]
     limit: int = Field(default=50, ge=1, le=500)
     status: Literal["waiting", "live", "finished", "abandoned"] | None = None
 
 
-class ImportFile(Message):
+class ImportFile(Request):
     """Store every game of a file (its text); a file larger than a frame is sent
     in parts, each but the last with ``more``.  The reply names the stored games."""
 
@@ -181,7 +188,7 @@ class ImportFile(Message):
     more: bool = Field(default=False, description="more parts of this file follow")
 
 
-class ExportGame(Message):
+class ExportGame(Request):
     """A stored game (ended) written in one of its game's file formats."""
 
     type: Literal["export_game"]
@@ -189,7 +196,7 @@ class ExportGame(Message):
     format: str = Field(max_length=16)
 
 
-class Stats(Message):
+class Stats(Request):
     """Per-player statistics the rules of ``game`` keep over its stored games (the
     newest ``limit``), only ``player``'s when given."""
 
@@ -199,7 +206,7 @@ class Stats(Message):
     limit: int = Field(default=1000, ge=1, le=10_000)
 
 
-class Ping(Message):
+class Ping(Request):
     type: Literal["ping"]
 
 

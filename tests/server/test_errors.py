@@ -130,6 +130,10 @@ async def test_out_of_turn_other_seat_and_stale_version(harness: Harness) -> Non
         (json.dumps({"type": "teleport"}), "unknown_type"),
         (json.dumps({"type": "join"}), "bad_message"),
         (json.dumps({"type": "join", "table": "x"}), "bad_message"),
+        # JSON types as the schema says: true is no number, "3" no seat.
+        (json.dumps({"type": "act", "table": 1, "version": True, "action": {}}), "bad_message"),
+        (json.dumps({"type": "join", "table": 1, "seat": "3"}), "bad_message"),
+        (json.dumps({"type": "join", "table": 1.0}), "bad_message"),
         (json.dumps({"type": "join", "table": 999}), "unknown_table"),
         (json.dumps({"type": "create_table", "game": "chess"}), "unknown_game"),
         (

@@ -1,4 +1,4 @@
-"""Leaving a live table (docs/protocol.md, "Leave"): a bot takes the seat for the
+"""Leaving a live table (docs/protocol.md, "Lobby"): a bot takes the seat for the
 rest of the game, and the seat cannot be taken back with its old token, after a
 restart either; the seat still names the player whose moves were played."""
 
