@@ -432,6 +432,9 @@ def dd_tags(board: BoardOut) -> list[str]:
 
 def _board_text(record: GameRecord, board: BoardOut) -> str:
     tags = dict(record.tags)
+    # The score is the board's, computed like the double-dummy tags: a file's
+    # Score that says otherwise is not written back beside the result.
+    tags.pop("Score", None)
     names = list(record.players) + [""] * (4 - len(record.players))
     lines = [f'[{n} "{_quote(tags.pop(n, "?").split(chr(10))[0])}"]'
              for n in ("Event", "Site", "Date")]
@@ -449,6 +452,8 @@ def _board_text(record: GameRecord, board: BoardOut) -> str:
     elif board.contract is not None and board.declarer is not None:
         lines += [f'[Declarer "{SEATS[board.declarer]}"]', f'[Contract "{board.contract}"]',
                   f'[Result "{"" if board.tricks is None else board.tricks}"]']
+    if board.score_ns is not None:
+        lines.append(f'[Score "NS {board.score_ns}"]')
     lines += dd_tags(board)
     if board.calls or board.passed_out:
         lines.append(f'[Auction "{SEATS[board.dealer]}"]')

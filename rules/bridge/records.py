@@ -286,6 +286,7 @@ class BoardOut:
     tricks: int | None  # the declaring side's, when the board ended
     claimed: bool
     passed_out: bool
+    score_ns: int | None = None  # North-South's score, when the board ended
 
 
 def boards_of(record: GameRecord, game: Game[Any, Any]) -> list[BoardOut]:
@@ -320,6 +321,7 @@ def boards_of(record: GameRecord, game: Game[Any, Any]) -> list[BoardOut]:
             done.calls = [(s, c, alerts.get(i)) for i, (s, c) in enumerate(r.calls)]
             done.played, done.contract, done.declarer = list(r.played), r.contract, r.declarer
             done.tricks, done.claimed, done.passed_out = r.tricks, r.claimed, r.contract is None
+            done.score_ns = r.score_ns
             out.append(done)
             alerts = {}
     if state.phase.value != "over":

@@ -62,9 +62,16 @@ def test_the_standard_example_and_what_real_files_do():
 def test_export_round_trips_and_keeps_tags_players_and_alerts():
     records = read(EXAMPLE)
     again = read(write(records))
-    assert [(r.options, r.actions, r.players, dict(r.tags)) for r in again] == [
-        (r.options, r.actions, r.players, dict(r.tags)) for r in records
+
+    def kept(r: GameRecord) -> dict[str, str]:
+        return {k: v for k, v in r.tags.items() if k != "Score"}  # written as computed
+
+    assert [(r.options, r.actions, r.players, kept(r)) for r in again] == [
+        (r.options, r.actions, r.players, kept(r)) for r in records
     ]
+    # A finished board's Score is its own; an unfinished one has none.
+    assert [r.tags.get("Score") for r in again] == [
+        f"NS {replay(r).results[0].score_ns}" if replay(r).results else None for r in records]
     assert write(again) == write(records)
 
 
@@ -246,3 +253,18 @@ def test_without_a_dealer_tag_the_auction_names_the_dealer():
     (record,) = read(f'[Board "1"]\n[Deal "{DEAL}"]\n[Auction "W"]\nPass 1D Pass Pass\nPass\n')
     assert record.options["dealer"] == "W"
     assert str(replay(record).contract) == "1D"  # by North, the lead to come
+
+
+def test_the_score_written_is_the_boards_own():
+    # Real files' Score tags are what the board scores: written back the same.
+    for name in ("gib_export.pbn", "etc99_round1.pbn"):
+        records = read((DATA / name).read_text())
+        again = read(write(records))
+        assert [r.tags["Score"] for r in again] == [r.tags["Score"] for r in records]
+    # A Score the result contradicts is not written back beside it.
+    text = ('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+            '[Deal "N:AKQ2.J54.T9.8765 JT98.AKQ.876.432 7654.T98.AKQ.AKQ 3.7632.J5432.JT9"]\n'
+            '[Declarer "N"]\n[Contract "3NT"]\n[Result "10"]\n[Score "NS 999"]\n'
+            '[Auction "N"]\n1NT Pass 3NT AP\n')
+    out = write(read(text))
+    assert '[Score "NS 430"]' in out and "999" not in out
