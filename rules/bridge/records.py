@@ -133,7 +133,10 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         try:
             state, _ = game.act(state, seat, action)
         except IllegalAction as exc:
-            what = action.get("call") or action.get("card") or action["type"]
+            card = action.get("card")
+            # Cards as the files write them (suit first, D2) and whose they were said to be.
+            what = (f"{card[1]}{card[0]} by {NAMES[seat]}" if card
+                    else action.get("call") or action["type"])
             raise FormatError(f"{what}: {exc.message}", line=line or board.line,
                               item=f"{board.label}, {tag}") from None
         log.append((seat, action))

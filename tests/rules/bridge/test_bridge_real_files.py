@@ -286,7 +286,7 @@ def test_a_game_without_a_deal_and_no_board_before_it_is_still_refused():
          "[Declarer \"E\"]\n[Contract \"5C\"]\n[Result \"12\"]\n[Auction \"N\"]\n"
          "1NT X XX 4H\nX 4S 4NT X\n5C AP\n[Play \"S\"]\n"
          "SQ C3 S3 S9\nC4 C7 C8 CK\nCA D2 C9 CQ\n*\n",
-         15, "board 1, Play", "QC: that card is not in your hand"),
+         15, "board 1, Play", "CQ by East: that card is not in your hand"),
         # The BridgeComposer file's board 15: an auction that turns into prose.
         ("[Board \"15\"]\n[Dealer \"N\"]\n[Vulnerable \"NS\"]\n"
          "[Deal \"N:K82.AK85.AKQT4.6 JT9754.T6.9.J942 6.QJ72.J762.KQT3 AQ3.943.853.A875\"]\n"
