@@ -20,6 +20,12 @@ export function setup() {
   $("#name").value = load(STORE.name, "") || "";
   $("#name").addEventListener("change", () => {
     const name = $("#name").value.trim();
+    if ((S.cur || S.mySeats.length) && S.name && name !== S.name) {
+      // Seats in play belong to this session and its name: say why it stays.
+      $("#name").value = S.name;
+      showError("name", `You play as ${S.name} while you hold a seat; change your name once you hold none.`);
+      return;
+    }
     save(STORE.name, name || null);
     // A name belongs to a session: without a seat in play, start a new session with it.
     if (!S.cur && !S.mySeats.length && S.ws) {

@@ -77,6 +77,12 @@ async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, Server]) -> No
     p, _ = page
     await create(p, "rummy", {"variant": "gin", "target": 0})
     await p.wait("document.querySelector('#rm-stock') !== null")
+    # A new name while holding a seat is refused, saying why (it would change nothing).
+    kept = await p.js("S.name")
+    await p.js("const n = document.querySelector('#name'); n.value = 'someone else';"
+               " n.dispatchEvent(new Event('change')); 1")
+    assert await p.js("document.querySelector('#name').value") == kept
+    assert "while you hold a seat" in await p.js("document.querySelector('#errors').textContent")
     assert await p.js("document.querySelectorAll('#hand button.card, #hand .card').length") >= 10
     done = await play_out(p, RUMMY_STEP)
     assert "discard" in done and ("stock" in done or "take" in done)
