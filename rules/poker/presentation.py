@@ -12,7 +12,6 @@ from engine.presentation import (
     Presentation,
     capital,
     cards_text,
-    plural,
     subject,
     verb,
     who,
@@ -171,20 +170,7 @@ def amount_hints(view: JSON) -> JSON:
             for seat, chips in award.get("shares", []):
                 won[seat] = won.get(seat, 0) + chips
         out["won"] = [[seat, money(view, chips)] for seat, chips in won.items()]
-    result = view.get("result")
-    if isinstance(result, dict) and result.get("scores"):
-        out["result"] = _result_line(view, [int(v) for v in result["scores"]])
     return out
-
-
-def _result_line(view: JSON, net: Sequence[int]) -> str:
-    """The table's result line, its chips in the file's unit."""
-    best = max(net)
-    leaders = [str(s + 1) for s, v in enumerate(net) if v == best]
-    played = view.get("hands_played") or 0
-    if len(leaders) > 1:
-        return f"Seats {', '.join(leaders)} lead with {money(view, best)}"
-    return f"Seat {leaders[0]} wins {money(view, best)} over {plural(played, 'hand')}"
 
 
 def _action_line(view: JSON, event: JSON, actor: str, you: bool) -> str:

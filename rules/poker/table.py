@@ -29,7 +29,9 @@ from engine.cards import deck, face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, SPECTATOR, Event
 from engine.game import Action, Game, Move, Result
+from engine.presentation import plural
 from engine.rng import Rng
+from rules.poker.amounts import from_chips
 from rules.poker.betting import Options, act, deal_hand, hand_pots, options
 from rules.poker.evaluator import describe as describe_rank
 from rules.poker.evaluator import evaluate
@@ -467,10 +469,13 @@ class PokerTable(Game[PokerState, PokerConfig]):
         best = max(net)
         # Seats are numbered from 1 for people, as the table screens show them.
         leaders = [str(s + 1) for s, v in enumerate(net) if v == best]
+        # An imported hand's chips are its currency's smallest unit: say its money.
+        places = state.config.decimals
+        amount = from_chips(best, places) if places else f"{best} chips"
         summary = (
-            f"Seat {leaders[0]} wins {best} chips over {state.hands_played} hands"
+            f"Seat {leaders[0]} wins {amount} over {plural(state.hands_played, 'hand')}"
             if len(leaders) == 1
-            else f"Seats {', '.join(leaders)} lead with {best} chips"
+            else f"Seats {', '.join(leaders)} lead with {amount}"
         )
         return Result(scores=tuple(float(v) for v in net), summary=summary)
 
