@@ -192,10 +192,15 @@ async def test_a_hung_bot_s_worker_is_stopped_and_replaced() -> None:
         assert await runner.attempt(
             "whist", "tests.server.slow_bot:HungBot", view, legal, seat, 1) is None
         # The next decision waits for the worker, which never comes free: after
-        # hung_after the worker is stopped and a new one plays the move.
-        action = await asyncio.wait_for(
-            runner.attempt("whist", "heuristic", view, legal, seat, 2), 30)
-        assert action in legal and runner.rebuilds == 1
+        # hung_after the worker is stopped and a new one plays the moves (the first
+        # may miss its 0.2 s while the new process starts on a busy machine).
+        actions = []
+        for n in range(10):
+            actions.append(await asyncio.wait_for(
+                runner.attempt("whist", "heuristic", view, legal, seat, 2 + n), 30))
+            if actions[-1] is not None:
+                break
+        assert actions[-1] in legal and runner.rebuilds == 1
         assert hung_worker not in children_of(os.getpid())
     finally:
         await runner.close()
