@@ -54,6 +54,7 @@ from rules.bridge.shared import (
     CLAIMS,
     FACE_OF,
     MENUS,
+    NO_CLAIMS,
     PARSED,
     PLAYED,
     PLAYS,
@@ -91,6 +92,12 @@ def _write_lin(records: Sequence[GameRecord]) -> str:
 
 PBN = FileFormat("pbn", "Portable Bridge Notation 2.1", (".pbn",), _read_pbn, _write_pbn)
 LIN = FileFormat("lin", "Bridge Base Online LIN", (".lin",), _read_lin, _write_lin)
+
+
+def _claims_barred(state: BridgeState) -> bool:
+    """Whether a claim was just rejected and no card played since (version 2:
+    claims cannot then hold the play up; version 1 let the seat on turn claim)."""
+    return state.rejected_at == len(state.played) and state.config.version >= 2
 
 
 def _claims(state: BridgeState) -> list[Action]:
@@ -190,7 +197,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             assert contract is not None
             declarer = contract.declarer
             if seat == (declarer if player == (declarer + 2) % 4 else player):
-                return play.legal(state.hands[player], state.trick, PLAYS, CLAIMS)
+                claims = NO_CLAIMS if _claims_barred(state) else CLAIMS
+                return play.legal(state.hands[player], state.trick, PLAYS, claims)
         elif state.phase is _BIDDING and seat == (state.dealer + len(calls := state.calls)) % 4:
             # _call_actions and _calls inline: a call's legal() is a sixth of a board.
             auction: Sequence[tuple[int, Call]] = state.auction
@@ -308,6 +316,9 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
             remaining = remaining_tricks(state)
             if not claim_allowed(state):
                 raise IllegalAction("bad_claim", "the last trick is under way: play it out")
+            if _claims_barred(state):
+                raise IllegalAction("bad_claim", "a claim was just rejected: play a card "
+                                                 "before anyone claims again")
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
                 raise IllegalAction("bad_claim", f"claim between 0 and {remaining} tricks")
             return BridgeMove(CLAIMS[13][n], seat, state, tricks=n)

@@ -29,9 +29,13 @@ class BridgeConfig(GameConfig):
     imported board; otherwise boards are dealt by the table's seeded RNG;
     ``dealer`` / ``vulnerable``: override what the board number fixes (for imported
     boards whose records disagree with the standard cycle; single board only);
-    ``claims``: how claims are settled.
+    ``claims``: how claims are settled;
+    ``version``: 2 (the default) lets nobody claim again, on turn or not, between a
+    rejected claim and the next card played; version-1 tables (stored before) let
+    the seat on turn claim again at once.
     """
 
+    version: int = Field(default=2, ge=1, le=2)
     boards: int = Field(default=1, ge=1, le=32)
     first_board: int = Field(default=1, ge=1, le=9999)
     deal: str | None = None

@@ -17,6 +17,7 @@ FACE_OF = {text: f for f, text in enumerate(SPELLING)}
 PLAYS = tuple(FrozenAction(type="play", card=text) for text in SPELLING)  # by face
 CLAIMS = tuple(tuple(FrozenAction(type="claim", tricks=n) for n in range(k + 1))
                for k in range(14))  # CLAIMS[k]: every claim with k tricks left
+NO_CLAIMS: tuple[tuple[FrozenAction, ...], ...] = ((),) * 14  # right after a rejected claim
 CALLS = {text: FrozenAction(type="call", call=text)
          for text in ("P", "X", "XX", *(str(bid) for bid in LADDER))}
 BIDS = tuple(CALLS[str(bid)] for bid in LADDER)  # by rank

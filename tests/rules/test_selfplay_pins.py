@@ -32,16 +32,29 @@ def rarely_claims(state: Any, seat: int, options: list[Action], rng: Rng) -> Act
 
 CASES: list[tuple[str, Game[Any, Any], dict[str, Any], int, int, str, str]] = [
     # name, game, options, seed, actions, final state_hash, trace digest
-    ("bridge one board", BridgeGame(), {"boards": 1}, 1, 400,
+    # Bridge tables stored before version 2 (a claim right after a rejected one).
+    ("bridge one board", BridgeGame(), {"version": 1, "boards": 1}, 1, 400,
      "65ea1f7b66fd13421eb9039c49f4acae21bd4e16e678b053a8d212c195c11d25",
      "451e7d314255b904362bbf3e61e50f641a0c19cf1ff500078409fe477fe804ce"),
-    ("bridge four boards", BridgeGame(), {"boards": 4, "first_board": 3}, 7, 400,
+    ("bridge four boards", BridgeGame(), {"version": 1, "boards": 4, "first_board": 3}, 7, 400,
      "deefce3abb0e8afafd355f94dbbcc8a16fe901c34ef25d8383a14bc1aba32c9e",
      "99c2a61baec59869cede14c93bcb77ae744e6ba0f8994d3de4000fc489404832"),
-    ("bridge defenders answer claims", BridgeGame(), {"boards": 3, "claims": "defenders"},
+    ("bridge defenders answer claims", BridgeGame(),
+     {"version": 1, "boards": 3, "claims": "defenders"},
      5, 400,
      "8f922bf0b0b968aa0bf46203283eb5975b853bc45d5edfed4ac092742c4d82cb",
      "4604b6fe21d99bd763b4dc50fbaf3afd775cd82c74496fe150164ed12e69f057"),
+    # Version 2 (the default): nobody claims between a rejected claim and the next card.
+    ("bridge v2 one board", BridgeGame(), {"boards": 1}, 1, 400,
+     "d2f5195bc7b8351ff779244663b04d4341ee61f302a85dffc699446a2938a640",
+     "43c5961c941bd1ad5f50839ea7a7eb77a7e419d078d484664a8e8102fe692691"),
+    ("bridge v2 four boards", BridgeGame(), {"boards": 4, "first_board": 3}, 7, 400,
+     "38881105c50149fb8b913198152b571937aae976e9e5eba891f83bb442ad1845",
+     "d73b488a4bef3d294e376b88e349231d6026665d88bbaf87296f86bba78774ef"),
+    ("bridge v2 defenders answer claims", BridgeGame(), {"boards": 3, "claims": "defenders"},
+     5, 400,
+     "cd87569da034ce99f6aa215f87963a6d0d800eeaa18c23c6e7041aec49ea0f88",
+     "665ba5825a9de9520bffafc50cd2735e1657629b80541bd715321861bb075067"),
     ("whist one deal", WhistGame(), {"deals": 1}, 2, 400,
      "ac18b9056e2cbd409c5123edd6c7d7906939f454c20f6d8f410bd8c622d7bb05",
      "05a52f5f9a04858b101e9d284d5468e24c3250aee54830906eb08a749e3eb2fc"),
@@ -121,7 +134,7 @@ def test_the_pure_python_fallback_plays_as_pinned() -> None:
         "import engine.rng, rules.bridge.play\n"
         "assert engine.rng._CORE is None and rules.bridge.play._CORE is None\n"
         "from tests.rules import test_selfplay_pins as t\n"
-        "for case in t.CASES[:1] + t.CASES[3:4]:\n"
+        "for case in t.CASES[:1] + t.CASES[3:4] + t.CASES[6:7]:\n"
         "    t.test_random_play_replays_as_pinned(*case)\n"
         "for case in t.SELFPLAY[:1] + t.SELFPLAY[3:4]:\n"
         "    t.test_selfplay_stream_as_pinned(*case)\n"

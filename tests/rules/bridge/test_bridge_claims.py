@@ -18,8 +18,8 @@ N, E, S, W = range(4)
 SUITED = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 
 
-def start(contract: str, claims: str = "defenders"):
-    s = GAME.new(GAME.parse_config({"deal": SUITED, "claims": claims}), 0)
+def start(contract: str, claims: str = "defenders", version: int = 2):
+    s = GAME.new(GAME.parse_config({"deal": SUITED, "claims": claims, "version": version}), 0)
     for call in (contract, "P", "P", "P"):
         s, _ = GAME.act(s, GAME.to_act(s)[0], {"type": "call", "call": call})
     return s
@@ -187,11 +187,25 @@ def test_play_resumes_where_it_stopped_after_an_off_turn_claim_is_rejected():
     s, _ = GAME.act(s, W, {"type": "claim", "tricks": 12})
     s, _ = GAME.act(s, N, {"type": "reject_claim"})
     assert s.phase is Phase.PLAY and (s.trick, s.hands, GAME.to_act(s)) == before
-    # Nobody claims again out of turn before the next card (the player on turn may).
+    # Nobody claims again before the next card, out of turn or on turn: claims
+    # cannot hold the play up (a table has no Director to stop them).
     assert GAME.may_act(s) == (N,) and GAME.legal(s, W) == []
-    assert {"type": "claim", "tricks": 13} in GAME.legal(s, N)
+    assert [a for a in GAME.legal(s, N) if a["type"] == "claim"] == []
+    with pytest.raises(IllegalAction, match="just rejected"):
+        GAME.validate(s, N, {"type": "claim", "tricks": 13})
     s, _ = GAME.act(s, N, {"type": "play", "card": "2D"})
     assert GAME.to_act(s) == (W,) and GAME.may_act(s) == (N, E, W)
+    assert {"type": "claim", "tricks": 13} in GAME.legal(s, W)
+
+
+def test_a_version_1_table_lets_the_seat_on_turn_claim_again_at_once():
+    """Tables stored before version 2 replay as they were played."""
+    s = start("1N", version=1)
+    s, _ = GAME.act(s, E, {"type": "play", "card": "AH"})
+    s, _ = GAME.act(s, W, {"type": "claim", "tricks": 12})
+    s, _ = GAME.act(s, N, {"type": "reject_claim"})
+    assert GAME.legal(s, W) == []
+    assert {"type": "claim", "tricks": 13} in GAME.legal(s, N)
 
 
 def test_an_off_turn_claim_after_playing_to_the_trick_counts_that_trick():
