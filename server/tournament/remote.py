@@ -17,7 +17,7 @@ import secrets
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,8 @@ from server.tournament.runner import (
     starting_ratings,
     total_games,
 )
+
+log = logging.getLogger("cardtable.tournament")
 
 TABLES_AT_ONCE = 4  # tables in play together (a remote bot plays them concurrently)
 
@@ -110,6 +112,7 @@ async def _serve_and_play(
     server = Server(settings)
     await server.start()
     progress: Progress | None = None
+    opened = OpenedGames()
     try:
         slots: list[RemoteSlot] = []
         for e in (e for e in setup.entrants if e.remote):
@@ -137,7 +140,7 @@ async def _serve_and_play(
         progress = Progress(total_games(setup))
         return await run_tournament(
             setup,
-            server_player(setup, server, slots),
+            server_player(setup, server, slots, opened),
             results=results,
             progress=progress,
             start=start,
@@ -145,7 +148,33 @@ async def _serve_and_play(
     finally:
         if progress is not None:
             progress.close()
+        await _abandon_open_tables(server, opened)
         await server.stop()
+
+
+@dataclass
+class OpenedGames:
+    """The games a run stores: each one's table once it has one, and the stores in
+    flight (an interrupt must not lose a game stored as it came)."""
+
+    tables: dict[int, Table] = field(default_factory=dict)
+    storing: set[asyncio.Task[int]] = field(default_factory=set)
+
+
+async def _abandon_open_tables(server: Server, opened: OpenedGames) -> None:
+    """A run that stops early (interrupted, failed) leaves no table to play on: its
+    games not over (a table still open, or one stopped before it was set up) are
+    stored abandoned, so that a server on the same database neither plays them on
+    nor offers their empty seats (a run with websocket entrants cannot be resumed)."""
+    stored = await asyncio.gather(*opened.storing, return_exceptions=True)
+    for game_id in sorted({g for g in stored if isinstance(g, int)}):
+        table = opened.tables.get(game_id)
+        if table is None or table.status in ("waiting", "live"):
+            try:
+                await server.store.set_status(
+                    game_id, "abandoned", {"summary": "the tournament stopped before it"})
+            except Exception:  # the store itself failing: nothing more to do here
+                log.exception("game %d of the stopped tournament stays open", game_id)
 
 
 async def _wait_for(server: Server, slots: list[RemoteSlot], timeout: float) -> bool:
@@ -173,8 +202,13 @@ def table_bots(setup: TournamentSetup) -> dict[str, str]:
     }
 
 
-def server_player(setup: TournamentSetup, server: Server, slots: list[RemoteSlot]) -> MatchPlayer:
-    """Plays each game of a match at a table of ``server``."""
+def server_player(
+    setup: TournamentSetup, server: Server, slots: list[RemoteSlot],
+    opened: OpenedGames | None = None,
+) -> MatchPlayer:
+    """Plays each game of a match at a table of ``server`` (each game stored is
+    noted in ``opened``, with its table once it has one)."""
+    opened = OpenedGames() if opened is None else opened
     game = get_game(setup.game)
     config = game.parse_config(setup.options)
     bots = table_bots(setup)
@@ -194,7 +228,7 @@ def server_player(setup: TournamentSetup, server: Server, slots: list[RemoteSlot
                     plan.append((i, by_entrant[name][k]))
                 else:
                     plan.append((i, bots[name]))
-            table = await _open_table(server, setup, game, config, seed, plan)
+            table = await _open_table(server, setup, game, config, seed, plan, opened)
             while table.status not in ("finished", "abandoned"):
                 await asyncio.sleep(0.02)
             return await _played(server, table, seating)
@@ -217,15 +251,18 @@ async def _open_table(
     config: Any,
     seed: int,
     plan: list[tuple[int, str | RemoteSlot]],
+    opened: OpenedGames,
 ) -> Table:
     """A table with the bots seated, then each remote slot seated (pushed to its
     connection, or held for it absent); the last seat filled starts the game."""
     name = "Tournament table"
     options = {"turn_seconds": setup.budget, "timeout_stand_in": True, "tournament": True}
     count = game.seat_count(config)
-    game_id = await server.store.create_game(
+    storing = asyncio.ensure_future(server.store.create_game(
         game.name, game.config_json(config), seed, name, count, options
-    )
+    ))
+    opened.storing.add(storing)
+    game_id = await asyncio.shield(storing)  # interrupted, it is still stored and known
     seats = [Seat(i) for i in range(count)]
     for i, who in plan:
         if isinstance(who, str):
@@ -243,6 +280,7 @@ async def _open_table(
         turn_seconds=setup.budget,
         timeout_stand_in=True,
     )
+    opened.tables[game_id] = table
     server.lobby.add(table)
     table.start_actor()
     for i, who in plan:

@@ -225,3 +225,38 @@ def test_a_partnership_game_asks_for_one_session_per_seat(sqlite_url: str, game:
     lines = [x for x in done.stdout.splitlines() if x.startswith("remote seat")]
     assert [x.split()[2] for x in lines] == ["rb:", "rb#2:"]
     assert done.returncode == 2
+
+
+def test_an_interrupted_run_leaves_no_table_open(sqlite_url: str) -> None:
+    """Interrupted (Ctrl-C), a run with a websocket entrant cannot be resumed: its
+    tables are stored abandoned, so a server on the same database neither plays
+    them on nor offers their seats."""
+    import signal
+    import time
+
+    proc = _tournament(sqlite_url, "--remote-seat", "rb", "--games", "3", "--budget", "1",
+                       game=["--game", "poker", "--options", '{"seats": 2, "hands": 50}',
+                             "--bots", "rule"])
+    url, token = _address(proc)
+    bot = _bot(url, token, "--slow", "0.2")
+
+    async def statuses() -> list[str]:
+        store = await Store.open(sqlite_url)
+        try:
+            return [g.status for g, _ in await store.list_games(100, None)]
+        finally:
+            await store.close()
+
+    try:
+        deadline = time.monotonic() + 60
+        while "live" not in asyncio.run(statuses()):
+            assert time.monotonic() < deadline, "no table went live"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, err = _finish(proc)
+    finally:
+        bot.kill()
+        bot.communicate(timeout=30)
+    assert "interrupted" in err
+    found = asyncio.run(statuses())
+    assert found and set(found) <= {"finished", "abandoned"}, found
