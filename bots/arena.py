@@ -113,24 +113,32 @@ class SeatFaults:
     illegal: int = 0  # answers the rules refused
     declined: int = 0  # decide() returned None
     first_failure: str | None = None  # the first exception, with its last frames
+    # A websocket bot's actions a server table refused (no stand-in: it may act
+    # again within its turn), and the first one's reason and message.
+    refused: int = 0
+    first_refused: str | None = None
 
     def summary(self) -> str:
-        """The non-zero counts, e.g. ``"failures 13"`` ("" when there are none)."""
+        """The non-zero stand-in counts, e.g. ``"failures 13"`` ("" when none)."""
         counts = [(k, getattr(self, k)) for k in FAULT_KINDS]
         return ", ".join(f"{k} {n}" for k, n in counts if n)
 
     def plus(self, other: SeatFaults) -> SeatFaults:
-        """Both seats' counts added; the earlier first failure kept."""
+        """Both seats' counts added; the earlier first failure and refusal kept."""
         counts = {k: getattr(self, k) + getattr(other, k) for k in FAULT_KINDS}
-        return SeatFaults(**counts, first_failure=self.first_failure or other.first_failure)
+        return SeatFaults(**counts, first_failure=self.first_failure or other.first_failure,
+                          refused=self.refused + other.refused,
+                          first_refused=self.first_refused or other.first_refused)
 
     def to_json(self) -> dict[str, Any]:
-        return {**{k: getattr(self, k) for k in FAULT_KINDS}, "first_failure": self.first_failure}
+        return {**{k: getattr(self, k) for k in FAULT_KINDS}, "first_failure": self.first_failure,
+                "refused": self.refused, "first_refused": self.first_refused}
 
     @classmethod
     def of_json(cls, data: dict[str, Any]) -> SeatFaults:
         counts = {k: int(data.get(k, 0)) for k in FAULT_KINDS}
-        return cls(**counts, first_failure=data.get("first_failure"))
+        return cls(**counts, first_failure=data.get("first_failure"),
+                   refused=int(data.get("refused", 0)), first_refused=data.get("first_refused"))
 
 
 FAULT_KINDS = ("failures", "late", "busy", "illegal", "declined")

@@ -87,6 +87,9 @@ class Table(TableMoves, TableAbsence, TableVotes):
     # (re-sent after a snapshot, so late viewers see them too).
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
     analysis_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    # Per seat, the actions the rules refused it (how many, the first's reason and
+    # message): a tournament tells a websocket bot's author (they cost no move).
+    refused: dict[int, tuple[int, str]] = field(default_factory=dict)
     end_votes: set[int] = field(default_factory=set)  # seats agreeing to end the match
     # Viewer -> (version, view) of the last update built for it at the table's
     # version, kept where the narration reads the position before an action (the
@@ -490,7 +493,13 @@ class Table(TableMoves, TableAbsence, TableVotes):
         # A human acting again takes the seat back from a stand-in bot.
         if seat.stand_in is not None:
             await self._human_returned(seat)
-        accepted = await self._accept(seat.index, action, f"player:{seat.player_id}")
+        try:
+            accepted = await self._accept(seat.index, action, f"player:{seat.player_id}")
+        except TableError as exc:
+            if exc.code == ErrorCode.ILLEGAL_ACTION:
+                count, first = self.refused.get(seat.index, (0, f"{exc.reason}: {exc.message}"))
+                self.refused[seat.index] = (count + 1, first)
+            raise
         reply.send(p.ack(self.id, accepted))
         return accepted
 

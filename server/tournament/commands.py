@@ -303,12 +303,17 @@ def print_faults(tally: Tally, out: TextIO) -> None:
     its author needs to fix it."""
     for name in tally.names:
         faults = tally.faults.get(name)
-        if faults is None or not faults.summary():
+        if faults is None:
             continue
-        out.write(f"{name}: stand-ins for {faults.summary()}\n")
+        if faults.summary():
+            out.write(f"{name}: stand-ins for {faults.summary()}\n")
         if faults.first_failure:
             text = textwrap.indent(faults.first_failure.rstrip(), "    ")
             out.write(f"  its first failure:\n{text}\n")
+        if faults.refused:
+            out.write(f"{name}: {plural(faults.refused, 'action')} refused by the rules "
+                      f"(each answered illegal_action; it acted again), the first: "
+                      f"{faults.first_refused}\n")
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:

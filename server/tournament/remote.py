@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bots.arena import PlayedGame
+from bots.arena import PlayedGame, SeatFaults
 from bots.base import BOTS
 from bots.progress import Progress
 from bots.tournament.tally import SeatedGame
@@ -326,15 +326,26 @@ async def _played(server: Server, table: Table, seating: tuple[str, ...]) -> Pla
     else:
         scores, result_json = tuple(result.scores), result.to_json()
     stand_ins = [0] * len(seating)
+    late = [0] * len(seating)
     for a in stored.actions:
         # A remote's expired turn, and a local bot's late, failed or illegal answer.
         if is_stand_in(a.actor):
             stand_ins[a.seat] += 1
+            late[a.seat] += a.actor.startswith("timeout:")  # its turn clock ran out
+    # What a websocket bot's author can learn here: its turns that ran out, and the
+    # actions the rules refused it (a local bot's reasons go to the server's log).
+    faults = tuple(
+        SeatFaults(late=late[s.index], refused=table.refused.get(s.index, (0, None))[0],
+                   first_refused=table.refused.get(s.index, (0, None))[1])
+        if s.kind == "human" else SeatFaults()
+        for s in table.seats
+    )
     played = PlayedGame(
         scores,
         tuple((a.seat, a.action) for a in stored.actions),
         0,
         tuple(stand_ins),
         result_json,
+        faults,
     )
     return PlayedMatchGame(SeatedGame(seating, played), game_id=table.id)

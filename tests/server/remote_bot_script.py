@@ -1,7 +1,8 @@
 """A websocket bot for the tournament tests: speaks the public protocol, plays
 the first legal action, and with --quit-after N drops its connection after N
 actions (a remote bot that goes away mid-tournament); with --slow S it waits S
-seconds before each action (one that runs out of time)."""
+seconds before each action (one that runs out of time); with --illegal-first it
+sends an action the rules refuse before each legal one (a buggy bot)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 
-async def play(url: str, token: str, quit_after: int | None, slow: float) -> int:
+async def play(url: str, token: str, quit_after: int | None, slow: float,
+               illegal_first: bool = False) -> int:
     acted = 0
     seat_tokens: dict[int, str] = {}
     async with connect(url) as ws:
@@ -36,6 +38,11 @@ async def play(url: str, token: str, quit_after: int | None, slow: float) -> int
                     if quit_after is not None and acted >= quit_after:
                         return acted  # leaves the connection: a disconnect
                     await asyncio.sleep(slow)  # thinking past the budget: a time-out
+                    if illegal_first:
+                        await ws.send(json.dumps({
+                            "type": "act", "table": msg["table"],
+                            "seat_token": seat_tokens[msg["table"]], "version": msg["version"],
+                            "action": {"type": "no_such_move"}}))
                     await ws.send(
                         json.dumps(
                             {
@@ -59,8 +66,10 @@ def main() -> None:
     p.add_argument("token")
     p.add_argument("--quit-after", type=int)
     p.add_argument("--slow", type=float, default=0.0, help="seconds to wait before acting")
+    p.add_argument("--illegal-first", action="store_true")
     args = p.parse_args()
-    acted = asyncio.run(play(args.url, args.token, args.quit_after, args.slow))
+    acted = asyncio.run(play(args.url, args.token, args.quit_after, args.slow,
+                             args.illegal_first))
     print(f"acted {acted}", flush=True)
     sys.exit(0)
 

@@ -160,6 +160,26 @@ def test_a_remote_bot_that_runs_out_of_time_gets_stand_ins(sqlite_url: str) -> N
     )
 
 
+def test_the_report_tells_a_remote_bots_author_what_it_did_wrong(sqlite_url: str) -> None:
+    """Refused actions cost no move (the bot acts again) but are counted, with the
+    first one's reason; turns that ran out are stand-ins for late."""
+    proc = _tournament(sqlite_url, "--remote-seat", "rb", "--games", "1", "--budget", "1")
+    url, token = _address(proc)
+    bot = _bot(url, token, "--illegal-first")
+    out, err = _finish(proc)
+    assert proc.returncode == 0, err
+    acted = int(bot.communicate(timeout=30)[0].split()[-1])
+    line = next(x for x in out.splitlines() if x.startswith("rb: ") and "refused" in x)
+    assert line.startswith(f"rb: {acted} actions refused by the rules")
+    assert "the first: bad_action" in line
+    proc = _tournament(sqlite_url, "--remote-seat", "rb", "--games", "1", "--budget", "0.2")
+    url, token = _address(proc)
+    slow = _bot(url, token, "--slow", "2.0")
+    out, err = _finish(proc)
+    slow.communicate(timeout=30)
+    assert any(x.startswith("rb: stand-ins for late ") for x in out.splitlines()), out
+
+
 def test_a_local_bots_illegal_answers_at_a_remote_table_count_as_stand_ins(
     sqlite_url: str,
 ) -> None:
