@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from bots.base import default_bot, make_bot
 from engine.errors import IllegalAction
 from engine.events import JSON, SPECTATOR, Event, Visibility
-from engine.game import EndedBoard, Game
+from engine.game import Game
 from protocol import builders as p
 from protocol.messages import ErrorCode, TableError
 from server.connection import Connection, Reply
@@ -29,6 +29,7 @@ from server.mailbox import Mailbox
 from server.persistence.store import SeatRecord, token_hash
 from server.seats import Seat
 from server.table_absence import TableAbsence
+from server.table_analyses import TableAnalyses
 from server.table_context import TableContext
 from server.table_moves import TableMoves
 from server.table_votes import TableVotes
@@ -54,7 +55,7 @@ class _Broadcast:
 
 
 @dataclass(eq=False)
-class Table(TableMoves, TableAbsence, TableVotes):
+class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
     ctx: TableContext[Table]
     id: int
     name: str
@@ -592,38 +593,3 @@ class Table(TableMoves, TableAbsence, TableVotes):
         reply.send(self.snapshot(viewer))
         self._send_analyses(conn)
         self._broadcast_info()
-
-    # the game's analysis of ended boards
-
-    def analyse(self, ended: EndedBoard) -> None:
-        """Analyse an ended board in the background; everyone at the table gets it."""
-        task = asyncio.create_task(self._analyse(ended), name=f"analysis-{self.id}-{ended.board}")
-        self.analysis_tasks.add(task)
-        task.add_done_callback(self.analysis_tasks.discard)
-
-    async def _analyse(self, ended: EndedBoard) -> None:
-        hook = self.game.analysis
-        assert hook is not None
-        try:
-            fields = await self.ctx.analyst.run(hook.board, ended)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("analysis of board %d at table %d failed", ended.board, self.id)
-            return
-        msg = p.analysis(self.id, fields)
-
-        async def publish() -> None:
-            self.analyses[ended.board] = msg
-            text = encode(msg)
-            for conn in list(self.viewers):
-                conn.send_text(text)
-
-        try:
-            await self.submit(publish)
-        except TableError:
-            await publish()  # the queue is full; publishing is one atomic step anyway
-
-    def _send_analyses(self, conn: Connection) -> None:
-        for board in sorted(self.analyses):
-            conn.send(self.analyses[board])
