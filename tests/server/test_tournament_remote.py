@@ -280,3 +280,21 @@ def test_an_interrupted_run_leaves_no_table_open(sqlite_url: str) -> None:
     assert "interrupted" in err
     found = asyncio.run(statuses())
     assert found and set(found) <= {"finished", "abandoned"}, found
+
+
+def test_the_example_remote_bot_plays_a_tournament_without_a_fault(sqlite_url: str) -> None:
+    """examples/remote_bot.py, as docs/bots.md offers it, against the real server."""
+    proc = _tournament(sqlite_url, "--remote-seat", "rb", "--games", "2", "--budget", "2")
+    url, token = _address(proc)
+    bot = subprocess.Popen(
+        [sys.executable, str(ROOT / "examples" / "remote_bot.py"), url, token],
+        cwd=ROOT, text=True, stdout=subprocess.PIPE, preexec_fn=set_parent_death_signal,
+    )
+    out, err = _finish(proc)
+    assert proc.returncode == 0, err
+    said = bot.communicate(timeout=30)[0]
+    assert "error:" not in said, said
+    t, _ = _stored(sqlite_url)
+    rb = next(b for b in t.standings["bots"] if b["name"] == "rb")
+    assert t.status == "finished" and rb["stand_ins"] == 0
+    assert "refused" not in out
