@@ -237,6 +237,16 @@ class RummyConfig(GameConfig):
             raise ValueError("gin rummy is for two players")
         return self
 
+    @model_validator(mode="after")
+    def _pool_201_drops(self) -> RummyConfig:
+        # A 201 pool's drops cost 25 and 50 (20 and 40 in a 101 pool or one deal),
+        # unless the table says otherwise; stored tables name theirs and keep them.
+        if self.pool is Pool.POOL_201:
+            for name, cost in (("first_drop", 25), ("middle_drop", 50)):
+                if name not in self.model_fields_set:
+                    object.__setattr__(self, name, cost)
+        return self
+
     def meld_rules(self, wild_rank: int | None = None) -> MeldRules:
         """The meld rules of this variant (indian: with the deal's wild rank)."""
         return meld_rules_for(self.variant, wild_rank)

@@ -191,6 +191,19 @@ def test_drops_cost_20_first_and_40_later(draws_first: bool, penalty: int) -> No
     assert s.last.points == (penalty, penalty, 0)  # seat 1 drew too when it had drawn
 
 
+def test_a_201_pool_charges_25_and_50_for_drops() -> None:
+    """Pool rummy 201: first drop 25, middle drop 50 (the card rooms' rule); a
+    table that names its costs keeps them, so stored tables replay as played."""
+    from rules.rummy.options import RummyConfig
+
+    cfg = RummyConfig(pool=201)
+    assert (cfg.first_drop, cfg.middle_drop) == (25, 50)
+    assert (RummyConfig(pool=101).first_drop, RummyConfig(pool=0).middle_drop) == (20, 40)
+    named = RummyConfig.model_validate(RummyConfig(pool=201, first_drop=20).model_dump())
+    assert (named.first_drop, named.middle_drop) == (20, 50)
+    assert RummyConfig.model_validate(cfg.model_dump()) == cfg
+
+
 def test_drop_comes_before_the_draw_only() -> None:
     s = indian(hands=(ids(JUNK), ids(READY, 1)), turn=0)
     s = play(s, 0, type="draw", **{"from": "stock"})
