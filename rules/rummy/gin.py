@@ -239,6 +239,15 @@ class GinRules(VariantRules):
             return Result(scores, f"Seat {last.winner + 1} wins {max(last.points)} ({last.how})")
         totals = gin_totals(state.points, state.boxes, cfg)
         winner = max(range(2), key=lambda s: state.points[s])
+        other = 1 - winner
+        if totals[other] > totals[winner]:
+            # The totals settle the match (the game winner is paid the difference);
+            # the other seat's boxes can outweigh the game bonus.
+            return Result(
+                tuple(float(t) for t in totals),
+                f"Seat {other + 1} ahead {totals[other]}-{totals[winner]} on its boxes "
+                f"(seat {winner + 1} reached {cfg.target})",
+            )
         return Result(
             tuple(float(t) for t in totals),
             f"Seat {winner + 1} wins the match {totals[0]}-{totals[1]}",

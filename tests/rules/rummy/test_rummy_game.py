@@ -371,6 +371,17 @@ def test_gin_match_box_and_game_bonuses() -> None:
     assert res is not None and res.scores == (108 + 125 + 100, 20 + 25)
 
 
+def test_a_gin_match_result_names_the_seat_its_totals_put_first() -> None:
+    """The totals settle the match (the game winner is paid the difference): where
+    the other seat's boxes outweigh the game bonus, the summary says so rather
+    than naming the seat that reached 100 while ranking it second."""
+    cfg = GAME.parse_config({"variant": "gin"})
+    s = replace(GAME.new(cfg, 5), points=(104, 90), boxes=(0, 10), over=True)
+    res = GAME.result(s)
+    assert res is not None and res.scores == (204.0, 340.0) and res.ranks == (2, 1)
+    assert res.summary == "Seat 2 ahead 340-204 on its boxes (seat 1 reached 100)"
+
+
 def test_gin_is_for_two_players() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.parse_config({"variant": "gin", "players": 3})
