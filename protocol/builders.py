@@ -126,10 +126,9 @@ def ack(table: int, version: int) -> JSON:
 
 
 def error(code: ErrorCode, message: str, reason: str | None = None) -> JSON:
-    msg: JSON = {"type": "error", "code": code.value, "message": message}
-    if reason is not None:
-        msg["reason"] = reason
-    return msg
+    """An ``error``; ``reason`` (the rules' own code) is null where there is none,
+    so every error has the same keys."""
+    return {"type": "error", "code": code.value, "message": message, "reason": reason}
 
 
 def analysis(table: int, fields: JSON) -> JSON:

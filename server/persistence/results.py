@@ -25,7 +25,7 @@ from server.persistence.models import (
     TournamentMatchRow,
     TournamentRow,
 )
-from server.persistence.store import Store, now
+from server.persistence.store import Store, now, utc
 
 
 @dataclass(frozen=True)
@@ -412,7 +412,7 @@ def _tournament(row: TournamentRow) -> StoredTournament:
         config=dict(row.config),
         setup=dict(row.setup),
         status=row.status,
-        created_at=row.created_at,
+        created_at=utc(row.created_at),
         finished_at=row.finished_at,
         standings=dict(row.standings) if row.standings is not None else None,
     )

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -59,6 +59,15 @@ def token_hash(token: str) -> str:
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def utc(at: datetime) -> datetime: ...
+@overload
+def utc(at: None) -> None: ...
+def utc(at: datetime | None) -> datetime | None:
+    """A stored time as UTC: SQLite gives back the naive UTC time it was given."""
+    return at if at is None or at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -362,7 +371,7 @@ class Store:
                     select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
                 )
                 game.actions = [
-                    StoredAction(a.seq, a.seat, dict(a.action), a.at, a.actor)
+                    StoredAction(a.seq, a.seat, dict(a.action), utc(a.at), a.actor)
                     for a in acts.scalars()
                 ]
             return game
@@ -513,8 +522,8 @@ def _stored(row: GameRow) -> StoredGame:
         seed=int(row.seed),
         name=row.name,
         status=row.status,
-        created_at=row.created_at,
-        finished_at=row.finished_at,
+        created_at=utc(row.created_at),
+        finished_at=utc(row.finished_at),
         result=dict(row.result) if row.result is not None else None,
         table_options=dict(row.table_options or {}),
     )

@@ -291,3 +291,4 @@ def test_stored_games_read_their_results_in_their_tables_words(
     assert capsys.readouterr().out.rstrip().endswith(words)
     (game,) = asyncio.run(listed())["games"]
     assert game["result"]["summary"] == words
+    assert game["created_at"].endswith("+00:00")  # UTC, said so, on SQLite too

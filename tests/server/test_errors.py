@@ -148,6 +148,7 @@ async def test_malformed_requests_get_documented_codes(harness: Harness, frame: 
     await c.ws.send(frame)
     err = await c.expect("error")
     assert err["code"] == code, err
+    assert set(err) >= {"type", "code", "message", "reason"}  # the same keys, always
     assert (await c.request({"type": "ping"}))["type"] == "pong"  # still connected
 
 
