@@ -158,8 +158,12 @@ class Game(ABC, Generic[S, C]):
             return self.config_model.model_validate(dict(options or {}))  # type: ignore[return-value]
         except ValidationError as exc:
             err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) or "options"
-            raise IllegalAction("bad_option", f"option {where!r}: {err['msg']}") from None
+            where = ".".join(str(p) for p in err["loc"])
+            # A rule between options (no one field to blame) says which in its text.
+            text = str(err["msg"]).removeprefix("Value error, ")
+            raise IllegalAction(
+                "bad_option", f"option {where!r}: {text}" if where else f"options: {text}"
+            ) from None
 
     def config_json(self, config: C) -> JSON:
         return config.model_dump(mode="json")

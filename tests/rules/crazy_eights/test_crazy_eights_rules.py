@@ -218,6 +218,8 @@ def test_a_game_to_a_target_ends_once_someone_reaches_it():
     with pytest.raises(IllegalAction) as exc:
         GAME.parse_config({"target": 100, "hands": 3})
     assert exc.value.code == "bad_option"
+    # A rule between two options names both, not a field called "options".
+    assert exc.value.message == "options: set either hands or target, not both"
     with pytest.raises(IllegalAction):
         GAME.parse_config({"seats": 6})
 
