@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.registry import DEFAULT_GAME
 from server.cli_common import NoDatabase, add_db, settings_of, with_store
-from server.settings import Settings
+from server.settings import BadSetting, Settings
 
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
@@ -489,8 +489,8 @@ def _main(argv: list[str] | None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.func(args)
-    except NoDatabase as exc:  # a read command pointed at a database that is not there
-        print(exc, file=sys.stderr)
+    except (NoDatabase, BadSetting) as exc:  # no such database; a bad CARDTABLE_* value
+        print(f"error: {exc}" if isinstance(exc, BadSetting) else exc, file=sys.stderr)
         return 2
     return result
 

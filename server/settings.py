@@ -31,6 +31,10 @@ def sqlite_file(url: str) -> Path | None:
     return Path(parsed.database).expanduser().resolve()
 
 
+class BadSetting(ValueError):
+    """A ``CARDTABLE_*`` variable whose value is not of its setting's type."""
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -69,9 +73,14 @@ class Settings:
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
         for f in fields(cls):
-            raw = env.get(f"CARDTABLE_{f.name.upper()}")
+            name = f"CARDTABLE_{f.name.upper()}"
+            raw = env.get(name)
             if raw is not None:
                 kind = type(getattr(cls, f.name))
-                values[f.name] = kind(raw)
+                try:
+                    values[f.name] = kind(raw)
+                except ValueError:
+                    raise BadSetting(f"{name}={raw!r}: not a {kind.__name__} "
+                                     f"(default {getattr(cls, f.name)!r})") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

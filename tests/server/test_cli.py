@@ -292,3 +292,12 @@ def test_stored_games_read_their_results_in_their_tables_words(
     (game,) = asyncio.run(listed())["games"]
     assert game["result"]["summary"] == words
     assert game["created_at"].endswith("+00:00")  # UTC, said so, on SQLite too
+
+
+def test_a_bad_environment_value_is_a_one_line_error(
+    sqlite_url: str, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDTABLE_GRACE", "abc")
+    assert main(["games", "--db", sqlite_url]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: CARDTABLE_GRACE='abc': not a float (default 60.0)\n"
