@@ -45,14 +45,18 @@ def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
         choices=["debug", "info", "warning", "error"],
         help="log level (env CARDTABLE_LOG_LEVEL; default info)",
     )
-    serve.add_argument("--grace", type=float, help="reconnect grace period, seconds (default 60)")
+    serve.add_argument("--grace", type=float,
+                       help="reconnect grace period, seconds (env CARDTABLE_GRACE; default 60)")
     serve.add_argument(
         "--disconnect-policy",
         choices=["bot", "wait", "forfeit"],
-        help="what happens to an absent player's seat after the grace period (default bot)",
+        help="what happens to an absent player's seat after the grace period "
+        "(env CARDTABLE_DISCONNECT_POLICY; default bot)",
     )
-    serve.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving")
-    serve.add_argument("--bot-workers", type=int, help="bot processes (0: a thread)")
+    serve.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving "
+                       "(env CARDTABLE_BOT_DELAY; default 0.4)")
+    serve.add_argument("--bot-workers", type=int, help="bot processes, 0: a thread "
+                       "(env CARDTABLE_BOT_WORKERS; default 2)")
     serve.add_argument(
         "--bus",
         help="join a cluster over this MQTT 5 broker, mqtt://HOST:PORT (env CARDTABLE_BUS; "
@@ -102,7 +106,7 @@ def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=SCHEMA_PATH,
-        help="file to write (default docs/protocol.schema.json)",
+        help="file to write (default: this checkout's docs/protocol.schema.json)",
     )
     schema.add_argument(
         "--check", action="store_true", help="fail if the file differs from the code"
@@ -157,7 +161,8 @@ def _add_tournament_parsers(sub: Any) -> None:
         "--seed", type=int, default=1, help="seed the deals are derived from (default 1)"
     )
     tour.add_argument("--options", default="{}", help="table options as JSON")
-    tour.add_argument("--budget", type=float, default=1.0, help="seconds per bot decision")
+    tour.add_argument("--budget", type=float, default=1.0,
+                      help="seconds per bot decision (default 1)")
     tour.add_argument(
         "--no-duplicate",
         action="store_true",

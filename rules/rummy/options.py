@@ -219,8 +219,10 @@ class RummyConfig(GameConfig):
     players: int = Field(default=2, ge=2, le=6)
     # indian
     pool: Pool = Pool.POOL_101
-    first_drop: int = Field(default=20, ge=0)
-    middle_drop: int = Field(default=40, ge=0)
+    first_drop: int = Field(default=20, ge=0, description="points a drop before one's "
+                            "first draw costs (25 in a 201 pool)")
+    middle_drop: int = Field(default=40, ge=0, description="points a later drop costs "
+                             "(50 in a 201 pool)")
     wrong_declaration: int = Field(default=80, ge=0)
     # gin
     target: int = Field(default=100, ge=0)
