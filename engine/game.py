@@ -134,6 +134,9 @@ class Game(ABC, Generic[S, C]):
     # Options whose values name cards (a fixed deal): a table's listing says that
     # such a deal is set (``fixed_deal``), never its cards, hidden from its players.
     dealing_options: ClassVar[frozenset[str]] = frozenset()
+    # Whether an ended game still keeps cards from its players (poker's folded and
+    # mucked hands): a replay from a seat's view is then for that seat's player alone.
+    secret_after_end: ClassVar[bool] = False
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})

@@ -159,6 +159,7 @@ class PokerTable(Game[PokerState, PokerConfig]):
     presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})
     dealing_options = frozenset({"holes", "board", "board2"})
+    secret_after_end = True  # folded and mucked hands are never shown, replays included
 
     def seat_count(self, config: PokerConfig) -> int:
         return config.seats
