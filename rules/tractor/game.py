@@ -113,7 +113,8 @@ class TractorGame(Game[TractorState, TractorConfig]):
         rules = PHASES[state.phase]
         # A finished match says so to everyone, before whose turn it is.
         if (state.phase is not Phase.OVER and seat not in rules.to_act(state)
-                and dict(action) not in rules.optional(state, seat)):
+                and dict(action) not in rules.optional(state, seat)
+                and not rules.open_to_all(state, action)):
             raise IllegalAction("not_your_turn", "it is not your turn")
         return rules.check(state, seat, action)
 

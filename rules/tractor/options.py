@@ -222,11 +222,13 @@ class TractorConfig(GameConfig):
     draw) -- for short casual tables and for tests.
     """
 
-    #: 3: the rules of docs/tractor.md.  Tables stored under an older version
+    #: 4: the rules of docs/tractor.md.  Tables stored under an older version
     #: replay as they were played and may not set the options added after it
     #: (:data:`ADDED_IN`): 1 before the house-rule options, 2 before
-    #: ``kitty_theft`` and ``first_leader``.
-    version: int = Field(default=3, ge=1, le=3)
+    #: ``kitty_theft`` and ``first_leader``, 3 before declarations were taken at
+    #: any time during the draw (up to 3 a seat that could declare was to act, and
+    #: its public pass told everyone so).
+    version: int = Field(default=4, ge=1, le=4)
     seats: int = Field(default=4, ge=4, le=8)
     finding_friends: bool = False
     kitty_multiplier: KittyMultiplier = KittyMultiplier.DOUBLE_UNIT
@@ -401,7 +403,7 @@ class TractorConfig(GameConfig):
         return 13 if self.max_rank == "NT" else RANKS.index(self.max_rank)
 
 
-VERSION = 3
+VERSION = 4
 """The config version new tables get."""
 
 ADDED_IN: dict[int, tuple[str, ...]] = {
@@ -412,6 +414,7 @@ ADDED_IN: dict[int, tuple[str, ...]] = {
         "deadzone_steps", "truncate_zero_crossing", "bonus_level", "advancement",
         "defend_ranks"),
     3: ("kitty_theft", "first_leader"),
+    4: (),  # no option: the draw takes declarations at any time, without passes
 }
 """The options each config version added."""
 

@@ -49,6 +49,11 @@ class PhaseRules(ABC):
         turn clock or a bot waits on."""
         return []
 
+    def open_to_all(self, state: TractorState, action: Action) -> bool:
+        """Whether any seat may try ``action`` now, out of turn, so that its own
+        check says why it fails (a weak declaration) rather than the turn."""
+        return False
+
     @abstractmethod
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         """The checked move (canonical action, card ids...), or IllegalAction."""

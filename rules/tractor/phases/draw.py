@@ -1,12 +1,13 @@
 """The deal and the draw: a round's stock, drawing, declaring trump, passing.
 
-The seat to draw acts with ``draw``, and every seat that could declare trump
-now is also to act, with ``declare`` or ``pass`` (a pass declines the
-declarations the seat could make at that moment; it is asked again only when a
-new one becomes possible).  When the stock is down to the kitty, seats that
-can still declare get a last word; then the last declaration fixes trump and
-the landlord picks up the kitty (or, nobody having declared, the
-``no_declaration`` policy turns the kitty up or redeals).
+The seat to draw acts with ``draw``; any seat may declare trump at any time while
+cards are drawn, out of turn, and nobody passes (options version 4; up to 3 every
+seat that could declare was also to act, with ``declare`` or ``pass``, and a pass
+declined the declarations the seat could make at that moment).  When the stock is
+down to the kitty, seats that can still declare get a last word (declare or
+pass); then the last declaration fixes trump and the landlord picks up the kitty
+(or, nobody having declared, the ``no_declaration`` policy turns the kitty up or
+redeals).
 """
 
 from __future__ import annotations
@@ -99,7 +100,15 @@ def _can_take_back_bid(state: TractorState, seat: int) -> bool:
     return state.config.bid_takeback and cur is not None and cur.seat == seat
 
 
+def _open_declarations(state: TractorState) -> bool:
+    """Version 4: while cards are drawn a seat declares when it wishes, out of turn,
+    and nobody passes (a pass told everyone the seat could have declared)."""
+    return state.config.version >= 4 and drawing(state)
+
+
 def _drawing_seats(state: TractorState) -> tuple[int, ...]:
+    if _open_declarations(state):
+        return (state.drawer,)
     active = {s for s in range(state.seats) if undeclined(state, s)}
     if drawing(state):
         active.add(state.drawer)
@@ -139,8 +148,18 @@ class Draw(PhaseRules):
         return [*decls, {"type": "pass"}]
 
     def optional(self, state: TractorState, seat: int) -> list[Action]:
-        """The standing bidder may take its bid back (option ``bid_takeback``)."""
-        return [{"type": "takeback_bid"}] if _can_take_back_bid(state, seat) else []
+        """The standing bidder may take its bid back (option ``bid_takeback``); from
+        version 4, while cards are drawn, any seat may declare what it can."""
+        out: list[Action] = []
+        if _open_declarations(state):
+            out = [{"type": "declare", "cards": [format_card(f)] * n}
+                   for f, n in declaration_options(state, seat)]
+        if _can_take_back_bid(state, seat):
+            out.append({"type": "takeback_bid"})
+        return out
+
+    def open_to_all(self, state: TractorState, action: Action) -> bool:
+        return _open_declarations(state) and action.get("type") in ("declare", "pass")
 
     def check(self, state: TractorState, seat: int, action: Action) -> TractorMove:
         kind: Any = action.get("type")
@@ -155,6 +174,9 @@ class Draw(PhaseRules):
                                     "(option bid_takeback)")
             return TractorMove({"type": "takeback_bid"}, seat, state)
         if kind == "pass":
+            if _open_declarations(state):
+                raise IllegalAction("nothing_to_pass", "no pass while cards are drawn: "
+                                    "declare when you wish")
             if not undeclined(state, seat):
                 raise IllegalAction("nothing_to_pass", "you have no declaration to pass on")
             return TractorMove({"type": "pass"}, seat, state)

@@ -91,18 +91,32 @@ def event(events: list[Event], kind: str) -> dict[str, Any]:
 # Dealing and declaring
 
 
-def test_registered_and_every_seat_that_can_declare_is_to_act() -> None:
+def test_registered_and_any_seat_may_declare_while_cards_are_drawn() -> None:
     """Dealing and declaring: while the cards are drawn one at a time, a player
-    may declare by showing a current-rank card -- so the drawer and any seat
-    holding a rank card act at once."""
+    may declare by showing a current-rank card, at any time: the drawer is to
+    act, and a seat holding a rank card may declare out of turn, with no pass
+    to make (a pass would tell everyone it could declare)."""
     assert isinstance(get_game("tractor"), TractorGame)
     s = drawing(["3C", "2H", "4C", "5C"], STOCK)
-    assert GAME.to_act(s) == (0, 1)
+    assert GAME.to_act(s) == (0,) and GAME.may_act(s) == (0, 1)
     assert GAME.legal(s, 0) == [{"type": "draw"}]
-    assert GAME.legal(s, 1) == [{"type": "declare", "cards": ["2H"]}, {"type": "pass"}]
+    assert GAME.legal(s, 1) == [{"type": "declare", "cards": ["2H"]}]
+    with pytest.raises(IllegalAction) as err:
+        act(s, 1, "pass")
+    assert err.value.code == "nothing_to_pass"
     with pytest.raises(IllegalAction) as err:
         act(s, 2, "draw")
     assert err.value.code == "not_your_turn"
+    s, _ = act(s, 1, "declare", "2H")
+    assert s.current is not None and s.current.seat == 1 and GAME.to_act(s) == (0,)
+
+
+def test_version_3_tables_asked_every_seat_that_could_declare() -> None:
+    """Tables stored before options version 4 replay as played: every seat that
+    could declare was to act, with declare or pass."""
+    s = drawing(["3C", "2H", "4C", "5C"], STOCK, cfg=config(version=3))
+    assert GAME.to_act(s) == (0, 1)
+    assert GAME.legal(s, 1) == [{"type": "declare", "cards": ["2H"]}, {"type": "pass"}]
 
 
 def test_drawing_deals_one_card_to_the_drawer_privately() -> None:
@@ -116,7 +130,9 @@ def test_drawing_deals_one_card_to_the_drawer_privately() -> None:
 
 
 def test_a_pass_declines_until_a_new_declaration_becomes_possible() -> None:
-    s = drawing(["3C", "2H", "4C", "5C"], "2S 6C 6C 6D 6D 7C 7C 7D 7D 8C 8C")
+    """Version 3 (tables stored before version 4)."""
+    s = drawing(["3C", "2H", "4C", "5C"], "2S 6C 6C 6D 6D 7C 7C 7D 7D 8C 8C",
+                cfg=config(version=3))
     s, _ = act(s, 1, "pass")
     assert GAME.to_act(s) == (0,)
     s, _ = act(s, 0, "draw")  # seat 0 draws 2S
@@ -213,7 +229,7 @@ def test_later_rounds_keep_the_landlord_and_declare_the_suit_only() -> None:
     the landlord's rank."""
     s = drawing(["3C", "5H", "5S", "4C"], "9C 5D KD 3S 4S 6S 7S 8S 9S", landlord=0,
                 levels=(3, 0, 3, 0))
-    assert GAME.legal(s, 1) == [{"type": "declare", "cards": ["5H"]}, {"type": "pass"}]
+    assert GAME.legal(s, 1) == [{"type": "declare", "cards": ["5H"]}]
     s, _ = act(s, 1, "declare", "5H")
     s, _ = act(s, 0, "draw")
     assert s.landlord == 0 and s.trump == Trump(3, 2)
@@ -559,7 +575,8 @@ def test_who_could_declare_is_not_shown_to_others_during_the_draw():
             acting = game.to_act(state)
             if not acting or state.phase.value != "draw":
                 break
-            drawer = {state.drawer} & set(acting)
+            # The drawer while cards are drawn; at the last word nobody draws.
+            drawer = {state.drawer} & set(acting) if state.stock_left > 0 else set()
             for viewer in (*range(4), SPECTATOR):
                 shown = set(game.to_act_visible(state, viewer))
                 assert shown == drawer | ({viewer} & set(acting))

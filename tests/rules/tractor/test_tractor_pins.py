@@ -50,14 +50,26 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
      17, 600,
      "656056c45fd751306280594228ff9caedd85aa90afb3d35f85e81c718f0fc640",
      "713d897dab5a52ac65ead1c681a9a2f6bf06276dd085e74c9bc4ca8ef351c1d3"),
-    # Version 3 (the default): kitty theft and who leads.
-    ("v3 plain", {}, 7, 600,
+    # Version 3: kitty theft and who leads.
+    ("v3 plain", {"version": 3}, 7, 600,
      "44088730b470961bd5409ced1889b137876ccb606e2df319a8e6f30ca5e68074",
      "89f952adae36285d3b733a1831463aea9f27acb81e261d046c88e2516a4d5eb7"),
     ("v3 kitty theft, the exchanger leads",
-     {"kitty_theft": True, "first_leader": "exchanger", "deck_count": 3, "rounds": 1}, 19, 600,
+     {"version": 3, "kitty_theft": True, "first_leader": "exchanger", "deck_count": 3,
+      "rounds": 1}, 19, 600,
      "525975c9eb6cef5121bc2ab980043a620b6ddcac8e29aa5308bb74a413d4b657",
      "9fd8cd359be7328aed5c8f310dfc77e12f27d65eeb0a2d246ce8e609d68199f7"),
+    # Version 4 (the default): declarations at any time during the draw, no pass.
+    ("v4 plain", {}, 7, 600,
+     "fe6da6b714813c5727969fe1730b52603e2c65c9e51489347eb4d73e49b36978",
+     "375f8839f4e6afaa72280a4478e41976ae7732f28ae436a5fc437019d0732e5d"),
+    ("v4 kitty theft, the exchanger leads",
+     {"kitty_theft": True, "first_leader": "exchanger", "deck_count": 3, "rounds": 1}, 19, 600,
+     "b8e2c8686d59caec3e20f1b266b3ba62265879a6f73d036290805dc1ed498d61",
+     "7a834415fb951c2c8530ee9a77fc450f3a7d9155c2fc38646f2619c65137e86e"),
+    ("v4 finding friends, 6 seats", {"seats": 6, "finding_friends": True, "rounds": 1}, 23, 600,
+     "e73a81f6227c40d1ab4e64addd06486639d4c332a57646306f5ff49a1b53fd98",
+     "eee515a209ed04938f95ead140070b65bbf681768f8ef676ec9570221ea0a49f"),
 ]
 
 
