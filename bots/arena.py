@@ -31,7 +31,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, NamedTuple, TextIO
 
 from scipy.special import stdtrit
@@ -125,20 +125,21 @@ class SeatFaults:
 
     def plus(self, other: SeatFaults) -> SeatFaults:
         """Both seats' counts added; the earlier first failure and refusal kept."""
-        counts = {k: getattr(self, k) + getattr(other, k) for k in FAULT_KINDS}
-        return SeatFaults(**counts, first_failure=self.first_failure or other.first_failure,
-                          refused=self.refused + other.refused,
-                          first_refused=self.first_refused or other.first_refused)
+        both = ((f.name, getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+        merged: dict[str, Any] = {k: a + b if isinstance(a, int) else a or b for k, a, b in both}
+        return SeatFaults(**merged)
 
     def to_json(self) -> dict[str, Any]:
-        return {**{k: getattr(self, k) for k in FAULT_KINDS}, "first_failure": self.first_failure,
-                "refused": self.refused, "first_refused": self.first_refused}
+        return asdict(self)
 
     @classmethod
     def of_json(cls, data: dict[str, Any]) -> SeatFaults:
-        counts = {k: int(data.get(k, 0)) for k in FAULT_KINDS}
-        return cls(**counts, first_failure=data.get("first_failure"),
-                   refused=int(data.get("refused", 0)), first_refused=data.get("first_refused"))
+        # Counts are numbers, texts texts or null; a field missing keeps its default.
+        given: dict[str, Any] = {
+            f.name: int(data[f.name]) if isinstance(f.default, int) else data[f.name]
+            for f in fields(cls) if f.name in data
+        }
+        return cls(**given)
 
 
 FAULT_KINDS = ("failures", "late", "busy", "illegal", "declined")

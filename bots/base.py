@@ -146,6 +146,12 @@ def load_bot(target: str) -> Bot:
 # seconds, but a bot that never returns must not hold a tournament for ever.
 WARM_UP_LIMIT = 60.0
 
+def warm_up_limit(budget: float) -> float:
+    """How long a bot's first decision is waited for: ``WARM_UP_LIMIT``, or the
+    budget if longer."""
+    return max(WARM_UP_LIMIT, budget)
+
+
 # (game, bot) pairs that have decided once in this process (see warm_up).
 _WARM: set[tuple[str, str]] = set()
 # (game, bot) pairs whose warm-up outlasted its limit: set once it returns.
@@ -159,14 +165,14 @@ def warm_up(
     """Let each bot (named by its key) decide once, thrown away, the first time
     this process meets it in ``game``: its first decision pays for imports and
     tables built on first use, which must not run out its budget.  Each is waited
-    for ``limit`` seconds at most (default: ``WARM_UP_LIMIT``, or the budget if
-    longer).  Returns the keys of those still deciding; :func:`warming` stays true
-    for them until that call returns, and until then they are not to be asked
-    again.  A tournament's game worker and the server's bot pool both do this."""
+    for ``limit`` seconds at most (default: :func:`warm_up_limit`).  Returns the
+    keys of those still deciding; :func:`warming` stays true for them until that
+    call returns, and until then they are not to be asked again.  A tournament's
+    game worker and the server's bot pool both do this."""
     state = game.new(config, seed)
     seat = game.to_act(state)[0]
     view, legal = game.view(state, seat), [dict(a) for a in game.legal(state, seat)]
-    wait = max(WARM_UP_LIMIT, budget) if limit is None else limit
+    wait = warm_up_limit(budget) if limit is None else limit
     for key, bot in bots:
         if (game.name, key) in _WARM:
             continue

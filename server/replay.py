@@ -37,8 +37,11 @@ def viewer_id(viewer: ViewerName, seats: int) -> int:
     raise TableError(ErrorCode.BAD_SEAT, f"viewer must be 0..{seats - 1}, 'spectator' or 'all'")
 
 
-def check_replay(stored: StoredGame, viewer: ViewerName, analysis: bool = False) -> int:
-    """The engine viewer id, or the error that refuses this replay."""
+def check_replay(
+    stored: StoredGame, viewer: ViewerName, analysis: bool = False, player: int | None = None
+) -> int:
+    """The engine viewer id, or the error that refuses this replay to ``player``
+    (a session's player id; None: the operator, reading the database itself)."""
     game = get_game(stored.game_type)
     vid = viewer_id(viewer, game.seat_count(game.parse_config(stored.config)))
     ended = stored.status in ("finished", "abandoned")
@@ -51,6 +54,13 @@ def check_replay(stored: StoredGame, viewer: ViewerName, analysis: bool = False)
             ErrorCode.REPLAY_HIDDEN,
             "the double-dummy analysis shows every hand: only for games that have ended",
         )
+    if player is not None and vid >= 0 and game.secret_after_end and not any(
+        s.seat == vid and s.player_id == player for s in stored.seats
+    ):
+        # A seat's view shows that seat's own cards, which this game never reveals
+        # (a hand folded): to its player, and to nobody else.
+        raise TableError(ErrorCode.REPLAY_HIDDEN, "in this game a seat's cards are its "
+                         "player's alone: replay it as 'all' or 'spectator'")
     return vid
 
 

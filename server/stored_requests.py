@@ -93,15 +93,8 @@ async def replay(store: Store, runner: Analyst, reply: Reply, msg: rq.Replay) ->
     stored = await store.get_game(msg.game_id)
     if stored is None:
         raise TableError(ErrorCode.UNKNOWN_GAME_ID, f"no stored game {msg.game_id}")
-    vid = check_replay(stored, msg.viewer, analysis=msg.analysis)  # refuse at once
-    if get_game(stored.game_type).secret_after_end and vid >= 0 and not any(
-        s.seat == vid and s.player_id is not None and s.player_id == reply.conn.player_id
-        for s in stored.seats
-    ):
-        # A seat's view shows that seat's own cards, which this game never reveals
-        # (a hand folded): to its player, and to nobody else.
-        raise TableError(ErrorCode.REPLAY_HIDDEN, "in this game a seat's cards are its "
-                         "player's alone: replay it as 'all' or 'spectator'")
+    # Refused at once, before any work: as this session's player may see it.
+    check_replay(stored, msg.viewer, analysis=msg.analysis, player=reply.conn.require_session())
     limit = min(msg.limit, ANALYSIS_STEPS) if msg.analysis else msg.limit
     # Re-applying a long log (and any double-dummy search) takes seconds: a
     # worker thread builds and encodes the page; the event loop only sends it.

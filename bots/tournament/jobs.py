@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, replace
 
 from bots.arena import PlayedGame, play_logged
-from bots.base import WARM_UP_LIMIT, load_bot, warm_up, warming
+from bots.base import load_bot, warm_up, warm_up_limit, warming
 from rules.registry import get_game
 
 
@@ -52,7 +52,7 @@ def play_job(job: GameJob) -> PlayedGame:
         return played
     # Busy, with no late decision of its own to explain it: say why.
     why = (f"its first decision in this process (asked before its first game, outside "
-           f"the budget) had not returned after {max(WARM_UP_LIMIT, job.budget):g} s\n")
+           f"the budget) had not returned after {warm_up_limit(job.budget):g} s\n")
     faults = tuple(
         replace(f, first_failure=why) if target in stuck and f.busy and not f.first_failure
         else f

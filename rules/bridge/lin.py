@@ -25,7 +25,14 @@ from engine.formats import FormatError, GameRecord
 from engine.game import Game
 from rules.bridge.auction import CallError, parse_call
 from rules.bridge.boards import dealer, vulnerability
-from rules.bridge.records import BoardOut, FileBoard, board_number, boards_of, to_record
+from rules.bridge.records import (
+    BoardOut,
+    FileBoard,
+    board_number,
+    boards_of,
+    file_card,
+    to_record,
+)
 
 # LIN's dealer digits and hand order: South, West, North, East.
 LIN_SEATS = (2, 3, 0, 1)
@@ -270,16 +277,11 @@ def _board_text(record: GameRecord, board: BoardOut) -> str:
         if alert:
             parts.append(f"an|{alert.replace('|', '/')}|")
     for i in range(0, len(board.played), 4):
-        parts.append("pg||" + "".join(f"pc|{_lin_card(f)}|" for f in board.played[i:i + 4]))
+        parts.append("pg||" + "".join(f"pc|{file_card(f)}|" for f in board.played[i:i + 4]))
     if board.claimed and board.tricks is not None:
         parts.append(f"mc|{board.tricks}|")
     parts.append("pg||")
     return "".join(parts) + "\n"
-
-
-def _lin_card(face: int) -> str:
-    text = format_face(face)
-    return text[1] + text[0]
 
 
 def write(records: Sequence[GameRecord], game: Game[Any, Any]) -> str:

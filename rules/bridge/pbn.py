@@ -34,6 +34,7 @@ from rules.bridge.records import (
     FileBoard,
     board_number,
     boards_of,
+    file_card,
     parse_contract,
     to_record,
     tricks_of,
@@ -394,11 +395,6 @@ def _quote(value: str) -> str:
     return re.sub(r'\\(?=["\\]|$)', r"\\\\", value).replace('"', '\\"')
 
 
-def _pbn_card(face: int) -> str:
-    text = format_face(face)
-    return text[1] + text[0]
-
-
 DD_STRAINS = "NSHDC"  # DoubleDummyTricks and OptimumResultTable order, per declarer
 # Declarers N, S, E, W, as RealBridge's and BBO's exports and PBNCreator write them.
 DD_SEATS = "NSEW"
@@ -482,7 +478,7 @@ def _play_lines(board: BoardOut) -> list[str]:
     for trick_leader, cards in tricks_of(tuple(board.played), strain, leader):
         row = ["-"] * 4
         for i, card in enumerate(cards):
-            row[((trick_leader + i) - leader) % 4] = _pbn_card(card)
+            row[((trick_leader + i) - leader) % 4] = file_card(card)
         lines.append(" ".join(row))
     lines.append("*")
     return lines

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import format_face
+from engine.cards import CardParseError, format_face, parse_face
 from engine.dds.deal import make_deal
 from engine.errors import IllegalAction
 from engine.formats import FormatError, GameRecord
@@ -59,6 +59,20 @@ class FileBoard:
     @property
     def label(self) -> str:
         return f"board {self.board}"
+
+
+def file_card(face: int) -> str:
+    """A card as PBN and LIN write it: the suit first (``D2``, ``ST``)."""
+    text = format_face(face)
+    return text[1] + text[0]
+
+
+def _as_written(card: str) -> str:
+    """A card of an action as the file wrote it (its text, if it names no card)."""
+    try:
+        return file_card(parse_face(card))
+    except CardParseError:
+        return card
 
 
 def check_hands(board: FileBoard, tag: str) -> tuple[tuple[int, ...], ...]:
@@ -135,7 +149,7 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         except IllegalAction as exc:
             card = action.get("card")
             # Cards as the files write them (suit first, D2) and whose they were said to be.
-            what = (f"{card[1]}{card[0]} by {NAMES[seat]}" if card
+            what = (f"{_as_written(card)} by {NAMES[seat]}" if card
                     else action.get("call") or action["type"])
             raise FormatError(f"{what}: {exc.message}", line=line or board.line,
                               item=f"{board.label}, {tag}") from None

@@ -105,6 +105,9 @@ def _record(hand: _Hand) -> GameRecord:
     if not stakes:
         raise hand.error("no stakes (small/big blind) in the header")
     sb_text, bb_text, cap_text, currency = stakes[-1]
+    # The blinds' money, not the header's: a tournament's buy-in is in dollars,
+    # its chips are not.
+    symbol = bb_text.strip()[:1] if bb_text.strip()[:1] in tuple(_SYMBOLS) else ""
     try:
         big = _money(bb_text)
         _money(sb_text)
@@ -146,7 +149,7 @@ def _record(hand: _Hand) -> GameRecord:
     names = [s.name for s in seats]
     if len(set(names)) != len(names):
         raise hand.error("two seats with the same player")
-    return _build(hand, seats, body, big, cap, currency, table, seat_count)
+    return _build(hand, seats, body, big, cap, (currency, symbol), table, seat_count)
 
 
 def _build(
@@ -155,7 +158,7 @@ def _build(
     body: list[tuple[int, str]],
     big: Decimal,
     cap: Decimal | None,
-    currency: str,
+    money: tuple[str, str],
     table: str,
     seat_count: int,
 ) -> GameRecord:
@@ -291,7 +294,7 @@ def _build(
     if second:
         options["run_twice"] = True
         options["board2"] = second
-    tags = _tags(hand, seats, currency, table, seat_count, decimals)
+    tags = _tags(hand, seats, money, table, seat_count, decimals)
     if dealt_to:
         tags["_dealt_to"] = toml_value(dealt_to)
     draft = GameRecord("poker", options, 0, (), tuple(s.name for s in seats), "", tags)
@@ -336,6 +339,15 @@ def _odd_chips(record: GameRecord, collected: list[int]) -> GameRecord:
     return other if _pays(other, collected) else record
 
 
+def _paid(played: PlayedHand, players: int) -> list[int]:
+    """What the rules paid each player, over every pot and run."""
+    won = [0] * players
+    for award in played.hand.awards:
+        for seat, chips in award.shares:
+            won[seat] += chips
+    return won
+
+
 def _pays(record: GameRecord, collected: list[int]) -> bool | None:
     """Whether the rules pay what the file says each player collected (None: the
     file says nothing, or the rules refuse the record: _check_collected says why)."""
@@ -345,17 +357,13 @@ def _pays(record: GameRecord, collected: list[int]) -> bool | None:
         played = play_record(record)
     except ReplayError:
         return None
-    won = [0] * len(collected)
-    for award in played.hand.awards:
-        for seat, chips in award.shares:
-            won[seat] += chips
-    return won == collected
+    return _paid(played, len(collected)) == collected
 
 
 def _tags(
     hand: _Hand,
     seats: Sequence[_Seat],
-    currency: str,
+    money: tuple[str, str],
     table: str,
     seat_count: int,
     decimals: int,
@@ -370,12 +378,9 @@ def _tags(
         "_site": toml_value("PokerStars"),
         "_header": toml_value(hand.header),
     }
+    currency, symbol = money  # e.g. ("USD", "$"); either may be ""
     if currency:
         tags["currency"] = toml_value(currency)
-    # The blinds' money, not the header's: a tournament's buy-in is in dollars,
-    # its chips are not.
-    blinds = _STAKES.findall(hand.header)[-1][1].strip()
-    symbol = blinds[0] if blinds[:1] in tuple(_SYMBOLS) else ""
     if symbol:
         tags["currency_symbol"] = toml_value(symbol)
     tournament = re.search(r"Tournament #(\d+)", hand.header)
@@ -391,10 +396,7 @@ def _check_collected(hand: _Hand, record: GameRecord, collected: list[int]) -> N
         played = play_record(record)
     except ReplayError as exc:
         raise hand.error(exc.message) from None
-    won = [0] * len(collected)
-    for award in played.hand.awards:
-        for seat, chips in award.shares:
-            won[seat] += chips
+    won = _paid(played, len(collected))
     if not any(collected):
         return  # a file cut before the collected lines: the replay is the record
     if won != collected:

@@ -203,12 +203,10 @@ def table_bots(setup: TournamentSetup) -> dict[str, str]:
 
 
 def server_player(
-    setup: TournamentSetup, server: Server, slots: list[RemoteSlot],
-    opened: OpenedGames | None = None,
+    setup: TournamentSetup, server: Server, slots: list[RemoteSlot], opened: OpenedGames
 ) -> MatchPlayer:
     """Plays each game of a match at a table of ``server`` (each game stored is
     noted in ``opened``, with its table once it has one)."""
-    opened = OpenedGames() if opened is None else opened
     game = get_game(setup.game)
     config = game.parse_config(setup.options)
     bots = table_bots(setup)
@@ -334,18 +332,17 @@ async def _played(server: Server, table: Table, seating: tuple[str, ...]) -> Pla
             late[a.seat] += a.actor.startswith("timeout:")  # its turn clock ran out
     # What a websocket bot's author can learn here: its turns that ran out, and the
     # actions the rules refused it (a local bot's reasons go to the server's log).
-    faults = tuple(
-        SeatFaults(late=late[s.index], refused=table.refused.get(s.index, (0, None))[0],
-                   first_refused=table.refused.get(s.index, (0, None))[1])
-        if s.kind == "human" else SeatFaults()
-        for s in table.seats
-    )
+    faults = []
+    for s in table.seats:
+        refused, first = table.refused.get(s.index, (0, None))
+        faults.append(SeatFaults(late=late[s.index], refused=refused, first_refused=first)
+                      if s.kind == "human" else SeatFaults())
     played = PlayedGame(
         scores,
         tuple((a.seat, a.action) for a in stored.actions),
         0,
         tuple(stand_ins),
         result_json,
-        faults,
+        tuple(faults),
     )
     return PlayedMatchGame(SeatedGame(seating, played), game_id=table.id)

@@ -100,6 +100,12 @@ def _can_take_back_bid(state: TractorState, seat: int) -> bool:
     return state.config.bid_takeback and cur is not None and cur.seat == seat
 
 
+def _declarations(state: TractorState, seat: int) -> list[Action]:
+    """The ``declare`` actions ``seat`` can make now."""
+    return [{"type": "declare", "cards": [format_card(f)] * n}
+            for f, n in declaration_options(state, seat)]
+
+
 def _open_declarations(state: TractorState) -> bool:
     """Version 4: while cards are drawn a seat declares when it wishes, out of turn,
     and nobody passes (a pass told everyone the seat could have declared)."""
@@ -135,10 +141,7 @@ class Draw(PhaseRules):
         return tuple(sorted(shown))
 
     def legal(self, state: TractorState, seat: int) -> list[Action]:
-        decls: list[Action] = [
-            {"type": "declare", "cards": [format_card(f)] * n}
-            for f, n in declaration_options(state, seat)
-        ]
+        decls = _declarations(state, seat)
         if _can_take_back_bid(state, seat):
             decls.append({"type": "takeback_bid"})
         if drawing(state) and seat == state.drawer:
@@ -150,10 +153,7 @@ class Draw(PhaseRules):
     def optional(self, state: TractorState, seat: int) -> list[Action]:
         """The standing bidder may take its bid back (option ``bid_takeback``); from
         version 4, while cards are drawn, any seat may declare what it can."""
-        out: list[Action] = []
-        if _open_declarations(state):
-            out = [{"type": "declare", "cards": [format_card(f)] * n}
-                   for f, n in declaration_options(state, seat)]
+        out = _declarations(state, seat) if _open_declarations(state) else []
         if _can_take_back_bid(state, seat):
             out.append({"type": "takeback_bid"})
         return out
