@@ -11,12 +11,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import threading
 from collections.abc import Callable
 from typing import TextIO
 
 CLEAR_LINE = "\r\x1b[K"  # back to the line's start, erase to its end
+
+
+def _fd_input(prompt: str) -> str:
+    """``input()`` for a stdin that is no terminal (a pipe, a script), read from its
+    file descriptor: a buffered read still waiting on the input thread when the
+    game ends would abort the interpreter's shutdown ("could not acquire lock")."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = bytearray()
+    while (byte := os.read(sys.stdin.fileno(), 1)) not in (b"", b"\n"):
+        line += byte
+    if not byte and not line:
+        raise EOFError
+    return line.decode(errors="replace").rstrip("\r")
+
+
+def _reads_a_pipe() -> bool:
+    """Whether stdin is a file descriptor that is no terminal (a pipe, a file)."""
+    try:
+        return not os.isatty(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):  # no stdin, or one with no descriptor
+        return False
 
 
 def _readline_buffer() -> str:
@@ -108,7 +131,7 @@ class Console:
         and a prompt still open when the game ends does not keep the process alive."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[str] = loop.create_future()
-        ask = self._ask or input
+        ask = self._ask or (_fd_input if _reads_a_pipe() else input)
 
         def settle(value: str | None, exc: BaseException | None) -> None:
             if fut.done():

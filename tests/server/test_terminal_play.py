@@ -514,3 +514,35 @@ async def test_a_turn_clock_runs_out_against_a_real_server(server: Server, tmp_p
     stored = await server.store.get_game(table)
     assert stored is not None
     assert next(a.actor for a in stored.actions if a.seat == 0).startswith("timeout:")
+
+
+async def test_a_piped_keyboard_still_open_at_the_end_exits_cleanly(
+    server: Server, tmp_path: Path
+) -> None:
+    """Scripted input through a pipe that stays open (a script, not a terminal):
+    when the game ends the client exits with 0, its input thread still waiting,
+    and no abort at shutdown (a buffered stdin read held a lock there)."""
+    import os
+    import sys
+
+    from tests.server.serverproc import ROOT
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "play", "--url", f"ws://127.0.0.1:{server.port}/",
+        "--state", str(tmp_path / "s.json"), cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(b"auto\n")  # a bot plays for us; the pipe is not closed
+    await proc.stdin.drain()
+    assert proc.stdout is not None and proc.stderr is not None
+    try:  # not communicate(): it would close the pipe
+        out, err, _ = await asyncio.wait_for(
+            asyncio.gather(proc.stdout.read(), proc.stderr.read(), proc.wait()), 90)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+        proc.stdin.close()
+    assert "Game finished." in out.decode(), out.decode()[-2000:]
+    assert proc.returncode == 0 and b"Fatal Python error" not in err, err.decode()
