@@ -137,6 +137,11 @@ class Game(ABC, Generic[S, C]):
     # Whether an ended game still keeps cards from its players (poker's folded and
     # mucked hands): a replay from a seat's view is then for that seat's player alone.
     secret_after_end: ClassVar[bool] = False
+    # Action types whose very making is the actor's secret (Tractor's pass at the
+    # last word would tell that the seat could have declared): a replay shows others
+    # neither the action nor who made it, and the rules send its events to the
+    # actor alone.
+    secret_actions: ClassVar[frozenset[str]] = frozenset()
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})
@@ -287,13 +292,16 @@ class Game(ABC, Generic[S, C]):
         sees (with two decks, a face the viewer holds itself is not secret).
         """
 
-    def action_view(self, state: S, seat: int, action: Action, viewer: int) -> JSON:
+    def action_view(self, state: S, seat: int, action: Action, viewer: int) -> JSON | None:
         """``action`` (just applied by ``seat``, leading to ``state``) as ``viewer``
         may see it in a replay: whole for the actor and the omniscient viewer;
-        for anyone else withheld when it names a card still secret from them
+        for anyone else None for a secret action (``secret_actions``: not even who
+        acted), and withheld when it names a card still secret from them
         (Tractor's buried kitty, the cards of a failed throw)."""
         if viewer in (seat, OMNISCIENT):
             return dict(action)
+        if action.get("type") in self.secret_actions:
+            return None
         hidden = faces_named(action, self.non_card_keys) & self.secrets(state, viewer)
         return redact(action, hidden)
 

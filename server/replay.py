@@ -24,6 +24,8 @@ ViewerName = int | str
 # A replay page stays near this size however long the game: big frames stall the
 # client that reads them and the server's writer alike.
 PAGE_BYTES = 512 * 1024  # well under the 1 MiB a websockets client accepts by default
+# The label of a step whose action and actor are a secret from the viewer.
+SECRET_STEP = "A step not shown to this viewer"
 
 
 def viewer_id(viewer: ViewerName, seats: int) -> int:
@@ -102,6 +104,9 @@ def build_replay(
         # The action as this viewer may see it: a live game's replay must not show a
         # buried kitty or the cards of a failed throw.
         action = game.action_view(step.state, step.seat, step.action, vid) if step.seq else None
+        # A secret step (Game.secret_actions) shows this viewer neither what was done
+        # nor by whom.
+        secret = bool(step.seq) and action is None
         # Words are read from the position the step started from (a first card leads).
         if opening is None and before is not None:
             opening = game.view(before, vid)
@@ -109,9 +114,10 @@ def build_replay(
         events = visible(step.events, vid)
         item: dict[str, Any] = {
             "seq": step.seq,
-            "seat": step.seat if step.seq else None,
+            "seat": step.seat if step.seq and not secret else None,
             "action": action,
-            "label": words.step_label(opening or view, action) if action is not None else None,
+            "label": (words.step_label(opening or view, action) if action is not None
+                      else SECRET_STEP if secret else None),
             "events": events,
             "narration": words.narration(opening, events, vid, names),
             "view": view,

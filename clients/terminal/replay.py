@@ -48,6 +48,8 @@ def render_step(
     lines = []
     if step["seq"] == 0:
         lines.append(f"step 0/{total - 1}: the deal")
+    elif step.get("seat") is None:  # a secret step: no seat named
+        lines.append(f"step {step['seq']}/{total - 1}: {step.get('label') or '?'}")
     else:
         actor = render.who(step["seat"], names, me)
         lines.append(f"step {step['seq']}/{total - 1}: {actor}: {step.get('label') or '?'}")

@@ -80,9 +80,12 @@ export function renderReplay() {
   $("#rp-pos").textContent = `step ${step.seq} / ${r.total - 1}`;
   const me = typeof r.viewer === "number" ? r.viewer : null;
   // Who chose the step's action and what it was, then what happened, in the game's words.
+  // A secret step (a Tractor pass seen by another seat) names no seat.
   $("#rp-action").textContent = step.seq === 0
     ? "The deal"
-    : `${seatName(step.seat, names, me)}: ${step.label || actionLabel(step.action || {})}`;
+    : step.seat === null
+      ? step.label || ""
+      : `${seatName(step.seat, names, me)}: ${step.label || actionLabel(step.action || {})}`;
   $("#rp-events").replaceChildren(...(step.narration || []).filter(Boolean).map((l) => el("li", {}, l)));
   const toAct = Array.isArray(step.view.to_act) ? step.view.to_act : [];
   renderBoard($("#rp-board"), step.view, { names, me, toAct, hints: step.hints || {} });

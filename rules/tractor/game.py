@@ -74,6 +74,9 @@ class TractorGame(Game[TractorState, TractorConfig]):
     move_type = TractorMove
     presentation = TractorPresentation()
     ends_by_agreement = True
+    # A pass declines a declaration the seat could make: that it passed would tell
+    # everyone it holds an undeclared card of the level's rank (or a joker pair).
+    secret_actions = frozenset({"pass"})
 
     def seat_count(self, config: TractorConfig) -> int:
         return config.seats

@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
+from rules.registry import get_game
 from server.app import Server
+from server.persistence.store import ImportedGame
 from tests.server.browser_support import NEEDS_CHROMIUM, Page, create, open_page
 
 pytestmark = NEEDS_CHROMIUM
@@ -374,3 +376,26 @@ async def test_the_stats_page_shows_each_players_statistics(page: tuple[Page, Se
     assert rows[2][:4] == ["Bob", "2", "0.0", "0.0"] and rows[2][4] == "–"
     note = await p.js("document.querySelector('#stats-note').textContent")
     assert note == "poker: 2 stored games"
+
+
+async def test_a_secret_replay_step_names_no_seat(page: tuple[Page, Server]) -> None:
+    # A Tractor pass at the last word is its passer's secret: another seat's replay
+    # shows the step without saying whose it was.
+    p, server = page
+    game = get_game("tractor")
+    state = game.new(game.parse_config({}), 11)
+    moves: list[tuple[int, dict[str, Any]]] = []
+    while state.stock_left:
+        (seat,) = game.to_act(state)
+        moves.append((seat, {"type": "draw"}))
+        state, _ = game.act(state, seat, {"type": "draw"})
+    passer = game.to_act(state)[0]
+    moves.append((passer, {"type": "pass"}))
+    (gid,) = await server.store.import_games([ImportedGame(
+        "tractor", {}, 11, "secret pass", 4, "abandoned", None, {}, moves)])
+    await p.js(f"openReplay({gid}, {(passer + 1) % 4}, false, {len(moves)}); 1")
+    await p.wait(f"S.replay && S.replay.gameId === {gid} && !S.replay.loading"
+                 f" && S.replay.steps.length === {len(moves) + 1}")
+    await p.js(f"stepReplay({len(moves)}); 1")
+    assert await p.js("document.querySelector('#rp-action').textContent") == (
+        "A step not shown to this viewer")

@@ -13,6 +13,7 @@ import pytest
 from engine.events import SPECTATOR
 from engine.replay import LoggedAction, steps
 from rules.registry import get_game
+from server.replay import SECRET_STEP
 from tests.server.conftest import Harness, make_settings, play_out, sit_and_start, start_harness
 
 
@@ -92,7 +93,10 @@ async def test_narration_starts_from_the_position_before_the_events(
     for prev, step in zip(reply["steps"], reply["steps"][1:], strict=False):
         words = game.presentation
         assert step["narration"] == words.narration(prev["view"], step["events"], SPECTATOR, names)
-        assert step["label"] == words.step_label(prev["view"], step["action"])
+        if step["action"] is None:  # a secret step: a pass at the last word
+            assert step["label"] == SECRET_STEP and step["seat"] is None
+        else:
+            assert step["label"] == words.step_label(prev["view"], step["action"])
         assert step["hints"] == words.hints(step["view"])
     assert reply["steps"][0]["label"] is None
     assert any(s["label"] == "Bury (withheld)" for s in reply["steps"])

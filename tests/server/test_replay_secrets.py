@@ -1,11 +1,18 @@
 """Cards a game never reveals stay hidden in its replays (docs/poker.md, "Hidden
 information": folded and mucked hands are shown to nobody): over the protocol a
-finished poker game is replayed from a seat's view by that seat's player alone."""
+finished poker game is replayed from a seat's view by that seat's player alone.
+A secret step (``Game.secret_actions``: Tractor's pass at the last word) is
+replayed to others without its action or its actor."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
+from typing import Any
 
+from rules.registry import get_game
+from server.persistence.store import StoredAction, StoredGame
+from server.replay import SECRET_STEP, build_replay
 from tests.server.conftest import Harness
 from tests.server.test_stand_ins import drain
 
@@ -48,3 +55,43 @@ async def test_a_game_with_no_secret_left_replays_from_any_seat(harness: Harness
     bob = await harness.client("bob")
     reply = await bob.request({"type": "replay", "game_id": table, "viewer": 2})
     assert reply["type"] == "replay"
+
+
+def _last_word_pass() -> StoredGame:
+    """A Tractor round drawn out with nobody declaring; at the last word the first
+    seat that could declare passes."""
+    game = get_game("tractor")
+    config = game.parse_config({})
+    state = game.new(config, 11)
+    log: list[dict[str, Any]] = []
+    while state.stock_left:
+        (seat,) = game.to_act(state)
+        log.append({"seat": seat, "action": {"type": "draw"}})
+        state, _ = game.act(state, seat, {"type": "draw"})
+    passer = game.to_act(state)[0]  # seed 11: a seat holds a 2 it never declared
+    log.append({"seat": passer, "action": {"type": "pass"}})
+    game.act(state, passer, {"type": "pass"})
+    now = datetime.now(UTC)
+    return StoredGame(
+        id=1, game_type="tractor", config=config.model_dump(mode="json"), seed=11,
+        name="t", status="live", created_at=now, finished_at=None, result=None,
+        actions=[StoredAction(i + 1, a["seat"], a["action"], now, "human")
+                 for i, a in enumerate(log)],
+    )
+
+
+def test_others_see_a_secret_step_without_its_seat_or_action() -> None:
+    stored = _last_word_pass()
+    passer = stored.actions[-1].seat
+    reply = build_replay(stored, "spectator", start=len(stored.actions))
+    (step,) = reply["steps"]
+    assert step["seat"] is None and step["action"] is None
+    assert step["label"] == SECRET_STEP and step["events"] == []
+    stored.status = "finished"  # a seat's view is replayed once the game has ended
+    other = (passer + 1) % 4
+    (step,) = build_replay(stored, other, start=len(stored.actions))["steps"]
+    assert step["seat"] is None and step["action"] is None and step["events"] == []
+    for viewer in (passer, "all"):
+        (step,) = build_replay(stored, viewer, start=len(stored.actions))["steps"]
+        assert step["seat"] == passer and step["action"] == {"type": "pass"}
+        assert step["events"] == [{"kind": "pass", "seat": passer}]

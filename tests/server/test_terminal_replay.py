@@ -96,3 +96,24 @@ def test_poker_replay_result_prints_integral_chips_as_integers() -> None:
     last = out.splitlines()[-1]
     assert last.startswith("result: Seat ") and "(scores: Seat 1 " in last
     assert ".0," not in last and not last.endswith(".0)")
+
+
+def test_a_secret_step_names_no_seat() -> None:
+    # Tractor drawn out with nobody declaring; at the last word a seat that could
+    # declare passes: its secret (docs/tractor.md, "The Game").
+    game = get_game("tractor")
+    state = game.new(game.parse_config({}), 11)
+    moves: list[tuple[int, dict[str, Any]]] = []
+    while state.stock_left:
+        (seat,) = game.to_act(state)
+        moves.append((seat, {"type": "draw"}))
+        state, _ = game.act(state, seat, {"type": "draw"})
+    passer = game.to_act(state)[0]
+    moves.append((passer, {"type": "pass"}))
+    stored = _stored("tractor", moves, seed=11)
+    last = f"step {len(moves)}/{len(moves)}: "
+    other = _replay(stored, str((passer + 1) % 4))
+    assert last + "A step not shown to this viewer" in other
+    own = _replay(stored, str(passer))
+    names = game.seat_names(game.parse_config({}))
+    assert f"{last}{names[passer]} (you): Pass (do not declare)" in own

@@ -213,7 +213,8 @@ class Draw(PhaseRules):
             declined = list(state.declined)
             declined[seat] = declined[seat] | frozenset(declaration_options(state, seat))
             after = replace(state, declined=tuple(declined))
-            events = [Event("pass", {"seat": seat})]
+            # The seat's secret: only a seat that could declare passes.
+            events = [Event("pass", {"seat": seat}, only(seat))]
         return self.settle(after, events)
 
     def settle(self, state: TractorState, events: list[Event]) -> Step:

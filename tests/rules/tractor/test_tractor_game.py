@@ -119,6 +119,24 @@ def test_version_3_tables_asked_every_seat_that_could_declare() -> None:
     assert GAME.legal(s, 1) == [{"type": "declare", "cards": ["2H"]}, {"type": "pass"}]
 
 
+def test_a_pass_at_the_last_word_is_the_passers_secret() -> None:
+    """Hidden information: only a seat that could declare passes, so a pass would
+    tell everyone it holds an undeclared card of the level's rank.  Its event is
+    the passer's alone, and a replay shows others neither the pass nor who made it."""
+    s = drawing(["3C", "2H", "4C", "5C"], STOCK)
+    s, _ = act(s, 0, "draw")
+    s, _ = act(s, 1, "draw")
+    assert s.stock_left == 0 and GAME.to_act(s) == (1,)  # the last word
+    assert GAME.to_act_visible(s, 0) == () and GAME.to_act_visible(s, 1) == (1,)
+    after, events = act(s, 1, "pass")
+    (passed,) = [e for e in events if e.kind == "pass"]
+    assert passed.visibility.seats == frozenset({1})
+    assert GAME.action_view(after, 1, {"type": "pass"}, 1) == {"type": "pass"}
+    assert GAME.action_view(after, 1, {"type": "pass"}, OMNISCIENT) == {"type": "pass"}
+    for other in (0, 2, 3, SPECTATOR):
+        assert GAME.action_view(after, 1, {"type": "pass"}, other) is None
+
+
 def test_drawing_deals_one_card_to_the_drawer_privately() -> None:
     s = drawing(["", "", "", ""], "7D " + STOCK)
     s2, ev = act(s, 0, "draw")

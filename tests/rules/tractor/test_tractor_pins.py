@@ -1,7 +1,12 @@
 """Stored tractor games must replay identically: a fixed seed's random play
 gives the same states, views, events and legal actions as the code it was
 pinned on (tests/rules/pins.py says what the digest covers).  A change here
-means stored games would replay differently: fix the code, not the pins."""
+means stored games would replay differently: fix the code, not the pins.
+
+The trace digests (not the final states) were pinned again once, when a pass
+became its passer's secret (its event shown to the passer alone, its replay step
+to others without action or seat): what others see changed, no rule did, and every
+final state hash stayed as pinned."""
 
 from __future__ import annotations
 
@@ -17,48 +22,48 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
     # name, options, seed, actions, final state_hash, trace digest
     ("plain", {"version": 1}, 7, 600,
      "adf81452c17f81988641c84864d02a58b505f324534a02915ea5747a2802780b",
-     "f2ab1e5c069f8589c8945915589cf16b042cdee37246a859b017edc2700cc484"),
+     "f6c2a993b7a2e316f7ffc020623a2d7c16b0db757243a084c24dd7f15b284463"),
     ("plain, every option off its default",
      {"version": 1, "takeback_allowed": True, "no_declaration": "redeal",
       "kitty_multiplier": "double_cards",
       "throw_failure_unit": "first_found", "trick_comparison": "largest_unit_first",
       "rounds": 2}, 11, 600,
      "4d7cfb230e1d91b7f19efd2ece88e04661cda6489a1e8e9fbd091408f5c7e0b1",
-     "0b826c76b391955f05fab56c33fe283fcc106574b4a577fcedc42b4a4997d3a0"),
+     "7cde0ee5e1629bb6e65c945919337932b3d4088c693fd7dd5861f8b62a8f51b8"),
     ("finding friends, 5 seats, one round", {"version": 1, "seats": 5, "finding_friends": True,
                                               "rounds": 1},
      3, 600,
      "0f3dfec5517c0095bbe0728c974273fe6fa6f1915bdba6fb7e302d5ff9e2977a",
-     "c649aa1749eafe9bf5b21c04c3f0aeacc4c49e0b986bbd8cb34c304b770e101c"),
+     "900cbb8771c45b58106e9291f431b438f0dd4099450c90f08c41bf259bfb5e9c"),
     ("finding friends, 6 seats, takeback",
      {"version": 1, "seats": 6, "finding_friends": True, "takeback_allowed": True}, 5, 400,
      "c5f52b5a02d3d6234304d2f92ce185f54584b9f022a1e76bea7fd97d1e552eb7",
-     "2e360653c232cf68193240126868239e2a0f0340cf298ad789a4c653d3571a61"),
+     "660ed8124307b42b70e5271d8bc15ebd4a496ebb6d8086e43dfb6785aa07b9ed"),
     # Version-2 tables: the house-rule options, tuples, bids.
     ("v2 plain", {"version": 2}, 7, 600,
      "371079e32c3c54aeba3779a79c87b1adb7fc9468d689555c46c658a427986408",
-     "8c364934d11adfc2392fc521c55f6ac893ecdf300a0828e28f23fc33a81ffc22"),
+     "2c3f823925b1526413c00826392bef605e767c550d36f0c5230c92d40c36a4fd"),
     ("v2 three decks, tuples and bids",
      {"version": 2, "deck_count": 3, "trick_draw_policy": "longer_tuples_protected",
       "bid_takeback": True,
       "bomb_policy": "allow_bombs", "rounds": 1}, 13, 600,
      "66ab6938ab77d8896d99113342bec6c6a5523442585df44efb43686291ce4167",
-     "6848dea3a956d7d3494957e95156d803937889824c4479ef99369b7a58f45c49"),
+     "893ab963cb0e973bf9e30e066287897d703e8f5942617fa5b27537dd3944a10e"),
     ("v2 finding friends, 8 seats",
      {"version": 2, "seats": 8, "finding_friends": True, "multiple_join": "no_double_join",
       "rounds": 1},
      17, 600,
      "656056c45fd751306280594228ff9caedd85aa90afb3d35f85e81c718f0fc640",
-     "713d897dab5a52ac65ead1c681a9a2f6bf06276dd085e74c9bc4ca8ef351c1d3"),
+     "b40638ec5285522a1fe5daf18ec4584deb4b9a1c598b2ac803cddf193e06a678"),
     # Version 3: kitty theft and who leads.
     ("v3 plain", {"version": 3}, 7, 600,
      "44088730b470961bd5409ced1889b137876ccb606e2df319a8e6f30ca5e68074",
-     "89f952adae36285d3b733a1831463aea9f27acb81e261d046c88e2516a4d5eb7"),
+     "03e886eb56d709ce1baf23d8b3021c0e2576f133b532ecd091e6ded331655fc3"),
     ("v3 kitty theft, the exchanger leads",
      {"version": 3, "kitty_theft": True, "first_leader": "exchanger", "deck_count": 3,
       "rounds": 1}, 19, 600,
      "525975c9eb6cef5121bc2ab980043a620b6ddcac8e29aa5308bb74a413d4b657",
-     "9fd8cd359be7328aed5c8f310dfc77e12f27d65eeb0a2d246ce8e609d68199f7"),
+     "1adb506fe9f5c729859c7480d93c9ae36c751d3ae42dc79478f287c495ba2c0f"),
     # Version 4 (the default): declarations at any time during the draw, no pass.
     ("v4 plain", {}, 7, 600,
      "fe6da6b714813c5727969fe1730b52603e2c65c9e51489347eb4d73e49b36978",
@@ -69,7 +74,7 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
      "7a834415fb951c2c8530ee9a77fc450f3a7d9155c2fc38646f2619c65137e86e"),
     ("v4 finding friends, 6 seats", {"seats": 6, "finding_friends": True, "rounds": 1}, 23, 600,
      "e73a81f6227c40d1ab4e64addd06486639d4c332a57646306f5ff49a1b53fd98",
-     "eee515a209ed04938f95ead140070b65bbf681768f8ef676ec9570221ea0a49f"),
+     "06c4be424a72b9f017f259f3b53e2b06190134ff2730f53157d88709ea897729"),
 ]
 
 
