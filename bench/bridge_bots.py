@@ -7,6 +7,11 @@ asserts nothing.
     tricks the declarer loses against the double-dummy result measure only its own
     mistakes.  The GIB declarer (sampling + double dummy) is compared with a
     random-legal declarer on the same boards: lost tricks per board, 95% CI.
+    With ``--bid`` the boards are bid instead, the GIB bidder at all four seats
+    (the dealer turning with the board), and played in the contract reached; a
+    passed-out board is left out.  The fixed contract's auction ("4S", three
+    passes) tells the players nothing; a bid auction does, and the samples must
+    agree with it.
 (b) Defence, measured the same way: the same boards and contracts, a double-dummy
     declarer, GIB on both defenders' seats; the tricks the declarer takes above the
     double-dummy result are the defenders' loss per board, 95% CI.
@@ -118,21 +123,33 @@ def fixed_contract(hands: Sequence[Sequence[int]]) -> tuple[int, str]:
 
 def play_board(seed: int, role: str, bot: str, scorer: Scorer, options: PlayOptions,
                budget: float, times: list[float],
-               bot_scorer: Scorer | None = None) -> tuple[int, int]:
+               bot_scorer: Scorer | None = None, bid: bool = False) -> tuple[int, int] | None:
     """(double-dummy tricks, tricks taken) for the declarer on board ``seed``, with
     ``bot`` ("gib" or "random") playing ``role`` ("declarer": declarer and dummy;
     "defence": both defenders) and the other side double dummy; ``bot_scorer``: the
-    solver the GIB bot scores with (default ``scorer``)."""
+    solver the GIB bot scores with (default ``scorer``); ``bid``: in the contract
+    the GIB bidders reach (None when they pass the board out), else the fixed one."""
     cards = Rng(seed).shuffled(deck())
     hands = [cards[13 * i: 13 * i + 13] for i in range(4)]
-    decl, contract = fixed_contract(hands)
-    strain = contract[1]
     pbn = make_deal(hands).to_pbn()
     game = BridgeGame()
-    config = BridgeConfig(deal=pbn, dealer=SEATS[decl])
-    state = game.new(config, seed)
-    for i, call in enumerate((contract, "P", "P", "P")):
-        state, _ = game.act(state, (decl + i) % 4, {"type": "call", "call": call})
+    if bid:
+        state = game.new(BridgeConfig(deal=pbn, dealer=SEATS[seed % 4]), seed)
+        bidder = GibBot(options, bot_scorer or scorer)
+        while state.phase is Phase.AUCTION:
+            seat = game.to_act(state)[0]
+            action = bidder.decide(game.view(state, seat), game.legal(state, seat), seat,
+                                   seed, budget)
+            state, _ = game.act(state, seat, action)
+        if state.contract is None:
+            return None
+        decl, strain = state.contract.declarer, state.contract.strain
+    else:
+        decl, contract = fixed_contract(hands)
+        strain = contract[1]
+        state = game.new(BridgeConfig(deal=pbn, dealer=SEATS[decl]), seed)
+        for i, call in enumerate((contract, "P", "P", "P")):
+            state, _ = game.act(state, (decl + i) % 4, {"type": "call", "call": call})
     leader = (decl + 1) % 4
     dd = scorer(tuple(tuple(h) for h in hands), strain, leader, ())
     dd_declarer = 13 - max(dd.values())
@@ -164,18 +181,25 @@ def play_board(seed: int, role: str, bot: str, scorer: Scorer, options: PlayOpti
 
 
 def report_play(n: int, role: str, bots: Sequence[str], scorer: Scorer, options: PlayOptions,
-                budget: float, first: int = 0, dump: str | None = None) -> None:
+                budget: float, first: int = 0, dump: str | None = None,
+                bid: bool = False) -> None:
     """Tricks lost against double dummy per board by ``bots`` playing ``role``
     (boards ``first`` to ``first + n`` of the bench's list: a long run may be split
-    into parts played side by side, their ``dump`` files joined)."""
+    into parts played side by side, their ``dump`` files joined; with ``bid`` the
+    boards passed out are left out, the same ones in every run)."""
     seeds = derive_seeds(7, first + n)[first:]
     lost: dict[str, list[float]] = {b: [] for b in bots}
     times: list[float] = []
     bar = Progress(n, label="boards")
     start = time.perf_counter()
+    passed_out = 0
     for i, seed in enumerate(seeds):
         for who in bots:
-            dd, taken = play_board(seed, role, who, scorer, options, budget, times)
+            played = play_board(seed, role, who, scorer, options, budget, times, bid=bid)
+            if played is None:
+                passed_out += 1
+                break
+            dd, taken = played
             # Declarer: tricks below double dummy; defence: declarer's tricks above it.
             lost[who].append(dd - taken if role == "declarer" else taken - dd)
         bar.update(i + 1)
@@ -183,8 +207,10 @@ def report_play(n: int, role: str, bots: Sequence[str], scorer: Scorer, options:
     if dump:
         Path(f"{dump}.{role}.json").write_text(json.dumps(lost))
     other = "defenders" if role == "declarer" else "declarer"
-    print(f"({'a' if role == 'declarer' else 'b'}) {role} play, {n} boards, double-dummy "
-          f"{other}, {options.samples}-{options.max_samples} samples/decision ({secs:.0f} s)")
+    contracts = f"bid ({passed_out} passed out)" if bid else "fixed contracts"
+    print(f"({'a' if role == 'declarer' else 'b'}) {role} play, {n} boards, {contracts}, "
+          f"double-dummy {other}, {options.samples}-{options.max_samples} samples/decision "
+          f"({secs:.0f} s)")
     for who, values in lost.items():
         m, h = mean_ci(values)
         print(f"    {who:7s} tricks lost vs double dummy per board: {m:.3f} ± {h:.3f}")
@@ -286,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     "gives a trick away (1: no such assumption)")
     ap.add_argument("--first", type=int, default=0, help="(a), (b): boards to skip")
     ap.add_argument("--dump", help="(a), (b): write per-board losses to DUMP.<role>.json")
+    ap.add_argument("--bid", action="store_true",
+                    help="(a), (b): the boards bid by the GIB bidders, not fixed contracts")
     ap.add_argument("--no-random", action="store_true",
                     help="(a) without the random-legal declarer's reference figure")
     ap.add_argument("--budget", type=float, default=5.0, help="seconds per decision")
@@ -303,11 +331,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.boards:
         bots = ["gib"] if args.no_random else ["gib", "random"]
         report_play(args.boards, "declarer", bots, scorer, options, args.budget, args.first,
-                    args.dump)
+                    args.dump, args.bid)
         sys.stdout.flush()
     if args.defence:
         report_play(args.defence, "defence", ["gib"], scorer, options, args.budget, args.first,
-                    args.dump)
+                    args.dump, args.bid)
         sys.stdout.flush()
     if args.match:
         report_match(args.match, scorer, options, args.budget)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bots.bridge.bidding import infer
+from bots.bridge.bidding import calls_by_seat, infer
 from bots.bridge.sampling import (
     Samples,
     SampleSpec,
@@ -175,7 +175,8 @@ def read_position(view: JSON, seat: int) -> Position:
     gone = set(played)
     seen = gone | {f for h in known if h is not None for f in h}
     pool = tuple(f for f in range(52) if f not in seen)
-    spec = SampleSpec(tuple(known), sizes, pool, voids, played_by, constraints)
+    spec = SampleSpec(tuple(known), sizes, pool, voids, played_by, constraints,
+                      calls_by_seat(calls))
     return Position(strain, declarer, mover, tuple(known), sizes, pool, trick, leader, spec)
 
 

@@ -1,7 +1,9 @@
 """Deals consistent with what one seat has seen: the cards it holds, the dummy, the
 cards played (and the voids shown by failing to follow suit), and the hand
-constraints the auction showed.  Rejection sampling with a cap on attempts; when
-too few deals pass, the constraints are widened step by step (GIB does the same).
+constraints the auction showed, and at first that each hidden hand would have made
+its seat's calls by the system (a pass over an opening says what the hand lacks).
+Rejection sampling with a cap on attempts; when too few deals pass, the conditions
+are eased step by step (GIB does the same).
 """
 
 from __future__ import annotations
@@ -11,14 +13,29 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
+from bots.bridge.bidding import SeatCalls, bids_as_made
 from engine.cards import suit_of
 from engine.rng import Rng
 from engine.tricks import winning_index
 from rules.bridge.auction import STRAINS
 from rules.bridge.system.hand import NOTHING, Constraints, HandInfo
 
-# (hcp slack, length slack) of each relaxation step; None drops the constraints.
-RELAXATION: tuple[tuple[int, int] | None, ...] = ((0, 0), (2, 1), (4, 2), None)
+
+@dataclass(frozen=True)
+class Step:
+    """One relaxation step: the auction's bounds widened by ``hcp`` points and
+    ``length`` cards; with ``system``, each hidden hand must also be one the system
+    would have made its seat's calls with."""
+
+    hcp: int
+    length: int
+    system: bool = False
+
+
+# None drops the constraints.
+RELAXATION: tuple[Step | None, ...] = (
+    Step(0, 0, system=True), Step(0, 0), Step(2, 1), Step(4, 2), None,
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +80,8 @@ class SampleSpec:
     voids: tuple[frozenset[int], ...]
     played_by: tuple[tuple[int, ...], ...]
     constraints: tuple[Constraints, ...]
+    # Per seat, its calls with the system's choices where it made them.
+    auction: tuple[SeatCalls, ...] = ((), (), (), ())
 
     @property
     def hidden(self) -> list[int]:
@@ -76,15 +95,25 @@ class Samples:
     attempts: int
 
 
-def _constraint(spec: SampleSpec, seat: int, step: tuple[int, int] | None) -> Constraints:
+def _constraint(spec: SampleSpec, seat: int, step: Step | None) -> Constraints:
     c = spec.constraints[seat]
     if step is None or c == NOTHING:
         return NOTHING
-    return c if step == (0, 0) else c.relaxed(*step)
+    return c if (step.hcp, step.length) == (0, 0) else c.relaxed(step.hcp, step.length)
+
+
+def _admits(spec: SampleSpec, seat: int, step: Step | None, cards: Sequence[int]) -> bool:
+    """Whether ``seat`` may hold ``cards`` (its current hand) at ``step``."""
+    cons = _constraint(spec, seat, step)
+    system = step is not None and step.system and bool(spec.auction[seat])
+    if cons == NOTHING and not system:
+        return True
+    info = HandInfo.of([*cards, *spec.played_by[seat]])
+    return cons.admits(info) and (not system or bids_as_made(spec.auction[seat], info))
 
 
 def _deal_staged(
-    spec: SampleSpec, rng: Rng, step: tuple[int, int] | None, retries: int = 30
+    spec: SampleSpec, rng: Rng, step: Step | None, retries: int = 30
 ) -> list[list[int]] | None:
     """Deal the hidden hands one at a time, the most constrained first, redrawing a
     hand that breaks its seat's constraints up to ``retries`` times; the last hidden
@@ -94,7 +123,6 @@ def _deal_staged(
     out: list[list[int]] = [[], [], [], []]
     for i, s in enumerate(order):
         need = spec.sizes[s]
-        cons = _constraint(spec, s, step)
         last = i == len(order) - 1
         eligible = [f for f in left if suit_of(f) not in spec.voids[s]]
         if len(eligible) < need:
@@ -107,7 +135,7 @@ def _deal_staged(
                 pick = rng.shuffled(eligible)[:need]
             if pick is None:
                 return None
-            if cons == NOTHING or cons.admits(HandInfo.of([*pick, *spec.played_by[s]])):
+            if _admits(spec, s, step, pick):
                 out[s] = list(pick)
                 break
         else:
@@ -143,23 +171,21 @@ def splits(spec: SampleSpec, limit: int) -> list[tuple[tuple[int, ...], ...]] | 
 
 
 def every_deal(spec: SampleSpec, limit: int, rng: Rng) -> Samples | None:
-    """Every layout of the hidden cards that the voids shown and the auction's
-    constraints allow, in random order (so a run cut short by the time budget is
-    still a fair sample); None when there are more than ``limit``, more than two
-    hidden hands, or none passes.  Late in the play a few dozen layouts remain, and
-    a sample of them drawn with repeats would only add noise."""
+    """Every layout of the hidden cards that the voids shown and the auction allow
+    (the first of the first two relaxation steps that leaves any), in random order
+    (so a run cut short by the time budget is still a fair sample); None when there
+    are more than ``limit``, more than two hidden hands, or none passes.  Late in
+    the play a few dozen layouts remain, and a sample of them drawn with repeats
+    would only add noise."""
     found = splits(spec, limit)
     if not found:
         return None
-    cons = [_constraint(spec, s, (0, 0)) for s in range(4)]
-    deals = [
-        hands for hands in found
-        if all(cons[s] == NOTHING or cons[s].admits(HandInfo.of([*hands[s], *spec.played_by[s]]))
-               for s in spec.hidden)
-    ]
-    if not deals:
-        return None
-    return Samples(rng.shuffled(deals), [0] * len(deals), len(found))
+    for k, step in enumerate(RELAXATION[:2]):
+        deals = [hands for hands in found
+                 if all(_admits(spec, s, step, hands[s]) for s in spec.hidden)]
+        if deals:
+            return Samples(rng.shuffled(deals), [k] * len(deals), len(found))
+    return None
 
 
 def sample_deals(spec: SampleSpec, n: int, rng: Rng, max_attempts: int = 4000) -> Samples:

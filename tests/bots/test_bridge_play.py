@@ -4,7 +4,7 @@ and double-dummy scoring over them finds the winning card in a small ending."""
 
 from __future__ import annotations
 
-from bots.bridge.bidding import infer
+from bots.bridge.bidding import bids_as_made, calls_by_seat, choose_call, infer
 from bots.bridge.gib import GibBot
 from bots.bridge.play import PlayOptions, certain_claim, choose_card, read_position
 from bots.bridge.sampling import SampleSpec, every_deal, replay_play, sample_deals
@@ -297,3 +297,53 @@ def test_the_declarer_counts_a_deal_less_where_a_defender_gave_a_trick_away():
     assert _soundness(pos, gave_away, dds_scorer, 0.2) == 0.2
     assert _soundness(pos, sound, dds_scorer, 0.2) == 1.0
     assert _soundness(pos, gave_away, dds_scorer, 1.0) == 1.0  # the assumption off
+
+
+def _bid_out(hands):
+    """The auction the system bids with ``hands`` (North deals)."""
+    calls = []
+    while not (len(calls) >= 4 and all(c == "P" for _, c in calls[-3:])):
+        seat = len(calls) % 4
+        calls.append((seat, choose_call(calls, seat, hands[seat])))
+    return calls
+
+
+def test_the_hands_that_bid_an_auction_would_bid_it_again():
+    # The sampler's first step keeps only hands the system makes each seat's calls
+    # with; the hands that really made the auction must always be among them.
+    for seed in range(150):
+        deck = Rng(seed).shuffled(list(range(52)))
+        hands = [deck[i * 13:(i + 1) * 13] for i in range(4)]
+        by_seat = calls_by_seat(_bid_out(hands))
+        for seat in range(4):
+            assert bids_as_made(by_seat[seat], HandInfo.of(hands[seat])), (seed, seat)
+
+
+def test_a_defenders_pass_over_an_opening_says_what_the_hand_lacks():
+    # North opens 1S and South jumps to game; East passed twice.  Sampled East hands
+    # are hands the system passes with there: none that would have overcalled or
+    # doubled.  Without the check (the next step) some would have.
+    # North and South hold 16 HCP between them: East and West the other 24.
+    north = [parse_face(c) for c in ("AS", "KS", "9S", "8S", "7S", "AH", "2H", "3H",
+                                     "QD", "2D", "3D", "4C", "5C")]
+    south = [parse_face(c) for c in ("QS", "JS", "6S", "4H", "5H", "4D", "5D", "6D",
+                                     "6C", "7C", "8C", "9C", "TC")]
+    calls = [((N + i) % 4, parse_call(c)) for i, c in enumerate(("1S", "P", "4S", "P", "P", "P"))]
+    by_seat = calls_by_seat(calls)
+    pool = tuple(f for f in range(52) if f not in north and f not in south)
+    spec = SampleSpec(
+        known=(tuple(north), None, tuple(south), None),
+        sizes=(13, 13, 13, 13),
+        pool=pool,
+        voids=(frozenset(),) * 4,
+        played_by=((),) * 4,
+        constraints=infer(calls),
+        auction=by_seat,
+    )
+    checked = sample_deals(spec, 60, Rng(5))
+    assert set(checked.relaxation) == {0}
+    for deal in checked.deals:
+        assert choose_call(calls[:1], E, deal[E]) == "P"
+        assert choose_call(calls[:3], E, deal[E]) == "P"
+    unchecked = sample_deals(SampleSpec(**{**spec.__dict__, "auction": ((),) * 4}), 60, Rng(5))
+    assert any(choose_call(calls[:1], E, deal[E]) != "P" for deal in unchecked.deals)

@@ -232,14 +232,38 @@ def read(calls: Calls, table: Sequence[Rule]) -> Known:
     return reading(calls, table)[0]
 
 
+@dataclass(frozen=True)
+class Choices:
+    """What ``table`` bids for one seat at one point of an auction, hand by hand: the
+    rules whose situation holds there, in table order, each with its call and the
+    constraints that call shows.  The situation is public, so this is worked out once
+    and then asked of any number of hands (a card-play sampler asks which call each
+    sampled hand would have made)."""
+
+    ctx: Ctx
+    options: tuple[tuple[Rule, Call, Constraints], ...]
+    fallback: Rule
+
+    def pick(self, hand: HandInfo) -> tuple[Rule, Call]:
+        """The first rule ``hand`` fits and its call (the fallback and a pass when none)."""
+        for r, call, shown in self.options:
+            if shown.admits(hand) and (r.extra is None or r.extra(self.ctx, hand)):
+                return r, call
+        return self.fallback, PASS
+
+
+def choices(calls: Calls, seat: int, table: Sequence[Rule]) -> Choices:
+    """The calls ``table`` makes for ``seat`` after ``calls``, by hand."""
+    ctx = Ctx(tuple(calls), seat, read(calls, table))
+    found = []
+    for r in table:
+        call = matches(r, ctx)
+        if call is not None:
+            found.append((r, call, r.shows(ctx)))
+    return Choices(ctx, tuple(found), table[-1])
+
+
 def choose(calls: Calls, seat: int, hand: HandInfo, table: Sequence[Rule]) -> tuple[Rule, Call]:
     """The rule of ``table`` that ``seat`` holding ``hand`` bids by now, and its call
     (the table's last rule and a pass when none fits)."""
-    ctx = Ctx(tuple(calls), seat, read(calls, table))
-    for r in table:
-        call = matches(r, ctx)
-        if call is None:
-            continue
-        if r.shows(ctx).admits(hand) and (r.extra is None or r.extra(ctx, hand)):
-            return r, call
-    return table[-1], PASS
+    return choices(calls, seat, table).pick(hand)
