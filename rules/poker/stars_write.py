@@ -74,7 +74,19 @@ def write_stars(
 
 
 def hand_text(played: PlayedHand) -> list[str]:
-    """The lines of one hand."""
+    """The lines of one hand.  As the site does, a whole amount is written without
+    its cents ("$50", "Rake $0") and any other with all of them ("$0.50"), unless
+    every amount of the hand is whole: a reader then could not tell the unit (a
+    hand in cents would come back in dollars), so they all keep their cents."""
+    cents: list[bool] = []
+    lines = _hand_lines(played, cents.append, trim=True)
+    if played.config.decimals and not any(cents):
+        return _hand_lines(played, cents.append, trim=False)
+    return lines
+
+
+def _hand_lines(played: PlayedHand, seen: Callable[[bool], None], trim: bool) -> list[str]:
+    """The lines of one hand, telling ``seen`` for each amount whether it has cents."""
     hand, config = played.hand, played.config
     if config.unknown_stacks:
         raise StarsError(
@@ -85,7 +97,10 @@ def hand_text(played: PlayedHand) -> list[str]:
     currency = str(_tag(played, "currency", ""))
 
     def money(chips: int) -> str:
-        return symbol + from_chips(chips, config.decimals)
+        whole = chips % 10 ** config.decimals == 0
+        seen(not whole)
+        return symbol + (str(chips // 10 ** config.decimals) if whole and trim
+                         else from_chips(chips, config.decimals))
 
     def name(seat: int) -> str:
         return (played.names[seat] if played.names and played.names[seat] else "") or (

@@ -5,7 +5,10 @@ histories")."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from engine.formats import GameRecord
+from rules.poker.game import PokerGame
 from rules.poker.stars import STARS, read_stars
 
 # pokerregion/poker, tests/handhistory/stars_hands.py, HAND2: a real PokerStars
@@ -31,3 +34,30 @@ def test_without_the_sites_hero_only_cards_known_but_never_shown_are_dealt_face_
     # The file fixed only W2lkm2n's cards before the showdown, where they show anyway.
     assert "Dealt to" not in text
     assert "W2lkm2n: shows [Jd Js] (a pair of Jacks)" in text
+
+
+def _checked_down(options: dict[str, Any], seed: int) -> GameRecord:
+    """One hand of ``options`` checked and called down to the showdown."""
+    game = PokerGame()
+    state = game.new(game.parse_config(options), seed)
+    log = []
+    while game.result(state) is None:
+        seat = game.to_act(state)[0]
+        legal = game.legal(state, seat)
+        action = next((a for a in legal if a["type"] in ("call", "check")), legal[0])
+        log.append((seat, action))
+        state, _ = game.act(state, seat, action)
+    return GameRecord("poker", options, seed, tuple(log), ("Ann", "Bob"))
+
+
+def test_a_whole_amount_is_written_without_cents_unless_all_are_whole():
+    # The site writes "$50" and "Rake $0" beside "$0.50" (the published run-twice
+    # hand: "Total pot $164 | Rake $2.80").  A hand in cents whose every amount is
+    # whole keeps them, or it would be read back in dollars.
+    cents = {"seats": 2, "hands": 1, "decimals": 2, "starting_stack": 10000}
+    mixed = STARS.write([_checked_down({**cents, "small_blind": 50, "big_blind": 100}, 5)])
+    assert "Seat 1: Ann (100 in chips)" in mixed and "posts small blind 0.50" in mixed
+    whole = STARS.write([_checked_down({**cents, "small_blind": 100, "big_blind": 200}, 5)])
+    assert "Seat 1: Ann (100.00 in chips)" in whole and "posts small blind 1.00" in whole
+    (again,) = read_stars(whole)
+    assert again.options["decimals"] == 2 and again.options["stacks"] == [10000, 10000]
