@@ -36,6 +36,7 @@ def add_files_parsers(sub: Any) -> None:
 def cmd_import(args: argparse.Namespace) -> int:
     from server.files import decode, read_file, to_store
     from server.persistence.store import Store
+    from server.records import summary_text
 
     try:
         text = decode(args.file.read_bytes())
@@ -61,7 +62,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     ids = asyncio.run(store_all())
     print(f"imported {len(ids)} game{'s' * (len(ids) != 1)} from {args.file} ({fmt.title})")
     for game_id, c in zip(ids, checked, strict=True):
-        summary = (c.result or {}).get("summary") or "unfinished record"
+        summary = (summary_text(c.record.game, c.config, c.result, c.record.players)
+                   if c.result else "unfinished record")
         print(f"{game_id:>6}  {c.record.title}: {summary}")
     print("replay one with `cardtable replay ID`")
     return 0

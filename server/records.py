@@ -3,6 +3,7 @@ and statistics take."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -36,11 +37,23 @@ async def stored_records(store: Any, game: str, limit: int) -> list[GameRecord]:
 
 def result_summary(stored: Any) -> str:
     """A stored game's result summary in its table's words (the game's
-    presentation: a Tractor table's teams by their seats' names)."""
-    result = stored.result or {}
+    presentation: a Tractor table's teams by their seats' names, an imported poker
+    hand's winner by the name its file gives)."""
+    source = (stored.table_options or {}).get("imported") or {}
+    return summary_text(stored.game_type, stored.config, stored.result,
+                        source.get("players") or ())
+
+
+def summary_text(game_type: str, config: dict[str, Any], result: dict[str, Any] | None,
+                 players: Sequence[str] = ()) -> str:
+    """A result's summary in its table's words; ``players``: the names a file gives
+    the seats (an imported game), where it gives any."""
+    result = result or {}
     try:
-        game = get_game(stored.game_type)
-        names = game.seat_names(game.parse_config(stored.config))
+        game = get_game(game_type)
+        names = list(game.seat_names(game.parse_config(config)))
     except IllegalAction:  # a game or options this server no longer knows
         return str(result.get("summary") or "")
+    if len(players) == len(names):
+        names = [str(p) or n for p, n in zip(players, names, strict=True)]
     return game.presentation.summary(result, names)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -60,9 +61,26 @@ def seat_state(view: JSON, seat: int) -> str:
     return ""
 
 
+# The leaders a poker result's summary opens with: "Seat 3" or "Seats 1, 4".
+_LEADERS = re.compile(r"(Seats?) (\d+(?:, \d+)*)(?= (?:wins|lead) )")
+
+
 class PokerPresentation(Presentation):
     """Seats are numbered from 1; chips are plain numbers (with the decimals of an
     imported hand's currency unit)."""
+
+    def summary(self, result: Mapping[str, Any], names: Sequence[str]) -> str:
+        """The rules' ``Seat 3 wins ...`` (chairs numbered from 1) with the seats'
+        names where the table has real ones (an imported hand's players: its chairs
+        count from the button's left, not as the file numbers its seats)."""
+        text = str(result.get("summary") or "")
+        found = _LEADERS.match(text)
+        if not found:
+            return text
+        chairs = [int(k) for k in found.group(2).split(", ")]
+        if not all(0 < k <= len(names) and names[k - 1] for k in chairs):
+            return text
+        return ", ".join(names[k - 1] for k in chairs) + text[found.end():]
 
     def action_label(self, view: JSON, action: Mapping[str, Any]) -> str:
         kind = action.get("type")

@@ -217,3 +217,16 @@ def test_a_partial_poker_history_is_stored_unfinished_and_exports_as_it_came(
     assert "starting_stacks = [inf, inf, inf, inf, inf, inf]" in text and "d db 4d" in text
     assert main(["export", "1", "--format", "pokerstars", "--db", sqlite_url]) == 2
     assert "export it as PHH" in capsys.readouterr().err
+
+
+def test_an_imported_poker_hand_names_its_winner_as_the_file_does(
+    sqlite_url: str, capsys: Any
+) -> None:
+    # The first hand of stars_cash.txt: a.b.c (the file's Seat 5, the small blind,
+    # so the rules' first chair) collects $6.13 of a pot it put $3.02 in.
+    cash = Path(__file__).parents[1] / "rules" / "poker" / "data" / "stars_cash.txt"
+    assert main(["import", str(cash), "--db", sqlite_url]) == 0
+    assert "Hand #219876543210: a.b.c wins 3.11 over 1 hand" in capsys.readouterr().out
+    assert main(["games", "--db", sqlite_url]) == 0
+    assert "finished         7  " in (listed := capsys.readouterr().out)
+    assert listed.rstrip().endswith("a.b.c wins 3.11 over 1 hand")

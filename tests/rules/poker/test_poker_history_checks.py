@@ -243,3 +243,13 @@ def test_a_phh_text_that_would_read_back_otherwise_is_refused(monkeypatch: pytes
     monkeypatch.setattr(phh, "write_phh", wrong)
     with pytest.raises(PhhError, match="would not read back the same"):
         PHH.write([record])
+
+
+def test_a_result_names_its_leaders_where_the_table_has_names():
+    words = PokerGame().presentation
+    won = {"summary": "Seat 3 wins 6.83 over 1 hand"}
+    assert words.summary(won, ["a", "b", "GrindOrDie"]) == "GrindOrDie wins 6.83 over 1 hand"
+    tied = {"summary": "Seats 1, 3 lead with 12 chips"}
+    assert words.summary(tied, ["Ann", "Bob", "Cy"]) == "Ann, Cy lead with 12 chips"
+    # A seat the table has no name for keeps its number.
+    assert words.summary(won, ["a", "b", ""]) == "Seat 3 wins 6.83 over 1 hand"
