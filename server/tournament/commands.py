@@ -24,6 +24,7 @@ from rules.registry import get_game
 from server.persistence.results import MatchAlreadyStored, Results, StoredTournament
 from server.persistence.store import Store
 from server.settings import Settings
+from server.tournament.interrupts import Interrupted, Interrupts
 from server.tournament.page import standings_of
 from server.tournament.runner import (
     Entrant,
@@ -127,7 +128,7 @@ def run_command(args: argparse.Namespace, db_url: str | None) -> int:
     except (SetupError, MatchAlreadyStored) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         kept = " (stored with status interrupted)" if db_url is not None else ""
         print(f"interrupted: the matches played so far are kept{kept}", file=sys.stderr)
         return 130
@@ -216,27 +217,29 @@ async def _run(
     """Play (or resume) a tournament on the local pool or, with ``--bus``, on workers."""
     store = await Store.open(db_url) if db_url is not None else None
     progress: Progress | None = None
-    try:
-        results = Results(store) if store is not None else None
-        resume = None
-        if args.resume is not None:
-            assert results is not None  # check_flags
-            resume = await resumable(results, args.resume)
-            setup = TournamentSetup.of_stored(resume)
-        assert setup is not None
-        fresh = args.fresh_ratings or resume is not None  # resumed: its own start
-        start = {} if fresh else await starting_ratings(results, setup)
-        before = sum(len(m.games) for m in resume.matches) if resume is not None else 0
-        progress = Progress(total_games(setup), initial=before)
-        async with _player(args, setup, store) as player:
-            return await run_tournament(
-                setup, player, results=results, progress=progress, start=start, resume=resume
-            )
-    finally:
-        if progress is not None:
-            progress.close()
-        if store is not None:
-            await store.close()
+    async with Interrupts() as stop:
+        try:
+            results = Results(store) if store is not None else None
+            resume = None
+            if args.resume is not None:
+                assert results is not None  # check_flags
+                resume = await resumable(results, args.resume)
+                setup = TournamentSetup.of_stored(resume)
+            assert setup is not None
+            fresh = args.fresh_ratings or resume is not None  # resumed: its own start
+            start = {} if fresh else await starting_ratings(results, setup)
+            before = sum(len(m.games) for m in resume.matches) if resume is not None else 0
+            progress = Progress(total_games(setup), initial=before)
+            async with _player(args, setup, store) as player:
+                return await stop.guard(run_tournament(
+                    setup, player, results=results, progress=progress, start=start,
+                    resume=resume,
+                ))
+        finally:
+            if progress is not None:
+                progress.close()
+            if store is not None:
+                await store.close()
 
 
 @contextlib.asynccontextmanager

@@ -36,6 +36,7 @@ from server.seats import Seat
 from server.settings import Settings
 from server.table import Table
 from server.table_moves import is_stand_in
+from server.tournament.interrupts import Interrupts
 from server.tournament.runner import (
     MatchGames,
     MatchPlayer,
@@ -113,7 +114,9 @@ async def _serve_and_play(
     await server.start()
     progress: Progress | None = None
     opened = OpenedGames()
-    try:
+
+    async def play() -> TournamentReport | None:
+        nonlocal progress
         slots: list[RemoteSlot] = []
         for e in (e for e in setup.entrants if e.remote):
             for k in range(slots_needed(setup)):
@@ -145,11 +148,15 @@ async def _serve_and_play(
             progress=progress,
             start=start,
         )
-    finally:
-        if progress is not None:
-            progress.close()
-        await _abandon_open_tables(server, opened)
-        await server.stop()
+
+    async with Interrupts() as stop:
+        try:
+            return await stop.guard(play())
+        finally:
+            if progress is not None:
+                progress.close()
+            await _abandon_open_tables(server, opened)
+            await server.stop()
 
 
 @dataclass
