@@ -456,6 +456,11 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
         for record in filled:
             self.seats[record.seat].kind, self.seats[record.seat].bot = "bot", bot
         self.status = "live"
+        for seat in self.seats:
+            # A player who left while the table waited is not here to play: the
+            # grace period it would have had, live, starts now.
+            if seat.kind == "human" and not seat.connected:
+                self.start_grace(seat)
         self.history.append((0, self.game.initial_events(self.state), self.state))
         snapshots: dict[int, bytes] = {}
         for conn, viewer in list(self.viewers.items()):

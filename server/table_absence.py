@@ -80,8 +80,8 @@ class TableAbsence:
         self._broadcast_info()
 
     def start_grace(self, seat: Seat) -> None:
-        """After a restart: absent humans get a fresh grace period; a seat its
-        player left (no token) has its bot again at once."""
+        """After a restart, or as a table starts: absent humans get a fresh grace
+        period; a seat its player left (no token) has its bot again at once."""
         if seat.kind == "human" and self.status == "live" and seat.token_hash is None:
             seat.stand_in = default_bot(self.game.name)
             return

@@ -120,3 +120,38 @@ async def test_returning_human_takes_the_seat_back_from_the_bot(sqlite_url: str)
         )
     finally:
         await h.server.stop()
+
+
+async def test_a_player_gone_while_the_table_waited_gets_a_grace_period_at_the_start(
+    harness: Harness,
+) -> None:
+    # Jo creates a table, seats bots at 1 and 3 and goes; Kim fills seat 2, which
+    # starts the game.  Jo's seat is absent from the start: the same grace period,
+    # then the bot (it used to wait for Jo for ever).
+    jo = await harness.client("jo")
+    created = await jo.request({"type": "create_table", "game": "whist", "seat": 0})
+    table = created["table"]["table"]
+    await jo.expect("joined", table=table)
+    for seat in (1, 3):
+        assert (await jo.request({"type": "add_bot", "table": table, "seat": seat}))[
+            "type"] != "error"
+    await jo.close()
+    await asyncio.sleep(0.05)
+    t = harness.server.lobby.tables[table]
+    assert t.status == "waiting" and t.seats[0].connected is False
+    kim = await harness.client("kim")
+    await kim.request({"type": "join", "table": table, "seat": 2})
+    for _ in range(200):
+        if t.status == "live":
+            break
+        await asyncio.sleep(0.01)
+    assert t.status == "live" and t.seats[0].grace is not None
+    await harness.clock.advance(harness.server.settings.grace + 1)
+    for _ in range(300):
+        if t.seats[0].stand_in is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert t.seats[0].stand_in is not None
+    events = await harness.server.store.table_events(table)
+    assert ("bot_took_over", {"seat": 0, "player": t.seats[0].player_id,
+                              "why": "grace_expired", "policy": "bot"}) in events
