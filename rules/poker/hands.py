@@ -85,7 +85,9 @@ def replay_moves(
             actor = "nobody" if opts is None else f"p{opts.seat + 1}"
             raise ReplayError(f"p{(who or 0) + 1} acts out of turn ({actor} is to act)", index)
         if word == "f":
-            action: dict[str, Any] = {"type": "fold"}
+            # A fold with nothing to call is how these rules fold a player who sat
+            # out on its turn (a site may write one too): that, not a refusal.
+            action: dict[str, Any] = {"type": "fold" if opts.can_fold else "sit_out"}
         elif word == "cc":
             action = {"type": "call" if opts.to_call else "check"}
         else:

@@ -440,9 +440,10 @@ def _read_back(played: PlayedHand, text: str) -> None:
         again = play_record(record)
     except (StarsError, ReplayError) as exc:
         raise _unwritable(played, str(exc)) from None
-    mine = [played.final_stacks[s] for s in played.hand.players]
-    theirs = [again.final_stacks[s] for s in again.hand.players]
-    if (mine, played.hand.starting) != (theirs, again.hand.starting):
+    # Both in the hand's order of play: the text numbers no seat as the table did.
+    mine = [(played.hand.starting[s], played.final_stacks[s]) for s in played.hand.players]
+    theirs = [(again.hand.starting[s], again.final_stacks[s]) for s in again.hand.players]
+    if mine != theirs:
         raise _unwritable(played, "the stacks differ")
 
 

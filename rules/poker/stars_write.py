@@ -102,10 +102,22 @@ def _hand_lines(played: PlayedHand, seen: Callable[[bool], None], trim: bool) ->
         return symbol + (str(chips // 10 ** config.decimals) if whole and trim
                          else from_chips(chips, config.decimals))
 
+    # A player's name stands for its seat in the text, so two seats of one name
+    # (three "equity" bots) are told apart: "equity", "equity 2", "equity 3".
+    given = [(played.names[s] if played.names and played.names[s] else "") or f"Seat {s + 1}"
+             for s in range(len(hand.starting))]
+    taken: set[str] = set()
+    unique: list[str] = []
+    for text in given:
+        k, candidate = 1, text
+        while candidate in taken:
+            k += 1
+            candidate = f"{text} {k}"
+        taken.add(candidate)
+        unique.append(candidate)
+
     def name(seat: int) -> str:
-        return (played.names[seat] if played.names and played.names[seat] else "") or (
-            f"Seat {seat + 1}"
-        )
+        return unique[seat]
 
     order = list(hand.players)
     numbers = _tag(played, "seats", None)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.formats import GameRecord
+from engine.rng import Rng
 from rules.poker.game import PokerGame
 from rules.poker.stars import STARS, read_stars
 
@@ -61,3 +62,30 @@ def test_a_whole_amount_is_written_without_cents_unless_all_are_whole():
     assert "Seat 1: Ann (100.00 in chips)" in whole and "posts small blind 1.00" in whole
     (again,) = read_stars(whole)
     assert again.options["decimals"] == 2 and again.options["stacks"] == [10000, 10000]
+
+
+def _played_at_a_table(seats: int, hands: int, seed: int, names: tuple[str, ...]) -> GameRecord:
+    """A table's game as the server stores it: random legal moves (sitting out and
+    in included), the button moving round."""
+    game = PokerGame()
+    state = game.new(game.parse_config({"seats": seats, "hands": hands}), seed)
+    rng, log = Rng(1), []
+    while game.result(state) is None:
+        seat = game.to_act(state)[0]
+        action = rng.choice(game.legal(state, seat))
+        log.append((seat, action))
+        state, _ = game.act(state, seat, action)
+    return GameRecord("poker", {"seats": seats, "hands": hands}, seed, tuple(log), names)
+
+
+def test_a_game_played_at_a_table_is_written_hand_by_hand():
+    # Three hands at four seats, three of them the same bot: the button moves (the
+    # second hand's was refused, its stacks compared seat by seat against the
+    # text's order of play), a seat sits out on its turn with nothing to call (the
+    # rules fold it: the text's "folds" was refused on reading), and the three
+    # "equity" seats are told apart.
+    record = _played_at_a_table(4, 3, 5, ("me", "equity", "equity", "equity"))
+    text = STARS.write([record])
+    assert text.count("PokerStars Hand #") == 3
+    assert "Seat 3: equity 2 (" in text and "Seat 4: equity 3 (" in text
+    assert "folds" in text.split("*** FLOP ***")[-1]
