@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.registry import DEFAULT_GAME
 from server.cli_common import NoDatabase, add_db, settings_of, with_store
-from server.settings import BadSetting, Settings
+from server.settings import BadSetting, Settings, shown_url
 
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
@@ -278,7 +278,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""
         print(
             f"cardtable serving on ws://{settings.host}:{server.port}/  "
-            f"({where}database {settings.db_url}; Ctrl-C to stop)",
+            f"({where}database {shown_url(settings.db_url)}; Ctrl-C to stop)",
             flush=True,
         )
         stop = asyncio.Event()

@@ -83,4 +83,29 @@ class Settings:
                     raise BadSetting(f"{name}={raw!r}: not a {kind.__name__} "
                                      f"(default {getattr(cls, f.name)!r})") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if "db_url" in values:
+            _check_db_url(str(values["db_url"]))
         return cls(**values)  # type: ignore[arg-type]
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit to print: its password, if any, as ``***``."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _check_db_url(url: str) -> None:
+    """A database URL, or BadSetting naming the URL a plain file path was meant as."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(url)
+    except ArgumentError:
+        hint = f"sqlite:///{Path(url).expanduser().resolve()}" if "://" not in url else None
+        raise BadSetting(
+            f"{url!r} is not a database URL"
+            + (f": for that SQLite file, {hint}" if hint else "")
+            + " (or postgresql://USER:PASSWORD@HOST/NAME)"
+        ) from None

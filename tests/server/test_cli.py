@@ -301,3 +301,23 @@ def test_a_bad_environment_value_is_a_one_line_error(
     assert main(["games", "--db", sqlite_url]) == 2
     err = capsys.readouterr().err
     assert err == "error: CARDTABLE_GRACE='abc': not a float (default 60.0)\n"
+
+
+def test_a_file_path_for_a_database_url_is_a_one_line_error_naming_the_url(
+    tmp_path: Path, capsys: Any
+) -> None:
+    db = tmp_path / "club.db"
+    for argv in (["games", "--db", str(db)], ["serve", "--port", "0", "--db", str(db)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == (f"error: {str(db)!r} is not a database URL: for that SQLite file, "
+                       f"sqlite:///{db} (or postgresql://USER:PASSWORD@HOST/NAME)\n")
+    assert not db.exists()
+
+
+def test_the_banner_never_prints_a_database_password() -> None:
+    from server.settings import shown_url
+
+    assert shown_url("postgresql://club:s3cret@db.example/cards") == (
+        "postgresql://club:***@db.example/cards")
+    assert shown_url("sqlite:////srv/cards.db") == "sqlite:////srv/cards.db"
