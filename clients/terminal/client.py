@@ -98,6 +98,8 @@ class PlayClient(SeatClient):
                 self.write("hint: start it with: cardtable serve")
                 return 2
         self.write(f"Could not reconnect. When the server is back: {self._resume_hint()}")
+        # In a cluster the game goes on at another node, which the client cannot know.
+        self.write("In a cluster, any other node takes you back now: add --url ws://HOST:PORT/")
         return 1
 
     async def _pause_before_retry(self) -> bool:

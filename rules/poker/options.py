@@ -143,8 +143,11 @@ class PokerConfig(GameConfig):
     def _consistent(self) -> PokerConfig:
         if self.small_blind > self.big_blind:
             raise ValueError("small_blind must not exceed big_blind")
-        if self.max_buy_in is not None and self.max_buy_in < self.starting_stack:
-            raise ValueError("max_buy_in must be at least starting_stack")
+        # Each chair's buy-in: ``stacks`` where given, else the starting stack.
+        buy_ins = self.stacks or (self.starting_stack,)
+        if self.max_buy_in is not None and self.max_buy_in < max(buy_ins):
+            raise ValueError("max_buy_in must be at least every buy-in (starting_stack, "
+                             "or each of stacks)")
         if any(v < 0 for v in self.antes or ()):
             raise ValueError("antes must not be negative")
         if self.stacks is not None and (

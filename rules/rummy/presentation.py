@@ -110,8 +110,8 @@ def deal_result_text(r: Mapping[str, Any], names: Sequence[str], gin: bool) -> s
             return word
         return f"{who(winner, names, None)} wins {max(points, default=0)} ({word})"
     charged = ", ".join(f"{who(i, names, None)} {p}" for i, p in enumerate(points) if p)
-    head = f"{who(winner, names, None)} wins" if isinstance(winner, int) else word
-    return f"{head} ({word}); charged {charged or 'nobody'}"
+    head = f"{who(winner, names, None)} wins ({word})" if isinstance(winner, int) else word
+    return f"{head}; charged {charged or 'nobody'}"
 
 
 class RummyPresentation(Presentation):

@@ -255,6 +255,7 @@ async def test_gives_up_reconnecting_at_the_retry_deadline(tmp_path: Path) -> No
     assert code == 1, screen.text
     assert "Reconnecting to" in screen.text
     assert "Could not reconnect. When the server is back: cardtable play --resume" in screen.text
+    assert "In a cluster, any other node takes you back now: add --url" in screen.text
     assert 1 <= time.monotonic() - started < 10  # waited out the deadline, not much more
 
 

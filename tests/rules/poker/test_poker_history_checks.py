@@ -253,3 +253,11 @@ def test_a_result_names_its_leaders_where_the_table_has_names():
     assert words.summary(tied, ["Ann", "Bob", "Cy"]) == "Ann, Cy lead with 12 chips"
     # A seat the table has no name for keeps its number.
     assert words.summary(won, ["a", "b", ""]) == "Seat 3 wins 6.83 over 1 hand"
+
+
+def test_max_buy_in_is_checked_against_the_buy_ins_the_table_has():
+    game = PokerGame()
+    # stacks replace starting_stack: the cap is checked against them, not the unset 200.
+    assert game.parse_config({"seats": 2, "stacks": [10, 10], "max_buy_in": 50}).max_buy_in == 50
+    with pytest.raises(Exception, match="max_buy_in must be at least every buy-in"):
+        game.parse_config({"seats": 2, "stacks": [10, 80], "max_buy_in": 50})

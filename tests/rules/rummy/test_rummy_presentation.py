@@ -72,3 +72,15 @@ def test_a_stock_draw_is_told_once() -> None:
     assert P.narration({}, events, OMNISCIENT, NAMES) == ["Seat 1 draws 5♥ from the stock", None]
     assert P.narration({}, events[1:], 1, NAMES) == ["Seat 1 draws from the stock"]
     assert P.narration({}, events, 0, NAMES) == ["You draw 5♥ from the stock", None]
+
+
+def test_a_deal_without_a_winner_names_how_it_ended_once() -> None:
+    from rules.rummy.presentation import deal_result_text
+
+    names = ["North", "East"]
+    void = {"how": "void", "winner": None, "points": [0, 0]}
+    wrong = {"how": "wrong_declaration", "winner": None, "points": [80, 0]}
+    won = {"how": "declaration", "winner": 1, "points": [45, 0]}
+    said = [deal_result_text(r, names, False) for r in (void, wrong, won)]
+    assert [s.count("(") for s in said] == [0, 0, 1], said
+    assert said[1].endswith("; charged North 80") and "wins (" in said[2]
