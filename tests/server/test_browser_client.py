@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from rules.registry import get_game
 from server.app import Server
 from server.persistence.store import ImportedGame
+from tests.rules.tractor.last_word import SEED, drawn_to_a_pass
 from tests.server.browser_support import NEEDS_CHROMIUM, Page, create, open_page
 
 pytestmark = NEEDS_CHROMIUM
@@ -382,17 +382,9 @@ async def test_a_secret_replay_step_names_no_seat(page: tuple[Page, Server]) -> 
     # A Tractor pass at the last word is its passer's secret: another seat's replay
     # shows the step without saying whose it was.
     p, server = page
-    game = get_game("tractor")
-    state = game.new(game.parse_config({}), 11)
-    moves: list[tuple[int, dict[str, Any]]] = []
-    while state.stock_left:
-        (seat,) = game.to_act(state)
-        moves.append((seat, {"type": "draw"}))
-        state, _ = game.act(state, seat, {"type": "draw"})
-    passer = game.to_act(state)[0]
-    moves.append((passer, {"type": "pass"}))
+    moves, passer = drawn_to_a_pass()
     (gid,) = await server.store.import_games([ImportedGame(
-        "tractor", {}, 11, "secret pass", 4, "abandoned", None, {}, moves)])
+        "tractor", {}, SEED, "secret pass", 4, "abandoned", None, {}, moves)])
     await p.js(f"openReplay({gid}, {(passer + 1) % 4}, false, {len(moves)}); 1")
     await p.wait(f"S.replay && S.replay.gameId === {gid} && !S.replay.loading"
                  f" && S.replay.steps.length === {len(moves) + 1}")

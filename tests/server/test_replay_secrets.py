@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
 
 from rules.registry import get_game
 from server.persistence.store import StoredAction, StoredGame
 from server.replay import SECRET_STEP, build_replay
+from tests.rules.tractor.last_word import SEED, drawn_to_a_pass
 from tests.server.conftest import Harness
 from tests.server.test_stand_ins import drain
 
@@ -60,20 +60,11 @@ async def test_a_game_with_no_secret_left_replays_from_any_seat(harness: Harness
 def _last_word_pass() -> StoredGame:
     """A Tractor round drawn out with nobody declaring; at the last word the first
     seat that could declare passes."""
-    game = get_game("tractor")
-    config = game.parse_config({})
-    state = game.new(config, 11)
-    log: list[dict[str, Any]] = []
-    while state.stock_left:
-        (seat,) = game.to_act(state)
-        log.append({"seat": seat, "action": {"type": "draw"}})
-        state, _ = game.act(state, seat, {"type": "draw"})
-    passer = game.to_act(state)[0]  # seed 11: a seat holds a 2 it never declared
-    log.append({"seat": passer, "action": {"type": "pass"}})
-    game.act(state, passer, {"type": "pass"})
+    config = get_game("tractor").parse_config({})
+    log = [{"seat": seat, "action": action} for seat, action in drawn_to_a_pass()[0]]
     now = datetime.now(UTC)
     return StoredGame(
-        id=1, game_type="tractor", config=config.model_dump(mode="json"), seed=11,
+        id=1, game_type="tractor", config=config.model_dump(mode="json"), seed=SEED,
         name="t", status="live", created_at=now, finished_at=None, result=None,
         actions=[StoredAction(i + 1, a["seat"], a["action"], now, "human")
                  for i, a in enumerate(log)],

@@ -9,6 +9,7 @@ from clients.terminal.replay import run_replay
 from rules.registry import get_game
 from server.cli import replay_source
 from server.persistence.store import StoredAction, StoredGame
+from tests.rules.tractor.last_word import SEED, drawn_to_a_pass
 
 
 def _stored(
@@ -102,15 +103,8 @@ def test_a_secret_step_names_no_seat() -> None:
     # Tractor drawn out with nobody declaring; at the last word a seat that could
     # declare passes: its secret (docs/tractor.md, "The Game").
     game = get_game("tractor")
-    state = game.new(game.parse_config({}), 11)
-    moves: list[tuple[int, dict[str, Any]]] = []
-    while state.stock_left:
-        (seat,) = game.to_act(state)
-        moves.append((seat, {"type": "draw"}))
-        state, _ = game.act(state, seat, {"type": "draw"})
-    passer = game.to_act(state)[0]
-    moves.append((passer, {"type": "pass"}))
-    stored = _stored("tractor", moves, seed=11)
+    moves, passer = drawn_to_a_pass()
+    stored = _stored("tractor", moves, seed=SEED)
     last = f"step {len(moves)}/{len(moves)}: "
     other = _replay(stored, str((passer + 1) % 4))
     assert last + "A step not shown to this viewer" in other
