@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.registry import DEFAULT_GAME
-from server.cli_common import NoDatabase, add_db, settings_of, with_store
+from server.cli_common import NoDatabase, add_db, configure_logging, settings_of, with_store
 from server.settings import BadSetting, Settings, shown_url
 
 if TYPE_CHECKING:
@@ -256,13 +256,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    if settings.log_level != "debug":
-        # websockets logs every connection and HTTP response at INFO.
-        logging.getLogger("websockets").setLevel(logging.WARNING)
+    configure_logging(settings.log_level)
     from server.app import Server
 
     async def run() -> int:

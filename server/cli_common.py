@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -55,3 +56,14 @@ def with_store(args: argparse.Namespace, fn: Callable[[Any], Any]) -> Any:
             await store.close()
 
     return asyncio.run(run())
+
+
+def configure_logging(level: str) -> None:
+    """The server's log lines at ``level``; the libraries' line per step (alembic's
+    migration plugins at every start, websockets' every connection) only at debug."""
+    logging.basicConfig(
+        level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if level != "debug":
+        for name in ("alembic", "websockets"):
+            logging.getLogger(name).setLevel(logging.WARNING)

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import signal
 import socket
 import sys
 
-from server.cli_common import settings_of
+from server.cli_common import configure_logging, settings_of
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -24,10 +23,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from server.persistence.store import Store
 
     settings = settings_of(args)
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # its steps at every start
+    configure_logging(settings.log_level)
     try:
         parse_mqtt_url(args.bus)
     except ValueError as exc:
