@@ -137,6 +137,10 @@ class Game(ABC, Generic[S, C]):
     # Whether an ended game still keeps cards from its players (poker's folded and
     # mucked hands): a replay from a seat's view is then for that seat's player alone.
     secret_after_end: ClassVar[bool] = False
+    # The fields this game's actions may carry (its rules read no others); None: not
+    # checked.  A table refuses an action with any other field (check_fields), so a
+    # typo ("too" for "to") is an error, not an action taken without it.
+    action_fields: ClassVar[frozenset[str] | None] = None
     # Action types whose very making is the actor's secret (Tractor's pass at the
     # last word would tell that the seat could have declared): a replay shows others
     # neither the action nor who made it, and the rules send its events to the
@@ -291,6 +295,19 @@ class Game(ABC, Generic[S, C]):
         message against this set, so it excludes faces the viewer legitimately
         sees (with two decks, a face the viewer holds itself is not secret).
         """
+
+    def check_fields(self, action: Action) -> None:
+        """:class:`IllegalAction` (``bad_action``) for a field of ``action`` that no
+        action of this game carries (``action_fields``)."""
+        if self.action_fields is None:
+            return
+        extra = sorted(set(action) - self.action_fields)
+        if extra:
+            raise IllegalAction(
+                "bad_action",
+                f"unknown field {extra[0]!r}: an action of {self.name} has only "
+                f"{', '.join(sorted(self.action_fields))}",
+            )
 
     def action_view(self, state: S, seat: int, action: Action, viewer: int) -> JSON | None:
         """``action`` (just applied by ``seat``, leading to ``state``) as ``viewer``

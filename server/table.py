@@ -529,6 +529,7 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
 
     async def _accept(self, seat: int, action: dict[str, Any], actor: str) -> int:
         try:
+            self.game.check_fields(action)
             move = self.game.validate(self.state, seat, action)
             new_state, events = self.game.apply(self.state, seat, move)
         except IllegalAction as exc:

@@ -65,6 +65,10 @@ def play_random(game: Game[Any, Any], config: Any, seed: int, *, scan: bool = Tr
         action = rng.choice(options)
         move = game.validate(state, seat, action)
         canonical = move.action
+        # A table refuses fields beyond action_fields: no action the rules offer or
+        # keep may carry one.
+        for offered in (*options, canonical):
+            game.check_fields(offered)
         if scan and rng.below(8) == 0:
             _check_rejection(game, state, seat, viewers)
             _check_out_of_turn(game, state, acting)

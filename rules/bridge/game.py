@@ -117,6 +117,7 @@ class BridgeMove(Move):
 
 class BridgeGame(Game[BridgeState, BridgeConfig]):
     name: ClassVar[str] = "bridge"
+    action_fields = frozenset({"type", "call", "card", "tricks", "alert"})
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
     move_type = BridgeMove

@@ -113,6 +113,7 @@ class CrazyEightsMove(Move):
 
 class CrazyEightsGame(Game[CrazyEightsState, CrazyEightsConfig]):
     name: ClassVar[str] = "crazy_eights"
+    action_fields = frozenset({"type", "card", "suit"})
     title: ClassVar[str] = "Crazy Eights"
     config_model = CrazyEightsConfig
     # The cards left in every hand are shown when a hand ends.

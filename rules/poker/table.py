@@ -155,6 +155,7 @@ def _end_hand(state: PokerState, events: list[Event]) -> tuple[PokerState, list[
 class PokerTable(Game[PokerState, PokerConfig]):
     name: ClassVar[str] = "poker"
     title: ClassVar[str] = "No-limit hold'em"
+    action_fields = frozenset({"type", "to", "chips"})
     config_model = PokerConfig
     presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})

@@ -53,6 +53,7 @@ class RummyMove(Move):
 
 class RummyGame(Game[RummyState, RummyConfig]):
     name: ClassVar[str] = "rummy"
+    action_fields = frozenset({"type", "card", "from", "groups", "meld"})
     title: ClassVar[str] = "Rummy"
     config_model = RummyConfig
     move_type = RummyMove

@@ -69,6 +69,7 @@ PHASES: dict[Phase, PhaseRules] = {
 
 class TractorGame(Game[TractorState, TractorConfig]):
     name: ClassVar[str] = "tractor"
+    action_fields = frozenset({"type", "cards", "calls"})
     title: ClassVar[str] = "Tractor (Sheng Ji)"
     config_model = TractorConfig
     move_type = TractorMove

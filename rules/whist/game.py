@@ -78,6 +78,7 @@ class WhistMove(Move):
 
 class WhistGame(Game[WhistState, WhistConfig]):
     name: ClassVar[str] = "whist"
+    action_fields = frozenset({"type", "card"})
     title: ClassVar[str] = "Whist"
     config_model = WhistConfig
     move_type = WhistMove

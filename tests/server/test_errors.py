@@ -107,6 +107,18 @@ async def test_out_of_turn_other_seat_and_stale_version(harness: Harness) -> Non
     )
     assert reply["code"] == "illegal_action" and reply["reason"] == "not_in_hand"
     assert missing not in reply["message"]
+    # A legal card with a field no whist action has (a typo, say): refused, naming it.
+    reply = await alice.request(
+        {
+            "type": "act",
+            "table": table,
+            "seat_token": a_token,
+            "version": version,
+            "action": {**dict(legal[0]), "crad": "AS"},
+        }
+    )
+    assert reply["code"] == "illegal_action" and reply["reason"] == "bad_action"
+    assert "unknown field 'crad'" in reply["message"]
     # Nothing of that changed the table; errors went only to their senders.
     assert t.version == version
     assert all(m["type"] != "error" for m in bob.inbox if m.get("id") is None)
