@@ -258,6 +258,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     configure_logging(settings.log_level)
     from server.app import Server
+    from server.cluster.node import NodeNameTaken
 
     async def run() -> int:
         server = Server(settings)
@@ -267,6 +268,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             await server.stop()  # what did start (the bot pool, the store) ends here
             print(f"error: cannot serve on {settings.host}:{settings.port}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except NodeNameTaken as exc:
+            await server.stop()
+            print(f"error: {exc}", file=sys.stderr)
             return 2
         tune_gc()
         where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""

@@ -34,6 +34,10 @@ from server.table import Table
 
 log = logging.getLogger("cardtable.cluster")
 
+
+class NodeNameTaken(Exception):
+    """Another running node has this node's name."""
+
 # Late answers remembered per client at most; a client timing out more often than
 # this is already being told the node is unavailable.
 _MAX_LATE = 32
@@ -93,12 +97,14 @@ class Cluster:
         self._halted = False
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._joined = False  # on the bus under this node's name
 
     # lifecycle
 
     async def start(self) -> None:
         """Join the bus, then adopt the tables nobody owns (those of a previous
         run of this node at once, others' once their lease has expired)."""
+        await self._refuse_a_namesake()
         self.store.fences = {}
         self.store.lease_for = (self.node, self.lease)
         self.bus.on_connect = self._connected
@@ -109,9 +115,31 @@ class Cluster:
         await self.bus.subscribe(t.requests(self.node), self._on_request)
         await self.bus.subscribe(t.all_frames(self.node), self._on_frame)
         await self.bus.subscribe(t.sessions, self._on_session)
+        self._joined = True
         await self.bus.start()
         await self._round(mine=True)
         self._task = asyncio.create_task(self._keep_leases(), name="cluster-leases")
+
+    async def _refuse_a_namesake(self) -> None:
+        """:class:`NodeNameTaken` where another process runs under this node's name:
+        it keeps renewing the leases of its tables (a previous run's, dead, does not).
+        Checked before joining the bus, whose presence and last will go by name;
+        a restart with leases left waits half a lease to see."""
+        def held() -> dict[int, float]:
+            return {g: e for g, n, _, e in rows if n == self.node}
+
+        rows = await self.store.leases()
+        before = held()
+        if not before:
+            return
+        await asyncio.sleep(self.lease / 2)  # a live owner renews every third of a lease
+        rows = await self.store.leases()
+        after = held()
+        if any(after.get(g, e) > e for g, e in before.items()):
+            raise NodeNameTaken(
+                f"a node named {self.node!r} is running (it keeps renewing its tables' "
+                "leases): every node needs a name of its own (--node)"
+            )
 
     async def halt(self) -> None:
         """Stop renewing and adopting (first thing on shutdown: no table is adopted
@@ -134,9 +162,10 @@ class Cluster:
                 await self.store.release_lease(game_id)
             except Exception as exc:  # the lease then expires by itself
                 log.warning("could not release the lease of table %d: %s", game_id, exc)
-        self._publish(self.topics.lobby(self.node), b"", retain=True)
-        if self._publish(self.topics.presence(self.node), wire.OFFLINE, retain=True):
-            await asyncio.sleep(0.1)  # let the outbox reach the broker
+        if self._joined:  # (a node refused its name never spoke for that name)
+            self._publish(self.topics.lobby(self.node), b"", retain=True)
+            if self._publish(self.topics.presence(self.node), wire.OFFLINE, retain=True):
+                await asyncio.sleep(0.1)  # let the outbox reach the broker
         await self.bus.close()
 
     def _spawn(self, coro: Awaitable[Any]) -> None:

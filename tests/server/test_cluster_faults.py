@@ -364,3 +364,35 @@ async def test_a_node_that_lost_its_lease_cannot_acknowledge_an_action(sqlite_ur
             await c.close()
         await a.stop()
         await b.stop()
+
+
+async def test_a_second_node_of_the_same_name_is_refused(sqlite_url: str) -> None:
+    """Every node needs a name of its own (docs/cluster.md): a second process under
+    a running node's name would take its tables and, gone, mark it offline by its
+    last will.  It is refused before it joins the bus; the running node plays on."""
+    from server.cluster.node import NodeNameTaken
+
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    a = await start(sqlite_url, "a", LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE)),
+                    lease_seconds=1.0)
+    try:
+        owner = await client(a, "owner")
+        created = await owner.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 0, "start": True}
+        )
+        table = created["table"]["table"]
+        await owner.expect("joined", table=table)
+        before = {g: n for g, n, _, _ in await a.store.leases()}
+        assert before == {table: "a"}
+        twin_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
+        twin = Server(make_settings(sqlite_url, node="a", lease_seconds=1.0), bus=twin_bus)
+        with pytest.raises(NodeNameTaken, match="a node named 'a' is running"):
+            await twin.start()
+        await twin.stop()
+        assert table in a.lobby.tables and a.cluster is not None
+        assert {g: n for g, n, _, _ in await a.store.leases()} == before
+        assert hub.retained.get(topics.presence("a")) == wire.ONLINE  # no last will of the twin
+        await owner.close()
+    finally:
+        await a.stop()
