@@ -125,16 +125,14 @@ class Cluster:
         it keeps renewing the leases of its tables (a previous run's, dead, does not).
         Checked before joining the bus, whose presence and last will go by name;
         a restart with leases left waits half a lease to see."""
-        def held() -> dict[int, float]:
-            return {g: e for g, n, _, e in rows if n == self.node}
+        async def held() -> dict[int, float]:
+            return {g: e for g, n, _, e in await self.store.leases() if n == self.node}
 
-        rows = await self.store.leases()
-        before = held()
+        before = await held()
         if not before:
             return
         await asyncio.sleep(self.lease / 2)  # a live owner renews every third of a lease
-        rows = await self.store.leases()
-        after = held()
+        after = await held()
         if any(after.get(g, e) > e for g, e in before.items()):
             raise NodeNameTaken(
                 f"a node named {self.node!r} is running (it keeps renewing its tables' "

@@ -8,6 +8,7 @@ import asyncio
 
 from tests.server.conftest import Harness
 from tests.server.test_errors import turn_of
+from tests.server.test_stand_ins import wait_for
 
 
 async def sit(harness: Harness, name: str = "alice") -> tuple[object, int, str]:
@@ -141,17 +142,10 @@ async def test_a_player_gone_while_the_table_waited_gets_a_grace_period_at_the_s
     assert t.status == "waiting" and t.seats[0].connected is False
     kim = await harness.client("kim")
     await kim.request({"type": "join", "table": table, "seat": 2})
-    for _ in range(200):
-        if t.status == "live":
-            break
-        await asyncio.sleep(0.01)
-    assert t.status == "live" and t.seats[0].grace is not None
+    await wait_for(lambda: t.status == "live", "the full table starts")
+    assert t.seats[0].grace is not None
     await harness.clock.advance(harness.server.settings.grace + 1)
-    for _ in range(300):
-        if t.seats[0].stand_in is not None:
-            break
-        await asyncio.sleep(0.01)
-    assert t.seats[0].stand_in is not None
+    await wait_for(lambda: t.seats[0].stand_in is not None, "the bot takes seat 0")
     events = await harness.server.store.table_events(table)
     assert ("bot_took_over", {"seat": 0, "player": t.seats[0].player_id,
                               "why": "grace_expired", "policy": "bot"}) in events
