@@ -137,10 +137,12 @@ class Game(ABC, Generic[S, C]):
     # Whether an ended game still keeps cards from its players (poker's folded and
     # mucked hands): a replay from a seat's view is then for that seat's player alone.
     secret_after_end: ClassVar[bool] = False
-    # The fields this game's actions may carry (its rules read no others); None: not
-    # checked.  A table refuses an action with any other field (check_fields), so a
-    # typo ("too" for "to") is an error, not an action taken without it.
-    action_fields: ClassVar[frozenset[str] | None] = None
+    # Per action type, the fields besides ``type`` its actions may carry (the rules
+    # read no others); a type not named is not checked (the rules judge it).  A
+    # table refuses an action with any other field (check_fields), so a typo or a
+    # field of another type ({"type": "all_in", "to": 5}) is an error, not an
+    # action taken without it.
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
     # Action types whose very making is the actor's secret (Tractor's pass at the
     # last word would tell that the seat could have declared): a replay shows others
     # neither the action nor who made it, and the rules send its events to the
@@ -297,16 +299,17 @@ class Game(ABC, Generic[S, C]):
         """
 
     def check_fields(self, action: Action) -> None:
-        """:class:`IllegalAction` (``bad_action``) for a field of ``action`` that no
-        action of this game carries (``action_fields``)."""
-        if self.action_fields is None:
+        """:class:`IllegalAction` (``bad_action``) for a field that an action of
+        its type never carries (``action_fields``)."""
+        kind = action.get("type")
+        allowed = self.action_fields.get(kind) if isinstance(kind, str) else None
+        if allowed is None:
             return
-        extra = sorted(set(action) - self.action_fields)
+        extra = sorted(set(action) - allowed - {"type"})
         if extra:
+            fields = ", ".join(sorted(allowed)) or "no field but type"
             raise IllegalAction(
-                "bad_action",
-                f"unknown field {extra[0]!r}: an action of {self.name} has only "
-                f"{', '.join(sorted(self.action_fields))}",
+                "bad_action", f"unknown field {extra[0]!r}: a {kind!r} action has {fields}"
             )
 
     def action_view(self, state: S, seat: int, action: Action, viewer: int) -> JSON | None:

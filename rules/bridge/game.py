@@ -7,7 +7,7 @@ acts.  A session is one board or a series of boards with a running score.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -117,7 +117,13 @@ class BridgeMove(Move):
 
 class BridgeGame(Game[BridgeState, BridgeConfig]):
     name: ClassVar[str] = "bridge"
-    action_fields = frozenset({"type", "call", "card", "tricks", "alert"})
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "call": frozenset({"call", "alert"}),
+        "play": frozenset({"card"}),
+        "claim": frozenset({"tricks"}),
+        "accept_claim": frozenset(),
+        "reject_claim": frozenset(),
+    }
     title: ClassVar[str] = "Contract bridge"
     config_model = BridgeConfig
     move_type = BridgeMove

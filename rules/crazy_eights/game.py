@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -113,7 +114,11 @@ class CrazyEightsMove(Move):
 
 class CrazyEightsGame(Game[CrazyEightsState, CrazyEightsConfig]):
     name: ClassVar[str] = "crazy_eights"
-    action_fields = frozenset({"type", "card", "suit"})
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "play": frozenset({"card", "suit"}),
+        "draw": frozenset(),
+        "pass": frozenset(),
+    }
     title: ClassVar[str] = "Crazy Eights"
     config_model = CrazyEightsConfig
     # The cards left in every hand are shown when a hand ends.

@@ -21,7 +21,7 @@ every whole amount from the minimum to all-in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -155,7 +155,17 @@ def _end_hand(state: PokerState, events: list[Event]) -> tuple[PokerState, list[
 class PokerTable(Game[PokerState, PokerConfig]):
     name: ClassVar[str] = "poker"
     title: ClassVar[str] = "No-limit hold'em"
-    action_fields = frozenset({"type", "to", "chips"})
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "fold": frozenset(),
+        "check": frozenset(),
+        "call": frozenset(),
+        "all_in": frozenset(),
+        "bet": frozenset({"to"}),
+        "raise": frozenset({"to"}),
+        "sit_out": frozenset(),
+        "sit_in": frozenset(),
+        "rebuy": frozenset({"chips"}),
+    }
     config_model = PokerConfig
     presentation = PokerPresentation()
     revealing_kinds = frozenset({"show", "street"})

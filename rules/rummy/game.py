@@ -14,6 +14,7 @@ views are ``views.py``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -53,7 +54,16 @@ class RummyMove(Move):
 
 class RummyGame(Game[RummyState, RummyConfig]):
     name: ClassVar[str] = "rummy"
-    action_fields = frozenset({"type", "card", "from", "groups", "meld"})
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "draw": frozenset({"from"}),
+        "drop": frozenset(),
+        "discard": frozenset({"card"}),
+        "knock": frozenset({"card", "groups"}),
+        "declare": frozenset({"card", "groups"}),
+        "layoff": frozenset({"card", "meld"}),
+        "done": frozenset(),
+        "next_deal": frozenset(),
+    }
     title: ClassVar[str] = "Rummy"
     config_model = RummyConfig
     move_type = RummyMove

@@ -35,6 +35,7 @@ This class only dispatches: each phase's rules live in ``rules/tractor/phases/``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from engine.errors import IllegalAction
@@ -69,7 +70,19 @@ PHASES: dict[Phase, PhaseRules] = {
 
 class TractorGame(Game[TractorState, TractorConfig]):
     name: ClassVar[str] = "tractor"
-    action_fields = frozenset({"type", "cards", "calls"})
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "draw": frozenset(),
+        "declare": frozenset({"cards"}),
+        "pass": frozenset(),
+        "takeback_bid": frozenset(),
+        "bury": frozenset({"cards"}),
+        "call": frozenset({"calls"}),
+        "play": frozenset({"cards"}),
+        "takeback": frozenset(),
+        "confirm": frozenset(),
+        "end_round": frozenset(),
+        "next_round": frozenset(),
+    }
     title: ClassVar[str] = "Tractor (Sheng Ji)"
     config_model = TractorConfig
     move_type = TractorMove

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -78,7 +78,9 @@ class WhistMove(Move):
 
 class WhistGame(Game[WhistState, WhistConfig]):
     name: ClassVar[str] = "whist"
-    action_fields = frozenset({"type", "card"})
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "play": frozenset({"card"}),
+    }
     title: ClassVar[str] = "Whist"
     config_model = WhistConfig
     move_type = WhistMove

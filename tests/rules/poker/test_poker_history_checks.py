@@ -261,3 +261,14 @@ def test_max_buy_in_is_checked_against_the_buy_ins_the_table_has():
     assert game.parse_config({"seats": 2, "stacks": [10, 10], "max_buy_in": 50}).max_buy_in == 50
     with pytest.raises(Exception, match="max_buy_in must be at least every buy-in"):
         game.parse_config({"seats": 2, "stacks": [10, 80], "max_buy_in": 50})
+
+
+def test_an_action_carries_only_its_own_types_fields():
+    from engine.errors import IllegalAction
+
+    game = PokerGame()
+    game.check_fields({"type": "raise", "to": 5})
+    for wrong in ({"type": "all_in", "to": 5}, {"type": "raise", "to": 5, "extra": 1}):
+        with pytest.raises(IllegalAction) as err:
+            game.check_fields(wrong)
+        assert err.value.code == "bad_action"
