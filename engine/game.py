@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, Event
@@ -43,6 +43,25 @@ class GameConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
 
     version: int = 1
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_boolean_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        # Lax conversion would read ``true`` as 1: ``{"seats": true}`` is a slip, not
+        # a count, so a number option refuses a boolean (``"2"`` still converts).
+        if isinstance(value, bool) and info.field_name is not None:
+            annotation = cls.model_fields[info.field_name].annotation
+            if annotation is not None and _is_number(annotation):
+                raise ValueError("a number is needed, not true or false")
+        return value
+
+
+def _is_number(annotation: Any) -> bool:
+    """Whether an option's type is a number, or a number or nothing."""
+    if annotation in (int, float):
+        return True
+    args = getattr(annotation, "__args__", ())
+    return any(a in (int, float) for a in args) and bool not in args
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,57 @@
+"""Every game's options: a number option refuses true/false, a yes/no option takes it.
+
+Pydantic's lax conversion reads ``true`` as 1, so ``{"seats": true}`` would have been
+a table of one seat's worth of whatever the option counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import pytest
+
+from engine.errors import IllegalAction
+from rules.registry import available, get_game
+
+
+def _is_number(annotation: Any) -> bool:
+    return annotation in (int, float) or (
+        bool not in get_args(annotation) and bool({int, float} & set(get_args(annotation)))
+    )
+
+
+def _fields(game_name: str, kind: str) -> list[str]:
+    model = get_game(game_name).config_model
+    return [
+        name
+        for name, field in model.model_fields.items()
+        if name != "version"
+        and (_is_number(field.annotation) if kind == "number" else field.annotation is bool)
+    ]
+
+
+@pytest.mark.parametrize("game_name", available())
+def test_a_number_option_refuses_a_boolean(game_name: str):
+    game = get_game(game_name)
+    numbers = _fields(game_name, "number")
+    assert numbers, f"{game_name} has no number option to check"
+    for name in numbers:
+        for value in (True, False):
+            with pytest.raises(IllegalAction) as refused:
+                game.parse_config({name: value})
+            assert refused.value.code == "bad_option"
+            assert name in str(refused.value)
+
+
+@pytest.mark.parametrize("game_name", available())
+def test_a_yes_no_option_takes_a_boolean(game_name: str):
+    game = get_game(game_name)
+    for name in _fields(game_name, "bool"):
+        # The default, since some yes/no options need other options set with them.
+        default = game.config_model.model_fields[name].default
+        assert getattr(game.parse_config({name: default}), name) is default
+
+
+def test_a_number_written_as_text_still_converts():
+    game = get_game("whist")
+    assert game.parse_config({"deals": "2"}) == game.parse_config({"deals": 2})
