@@ -85,6 +85,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if stored is None:
         print(f"no stored game {args.game_id}", file=sys.stderr)
         return 2
+    if stored.status == "waiting":
+        # Its seats are not all taken and nothing is dealt: a file would hold a deal
+        # no one played and players who may yet change.
+        print(f"error: game {args.game_id} has not started: nothing to write yet",
+              file=sys.stderr)
+        return 2
     try:
         text = export_text(stored, args.format, names)
     except (IllegalAction, FormatError) as exc:

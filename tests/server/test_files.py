@@ -78,6 +78,21 @@ def test_export_in_each_format_and_back(sqlite_url: str, tmp_path: Path, capsys:
     assert main(["export", "99", "--format", "pbn", "--db", sqlite_url]) == 2
 
 
+def test_export_refuses_a_game_that_has_not_started(sqlite_url: str, capsys: Any) -> None:
+    async def waiting_table() -> int:
+        store = await Store.open(sqlite_url)
+        try:
+            return await store.create_game("bridge", {"version": 1}, 7, "Friday", 4)
+        finally:
+            await store.close()
+
+    game_id = asyncio.run(waiting_table())
+    assert main(["export", str(game_id), "--format", "pbn", "--db", sqlite_url]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"game {game_id} has not started" in captured.err
+
+
 async def test_import_and_export_over_the_websocket(harness: Harness) -> None:
     alice = await harness.client("alice")
     text = LIN_FILE.read_text()
