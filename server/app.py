@@ -483,7 +483,7 @@ class Server:
         conn.player_id, conn.name, conn.token = pid, name, token
         seats = self.lobby.seats_of(pid)
         if self.cluster is not None:
-            seats += self.cluster.seats_of(pid)
+            seats += await self.cluster.seats_of(pid)
         reply.send(p.welcome(token, pid, name, resumed, available(), seats, _option_schemas(),
                              _file_formats()))
 

@@ -302,13 +302,24 @@ class Cluster:
         """The other nodes' open tables, as the ``tables`` message lists them."""
         return [e.info for _, e in self._remote_entries().values()]
 
-    def seats_of(self, player: int) -> list[dict[str, Any]]:
-        return [
-            p.seat_claim(table_id, seat)
-            for table_id, (_, e) in self._remote_entries().items()
+    async def seats_of(self, player: int) -> list[dict[str, Any]]:
+        """The seats ``player`` holds at other nodes' tables.  The log of record
+        names them too, so a seat at a table being taken over (no node lists it
+        for those seconds) is not missing from the player's ``welcome``."""
+        entries = self._remote_entries()
+        listed = {
+            (table_id, seat)
+            for table_id, (_, e) in entries.items()
             for seat, pid in e.humans
             if pid == player
-        ]
+        }
+        mine = set(self.lobby.tables)
+        unlisted = {
+            (table_id, seat)
+            for table_id, seat in await self.store.held_seats(player)
+            if table_id not in entries and table_id not in mine
+        }
+        return [p.seat_claim(t, s) for t, s in sorted(listed | unlisted)]
 
     def owner_of(self, table_id: int) -> str | None:
         found = self._remote_entries().get(table_id)

@@ -376,6 +376,22 @@ class Store:
                 ]
             return game
 
+    async def held_seats(self, player_id: int) -> list[tuple[int, int]]:
+        """(game, seat) of every seat ``player_id`` still holds at an unfinished game."""
+        async with self._sessions() as s:
+            rows = await s.execute(
+                select(SeatRow.game_id, SeatRow.seat)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(
+                    SeatRow.player_id == player_id,
+                    SeatRow.kind == "human",
+                    SeatRow.token_hash.is_not(None),
+                    GameRow.status.in_(UNFINISHED),
+                )
+                .order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            return [(int(g), int(seat)) for g, seat in rows]
+
     async def unfinished_games(self) -> list[StoredGame]:
         """Every game still waiting or live, with seats and log (to resume on startup)."""
         async with self._sessions() as s:

@@ -202,6 +202,42 @@ async def test_the_lobby_and_seats_cross_the_bus(
         await c.close()
 
 
+async def test_a_seat_at_a_table_being_taken_over_is_in_the_welcome(sqlite_url: str) -> None:
+    """For the seconds between its node's death and another's adopting it, no node
+    lists the table; a player who says hello again is still told of the seat."""
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
+    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
+    # Leases far longer than the test: b does not adopt the table while it runs.
+    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
+    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    assert b.cluster is not None
+    try:
+        owner = await client(a, "owner")
+        created = await owner.request(
+            {"type": "create_table", "game": "whist", "options": {}, "seat": 1, "start": True}
+        )
+        table = created["table"]["table"]
+        await owner.expect("joined", table=table)
+        for _ in range(100):
+            if b.cluster.owner_of(table) == "a":
+                break
+            await asyncio.sleep(0.05)
+        a_bus.crash()  # a's last will: b forgets a's tables, and nobody owns this one
+        for _ in range(100):
+            if b.cluster.owner_of(table) is None:
+                break
+            await asyncio.sleep(0.05)
+        assert b.cluster.owner_of(table) is None
+        again = await client(b, "owner", owner.token)
+        assert json.loads(again.frames[-1])["seats"] == [{"table": table, "seat": 1}]
+        await again.close()
+    finally:
+        await a.stop()
+        await b.stop()
+
+
 async def test_a_session_resumed_on_another_node_closes_its_older_connection(
     local_pair: tuple[Server, Server, LocalHub],
 ) -> None:
