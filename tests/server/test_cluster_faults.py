@@ -35,6 +35,17 @@ async def start(db_url: str, node: str, on: Any = None, **settings: Any) -> Serv
     return server
 
 
+async def long_leased_pair(db_url: str) -> tuple[tuple[Server, LocalBus], tuple[Server, LocalBus]]:
+    """Nodes a and b on one local bus, each with its last will, leasing for 600 s."""
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    nodes = []
+    for name in ("a", "b"):
+        bus = LocalBus(hub, will=(topics.presence(name), wire.OFFLINE))
+        nodes.append((await start(db_url, name, bus, lease_seconds=600.0), bus))
+    return nodes[0], nodes[1]
+
+
 async def client(server: Server, name: str, token: str | None = None) -> Client:
     c = Client(await connect(f"ws://127.0.0.1:{server.port}/"))
     await c.hello(name, token)
@@ -205,13 +216,8 @@ async def test_the_lobby_and_seats_cross_the_bus(
 async def test_a_seat_at_a_table_being_taken_over_is_in_the_welcome(sqlite_url: str) -> None:
     """For the seconds between its node's death and another's adopting it, no node
     lists the table; a player who says hello again is still told of the seat."""
-    hub = LocalHub()
-    topics = Topics(PREFIX)
-    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
-    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
     # Leases far longer than the test: b does not adopt the table while it runs.
-    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
-    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    (a, a_bus), (b, _) = await long_leased_pair(sqlite_url)
     assert b.cluster is not None
     try:
         owner = await client(a, "owner")
@@ -289,14 +295,9 @@ async def test_a_forwarded_request_that_timed_out_gets_no_second_reply(
 
 
 async def test_a_stopping_node_gives_its_tables_to_another_at_once(sqlite_url: str) -> None:
-    hub = LocalHub()
-    topics = Topics(PREFIX)
     # Leases far longer than the test: only the release lets b adopt the table, and
     # only a's leaving, not b's next round, makes b look for tables to adopt.
-    a_bus = LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE))
-    b_bus = LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE))
-    a = await start(sqlite_url, "a", a_bus, lease_seconds=600.0)
-    b = await start(sqlite_url, "b", b_bus, lease_seconds=600.0)
+    (a, _), (b, _) = await long_leased_pair(sqlite_url)
     try:
         owner = await client(a, "owner")
         created = await owner.request(
