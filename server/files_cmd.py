@@ -45,7 +45,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"error: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except FormatError as exc:
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        print(f"error: {args.file}: {exc}{_other_format(args, text)}", file=sys.stderr)
         return 2
     except IllegalAction as exc:
         hint = " (--format)" if exc.code == "unknown_format" and not args.format else ""
@@ -69,6 +69,23 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _other_format(args: argparse.Namespace, text: str) -> str:
+    """Where the suffix guessed the format (BBO's hands saved as ``.txt`` read as
+    PokerStars), the format the file does read as, if one does."""
+    from rules.registry import file_formats
+    from server.files import read_file
+
+    if args.format:
+        return ""
+    for _, fmt in file_formats():
+        try:
+            read_file(text, fmt.name, args.file.name)
+        except (FormatError, IllegalAction):
+            continue
+        return f" (it reads as {fmt.title}: --format {fmt.name})"
+    return ""
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from server.files import export_text
 
@@ -83,7 +100,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     stored, names = with_store(args, fetch)
     if stored is None:
-        print(f"no stored game {args.game_id}", file=sys.stderr)
+        print(f"error: no stored game {args.game_id}", file=sys.stderr)
         return 2
     if stored.status == "waiting":
         # Its seats are not all taken and nothing is dealt: a file would hold a deal

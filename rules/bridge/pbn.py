@@ -220,14 +220,20 @@ def _auction(tag: _Tag, notes: dict[str, str], board: FileBoard) -> None:
         if t == "*":
             break
         if re.fullmatch(r"=\d+=", t):
+            if t.strip("=") not in notes:
+                raise PbnError(f"the note {t} has no [Note \"{t.strip('=')}:...\"]", line=line,
+                               item=f"{board.label}, Auction")
             if board.calls:
                 refs.append((len(board.calls) - 1, t.strip("=")))
             continue
         if t in ("-", "+") or t.startswith(("$", "^")) or set(t) <= set("!?"):
             continue
+        if board.all_pass:  # "AP" closes the auction: a call after it is the file's slip
+            raise PbnError(f"{token}: a call after AP (all pass)", line=line,
+                           item=f"{board.label}, Auction")
         if t.upper() == "AP":
             board.all_pass = True
-            break
+            continue
         try:
             call = str(parse_call(t.rstrip("!?")))
         except CallError:
@@ -237,7 +243,7 @@ def _auction(tag: _Tag, notes: dict[str, str], board: FileBoard) -> None:
         board.call_lines.append(line)
     for index, note in refs:
         call, _ = board.calls[index]
-        board.calls[index] = (call, notes.get(note, ""))
+        board.calls[index] = (call, notes[note])
 
 
 def _play_rows(tag: _Tag, board: FileBoard) -> None:
@@ -448,6 +454,8 @@ def _board_text(record: GameRecord, board: BoardOut) -> str:
     elif board.contract is not None and board.declarer is not None:
         lines += [f'[Declarer "{SEATS[board.declarer]}"]', f'[Contract "{board.contract}"]',
                   f'[Result "{"" if board.tricks is None else board.tricks}"]']
+    else:  # still in the auction: PBN's roster has the tags, their values not known yet
+        lines += ['[Declarer ""]', '[Contract ""]', '[Result ""]']
     if board.score_ns is not None:
         lines.append(f'[Score "NS {board.score_ns}"]')
     lines += dd_tags(board)

@@ -190,14 +190,20 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         remaining = len(state.hands[state.next_player])
         needed = board.result - state.tricks[side]
         if not 0 <= needed <= remaining:
-            raise FormatError(f"a result of {board.result} tricks does not fit the play",
-                              line=board.result_line or board.line,
-                              item=f"{board.label}, {tag_result}")
+            raise _result_error(board, tag_result, "does not fit the play")
         # Whoever is on turn claims for their side (a defender: the rest).
         own = needed if game.to_act(state)[0] % 2 == side else remaining - needed
         act({"type": "claim", "tricks": own}, tag_result, board.result_line)
         while state.phase.value == "claim":
             act({"type": "accept_claim"}, tag_result, board.result_line)
+    if state.phase.value not in ("auction", "play") and board.result is not None:
+        # The board ended in the file's own cards (or was passed out): its Result
+        # must be what they took, as a scorer's file that disagrees with itself is
+        # refused, not mended.
+        took = state.results[-1].tricks or 0
+        if board.result != took:
+            raise _result_error(board, tag_result, f"is not the {_tricks(took)} taken"
+                                if state.results[-1].contract else "on a board passed out")
     return GameRecord(
         game="bridge",
         options=options,
@@ -207,6 +213,15 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         title=board.title or f"Board {board.board}",
         tags=dict(board.tags),
     )
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick{'s' * (n != 1)}"
+
+
+def _result_error(board: FileBoard, tag: str, why: str) -> FormatError:
+    return FormatError(f"a result of {_tricks(board.result or 0)} {why}",
+                       line=board.result_line or board.line, item=f"{board.label}, {tag}")
 
 
 def _with_leading_passes(board: FileBoard) -> list[tuple[str, str | None]]:
@@ -237,12 +252,17 @@ def _bid(contract: str) -> str:
     return contract.rstrip("X")
 
 
+def _doubles(contract: str) -> int:
+    return len(contract) - len(_bid(contract))
+
+
 def _check_contract(board: FileBoard, reached: Contract | None, tag_auction: str) -> None:
     """The file's Contract and Declarer tags, where given, must be what its auction
     reached (a scorer's file that disagrees with itself is refused, not mended);
     a double the tag leaves out is the auction's (rpbridge.net's tags drop some)."""
     text = str(reached) if reached is not None else "Pass"
-    if board.contract is not None and _bid(board.contract) != _bid(text):
+    if board.contract is not None and (_bid(board.contract) != _bid(text)
+                                       or _doubles(board.contract) > _doubles(text)):
         raise FormatError(f"the {tag_auction.lower()} ends in {_reached(reached)}, not the "
                           f"Contract {board.contract}", line=board.contract_line or board.line,
                           item=f"{board.label}, Contract")
@@ -269,23 +289,39 @@ def _play(board: FileBoard, game: Any, current: Any, act: Any, tag: str) -> None
             act({"type": "play", "card": card}, tag, line)
         return
     first = board.rows_first
-    if first is None:
+    if first is None or not any(t != "-" for row in board.rows for t in row):
         return
+    leader = current().next_player
+    # A lead out of turn the declarer accepted, or a declarer the auction does not name
+    # ("^N"), has the tag name another leader: each seat still plays its own column, in
+    # the rules' order.  Where that fails, the likelier slip is the tag's seat: say so.
+    hint = ("" if first == leader else f" (the {tag} tag names {NAMES[first]} as the "
+            f"opening leader, not {NAMES[leader]}, the declarer's left)")
+    # The play stops at the first '-' of the player on turn (a claim, or a record
+    # cut short); a card the file gives after that has no place in the play.
+    stopped = False
     for r, row in enumerate(board.rows):
         line = lines[r] if r < len(lines) else 0
-        played_any = False
-        for _ in range(4):
+        unplayed = list(range(len(row)))
+        while not stopped:
             state = current()
             if state.phase.value != "play":
+                stopped = True
                 break
             column = (state.next_player - first) % 4
             text = row[column] if column < len(row) else "-"
-            if text == "-":
+            if text == "-" or column not in unplayed:
+                stopped = text == "-"
                 break
-            act({"type": "play", "card": text}, tag, line)
-            played_any = True
-        if not played_any or current().phase.value != "play":
-            break
+            try:
+                act({"type": "play", "card": text}, tag, line)
+            except FormatError as exc:
+                raise FormatError(exc.message + hint, line=exc.line, item=exc.item) from None
+            unplayed.remove(column)
+        late = [row[c] for c in unplayed if row[c] != "-"] if stopped else []
+        if late:
+            raise FormatError(f"{_as_written(late[0])}: a card after the end of the play",
+                              line=line or board.line, item=f"{board.label}, {tag}")
 
 
 @dataclass

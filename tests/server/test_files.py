@@ -59,6 +59,13 @@ def test_a_bad_file_stores_nothing_and_says_where(sqlite_url: str, tmp_path: Pat
     assert "--format" in capsys.readouterr().err
     assert main(["import", str(tmp_path / "notes.dat"), "--format", "pbn",
                  "--db", sqlite_url]) == 0
+    # A suffix is a guess: BBO's hands saved as .txt read as PokerStars and fail.
+    (tmp_path / "hands.txt").write_text(LIN_FILE.read_text())
+    assert main(["import", str(tmp_path / "hands.txt"), "--db", sqlite_url]) == 2
+    err = capsys.readouterr().err
+    assert "(it reads as Bridge Base Online LIN: --format lin)" in err
+    assert main(["import", str(tmp_path / "hands.txt"), "--format", "lin",
+                 "--db", sqlite_url]) == 0
 
 
 def test_export_in_each_format_and_back(sqlite_url: str, tmp_path: Path, capsys: Any) -> None:
