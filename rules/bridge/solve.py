@@ -118,7 +118,7 @@ def _write_tree(args: Mapping[str, Any]) -> ToolOutput:
         max_cards=args["max_cards"],
     )
     message = (
-        f"wrote {args['write_tree']}: {len(tree.cells)} tricks, "
+        f"wrote {args['write_tree']}: a tree of {len(tree.cells)} tricks (the lines of play), "
         f"{_side(tree)} take {tree.value} of {tree.cards_per_player}\n"
     )
     return ToolOutput(text=(message,), files={"write_tree": tree_to_bytes(tree)})
