@@ -36,7 +36,7 @@ from typing import Any, NamedTuple, TextIO
 
 from scipy.special import stdtrit
 
-from bots.base import Bot
+from bots.base import Bot, as_action
 from bots.progress import Progress
 from engine.errors import IllegalAction
 from engine.events import JSON
@@ -216,7 +216,7 @@ class _Asker:
     def _serve(self, bot: Bot) -> None:
         while (call := self._calls.get()) is not None:
             try:
-                call.action = bot.decide(*call.args)
+                call.action = as_action(bot.decide(*call.args))
             except BaseException as exc:  # even SystemExit: the caller decides what it means
                 call.error = exc
             call.args = ()
@@ -239,7 +239,7 @@ class _Asker:
 def _ask_here(bot: Bot, args: tuple[Any, ...]) -> _Answer:
     """Ask ``bot`` on the caller's thread, untimed (the benches)."""
     try:
-        return _Answer(bot.decide(*args))
+        return _Answer(as_action(bot.decide(*args)))
     except Exception as exc:
         return _Answer(error=exc)
 
@@ -317,6 +317,8 @@ def _play(
         if fault is not None:
             faults[seat] = _counted(faults[seat], fault, answer.error)
         if move is None:  # no answer or an illegal one: the stand-in, as at a table
+            # The legal actions again: the bot may have changed the list it was given.
+            legal = game.legal(state, seat)
             move = game.validate(state, seat, game.stand_in(legal, Rng(decision_seed)))
             stand_ins[seat] += 1
             stood_in.append(len(log))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import importlib
+import inspect
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
@@ -123,7 +125,8 @@ def bot_target(game: str, spec: str) -> str:
 
 def load_bot(target: str) -> Bot:
     """An instance of the class at ``module:Class``; ``unknown_bot`` if it cannot be
-    imported, ``bad_bot`` if what it names has no ``decide``."""
+    found, ``bad_bot`` if its module fails as it runs (a syntax error too), its
+    class fails to start or has no ``decide``."""
     module, _, attr = target.partition(":")
     try:
         obj: Any = importlib.import_module(module)
@@ -131,6 +134,9 @@ def load_bot(target: str) -> Bot:
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as exc:
         raise IllegalAction("unknown_bot", f"cannot load bot {target!r}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # the module's own code failed as it ran
+        raise IllegalAction("bad_bot", f"bot {target!r} failed to load: "
+                            f"{type(exc).__name__}: {exc}") from None
     try:
         bot = obj()
     except Exception as exc:
@@ -210,5 +216,20 @@ def decide(
     None when the bot cannot decide.  ``name`` is a registry name, or the
     ``module:Class`` of an outside bot a tournament seated (never a client: a
     table's ``add_bot`` accepts registry names only)."""
-    action = bot_named(game, name).decide(view, legal, seat, seed, budget)
-    return None if action is None else dict(action)
+    # A copy of the legal actions: the caller's list is what the stand-in is chosen
+    # from, and a bot may sort, pop or clear what it is given.
+    return as_action(bot_named(game, name).decide(view, copy.deepcopy(legal), seat, seed,
+                                                  budget))
+
+
+def as_action(answer: Any) -> Action | None:
+    """What ``decide`` returned, checked: an action (a mapping) or None; anything
+    else is the bot's fault, a ``TypeError`` that names what it returned."""
+    if answer is None or isinstance(answer, Mapping):
+        return None if answer is None else dict(answer)
+    if inspect.iscoroutine(answer):
+        answer.close()  # never run: decide is called, not awaited
+        raise TypeError("decide is a coroutine function (async def); it must return "
+                        "an action (a dict) or None")
+    raise TypeError(f"decide returned {type(answer).__name__} {str(answer)[:40]!r}, "
+                    "not an action (a dict) or None")

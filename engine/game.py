@@ -187,6 +187,9 @@ class Game(ABC, Generic[S, C]):
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""
+        if options is not None and not isinstance(options, Mapping):
+            raise IllegalAction("bad_option", "options are a JSON object of names and values, "
+                                f"not {type(options).__name__} {str(options)[:30]!r}")
         try:
             return self.config_model.model_validate(dict(options or {}))  # type: ignore[return-value]
         except ValidationError as exc:

@@ -295,7 +295,9 @@ class Server:
             html = list_page(await results.list_tournaments(100))
         else:
             tid = path.removeprefix("/tournaments/")
-            stored = await results.get_tournament(int(tid)) if tid.isdigit() else None
+            # ASCII digits only ("²" is a digit to str.isdigit), and an id a column holds.
+            known = tid.isascii() and tid.isdigit() and int(tid) < 2**63
+            stored = await results.get_tournament(int(tid)) if known else None
             if stored is None:
                 return _plain(http.HTTPStatus.NOT_FOUND, "no such tournament\n")
             html = await self.readers.run(render, stored)

@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.registry import DEFAULT_GAME
-from server.cli_common import NoDatabase, add_db, configure_logging, settings_of, with_store
+from server.cli_common import (
+    NoDatabase,
+    add_db,
+    configure_logging,
+    record_id,
+    settings_of,
+    with_store,
+)
 from server.settings import BadSetting, Settings, shown_url
 
 if TYPE_CHECKING:
@@ -82,7 +89,7 @@ def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
     games.set_defaults(func=cmd_games)
 
     rp = sub.add_parser("replay", help="step through a stored game in the terminal")
-    rp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
+    rp.add_argument("game_id", type=record_id, help="the game's id (see `cardtable games`)")
     add_db(rp)
     rp.add_argument(
         "--viewer",
@@ -160,7 +167,8 @@ def _add_tournament_parsers(sub: Any) -> None:
     tour.add_argument(
         "--seed", type=int, default=1, help="seed the deals are derived from (default 1)"
     )
-    tour.add_argument("--options", default="{}", help="table options as JSON")
+    tour.add_argument("--options", default="{}",
+                      help="table options as JSON ('help' lists the game's options)")
     tour.add_argument("--budget", type=float, default=1.0,
                       help="seconds per bot decision (default 1)")
     tour.add_argument(
@@ -203,7 +211,7 @@ def _add_tournament_parsers(sub: Any) -> None:
     )
     tour.add_argument(
         "--resume",
-        type=int,
+        type=record_id,
         metavar="ID",
         help="finish stored tournament ID that stopped (its own game, bots and schedule; "
         "the matches stored are kept, the rest played)",
@@ -235,7 +243,7 @@ def _add_tournament_parsers(sub: Any) -> None:
     ts.set_defaults(func=cmd_tournaments)
 
     st = sub.add_parser("standings", help="a stored tournament's standings and matches")
-    st.add_argument("tournament_id", type=int, help="the tournament's id")
+    st.add_argument("tournament_id", type=record_id, help="the tournament's id")
     add_db(st)
     st.add_argument("--plot", type=Path, help="write the charts to FILE (.png or .svg)")
     st.set_defaults(func=cmd_standings)
@@ -388,6 +396,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from server.tournament.commands import run_command
 
+    if args.options.strip().lower() == "help":
+        from clients.terminal.session import options_text
+        from rules.registry import get_game
+
+        game = get_game(args.game)
+        print("\n".join(options_text(args.game, game.options_schema())))
+        return 0
     db_url = None if args.no_store else Settings.from_env(db_url=args.db_url).db_url
     return run_command(args, db_url)
 

@@ -22,6 +22,22 @@ def add_db(p: argparse.ArgumentParser) -> None:
     )
 
 
+# The largest id a database column holds (a signed 64-bit integer).
+MAX_ID = 2**63 - 1
+
+
+def record_id(text: str) -> int:
+    """An argparse type for a stored game's or tournament's id: a whole number that
+    a database can hold, so that a mistyped one is "no such game", not a crash."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+    if not 1 <= value <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"{text} is not an id (ids are 1 to {MAX_ID})")
+    return value
+
+
 def settings_of(args: argparse.Namespace) -> Settings:
     """The settings: the command line's, else the environment's, else the defaults."""
     keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")

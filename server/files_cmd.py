@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.formats import FormatError
-from server.cli_common import add_db, settings_of, with_store
+from server.cli_common import add_db, record_id, settings_of, with_store
 
 
 def add_files_parsers(sub: Any) -> None:
@@ -26,7 +26,7 @@ def add_files_parsers(sub: Any) -> None:
     imp.set_defaults(func=cmd_import)
 
     exp = sub.add_parser("export", help="write a stored game in one of its game's formats")
-    exp.add_argument("game_id", type=int, help="the game's id (see `cardtable games`)")
+    exp.add_argument("game_id", type=record_id, help="the game's id (see `cardtable games`)")
     exp.add_argument("--format", required=True, help="pbn, lin, … (the game's formats)")
     exp.add_argument("-o", "--out", type=Path, help="file to write (default: standard output)")
     add_db(exp)

@@ -319,8 +319,9 @@ class Results:
 
     async def latest_ratings(
         self, game_type: str, bots: Sequence[str]
-    ) -> dict[str, tuple[float, float]]:
-        """Each bot's newest stored rating in ``game_type`` (mu, sigma), if any:
+    ) -> dict[str, tuple[float, float, str | None]]:
+        """Each bot's newest stored rating in ``game_type`` (mu, sigma, and the bot
+        the name stood for in the run that stored it: its ``module:Class``), if any:
         a new tournament carries ratings on from the runs before it."""
         newest = (
             select(func.max(RatingRow.id))
@@ -328,10 +329,18 @@ class Results:
             .group_by(RatingRow.bot)
         )
         async with self._sessions() as s:
-            rows = await s.execute(
-                select(RatingRow.bot, RatingRow.mu, RatingRow.sigma).where(RatingRow.id.in_(newest))
-            )
-            return {str(b): (float(mu), float(sg)) for b, mu, sg in rows}
+            rows = (
+                await s.execute(
+                    select(RatingRow.bot, RatingRow.mu, RatingRow.sigma, TournamentRow.setup)
+                    .join(TournamentRow, TournamentRow.id == RatingRow.tournament_id)
+                    .where(RatingRow.id.in_(newest))
+                )
+            ).all()
+        found: dict[str, tuple[float, float, str | None]] = {}
+        for bot, mu, sigma, setup in rows:
+            targets = {e.get("name"): e.get("target") for e in (setup or {}).get("entrants", [])}
+            found[str(bot)] = (float(mu), float(sigma), targets.get(bot))
+        return found
 
 
 def _insert_game(

@@ -29,6 +29,7 @@ from server.tournament.page import standings_of
 from server.tournament.runner import (
     Entrant,
     MatchPlayer,
+    SetupError,
     TournamentReport,
     TournamentSetup,
     local_player,
@@ -37,10 +38,6 @@ from server.tournament.runner import (
     starting_ratings,
     total_games,
 )
-
-
-class SetupError(ValueError):
-    """A tournament that cannot start: bad bots, options or flags."""
 
 
 def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
@@ -60,6 +57,11 @@ def setup_from_args(args: argparse.Namespace) -> TournamentSetup:
             load_bot(target)
             entrants.append(Entrant(name or spec, target))
         entrants += [Entrant(name, name, remote=True) for name in remote]
+        for e in entrants:
+            # A name is a rating's identity: one of cardtable's bots keeps its own.
+            if e.name in bot_names(args.game) and e.target != bot_target(args.game, e.name):
+                raise SetupError(f"{e.name!r} is the name of cardtable's own {args.game} bot; "
+                                 "give yours another (--bots NAME=module:Class)")
     except IllegalAction as exc:
         raise SetupError(exc.message) from None
     except json.JSONDecodeError as exc:

@@ -41,6 +41,7 @@ from server.tournament.runner import (
     MatchGames,
     MatchPlayer,
     PlayedMatchGame,
+    SetupError,
     TournamentReport,
     TournamentSetup,
     run_tournament,
@@ -111,7 +112,12 @@ async def _serve_and_play(
     fresh: bool,
 ) -> TournamentReport | None:
     server = Server(settings)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as exc:  # the port taken, the address not this machine's...
+        await server.stop()  # what did start (the bot pool, the store) ends here
+        raise SetupError(f"cannot serve the remote seats on {settings.host}:{settings.port}: "
+                         f"{exc.strerror or exc}") from None
     progress: Progress | None = None
     opened = OpenedGames()
 

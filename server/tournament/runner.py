@@ -41,6 +41,10 @@ from server.persistence.results import (
 WINDOW = 64
 
 
+class SetupError(ValueError):
+    """A tournament that cannot start: bad bots, options or flags, or a port."""
+
+
 @dataclass(frozen=True)
 class Entrant:
     """A bot in the tournament: its name in the standings and where it lives
@@ -499,8 +503,15 @@ def _finite(x: float) -> float | None:
 
 
 async def starting_ratings(results: Results | None, setup: TournamentSetup) -> dict[str, Rating]:
-    """Each bot's rating from the runs before (none without a database)."""
+    """Each bot's rating from the runs before (none without a database), where its
+    name stood for the same bot then: a name given to another class starts afresh
+    rather than take over that bot's rating."""
     if results is None:
         return {}
-    found = await results.latest_ratings(setup.game, [e.name for e in setup.entrants])
-    return {name: Rating(mu, sigma) for name, (mu, sigma) in found.items()}
+    targets = {e.name: e.target for e in setup.entrants}
+    found = await results.latest_ratings(setup.game, list(targets))
+    return {
+        name: Rating(mu, sigma)
+        for name, (mu, sigma, target) in found.items()
+        if target in (None, targets[name])
+    }

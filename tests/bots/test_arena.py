@@ -20,7 +20,7 @@ from bots.arena import (
     play_logged,
     run,
 )
-from bots.base import RandomBot, make_bot
+from bots.base import RandomBot, decide, make_bot
 from rules.poker.game import PokerGame
 from rules.registry import get_game
 
@@ -168,6 +168,58 @@ def test_a_raising_bots_first_failure_is_reported_with_its_traceback(strict):
     assert played.faults[1:] == (SeatFaults(),) * 3
     # A tournament's worker hands it back pickled.
     assert pickle.loads(pickle.dumps(played)) == played
+
+
+class _NotAnAction:
+    """Answers a card's name, not an action."""
+
+    def decide(self, view, legal, seat, seed, budget):
+        return "AS"
+
+
+class _Async:
+    """A coroutine function: calling it returns a coroutine, never an action."""
+
+    async def decide(self, view, legal, seat, seed, budget):
+        return legal[0]
+
+
+class _Clearing:
+    """Empties the list of legal actions it is handed, then declines."""
+
+    def decide(self, view, legal, seat, seed, budget):
+        legal.clear()
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(
+    ("bot", "says"),
+    [(_NotAnAction(), "decide returned str 'AS'"), (_Async(), "coroutine function")],
+)
+def test_an_answer_that_is_not_an_action_is_the_bots_failure(bot, says, strict):
+    whist = get_game("whist")
+    seats = [bot, RandomBot(), RandomBot(), RandomBot()]
+    played = play_logged(
+        whist, whist.parse_config({}), 5, seats, strict_budget=strict, contain_errors=True
+    )
+    assert played.stand_ins == (13, 0, 0, 0) and played.faults[0].failures == 13
+    assert says in (played.faults[0].first_failure or "")
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_bot_that_empties_its_legal_actions_still_gets_the_stand_in(strict):
+    whist = get_game("whist")
+    seats = [_Clearing(), RandomBot(), RandomBot(), RandomBot()]
+    played = play_logged(whist, whist.parse_config({}), 5, seats, strict_budget=strict)
+    assert played.stand_ins == (13, 0, 0, 0) and played.faults[0].declined == 13
+
+
+def test_the_pool_entry_point_hands_a_bot_a_copy_of_the_legal_actions():
+    legal = [{"type": "play", "card": "AS"}, {"type": "play", "card": "KS"}]
+    assert decide("whist", "tests.bots.test_arena:_Clearing", {}, legal, 0, 1, 1.0) is None
+    assert legal == [{"type": "play", "card": "AS"}, {"type": "play", "card": "KS"}]
+    with pytest.raises(TypeError, match="not an action"):
+        decide("whist", "tests.bots.test_arena:_NotAnAction", {}, legal, 0, 1, 1.0)
 
 
 def test_a_failures_text_is_capped_at_both_ends():

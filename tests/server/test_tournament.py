@@ -43,6 +43,7 @@ from server.tournament.runner import (
     make_executor,
     match_seatings,
     run_tournament,
+    starting_ratings,
     total_games,
 )
 from tests.server.serverproc import ROOT, TAG_VARIABLE, new_tag, stop, survivors, tagged
@@ -306,7 +307,18 @@ async def test_results_round_trip_on_both_databases(db_url: str) -> None:
         ]
         latest = await results.latest_ratings("poker", ["rule", "mod:Random", "nobody"])
         final = report.tally.ratings
-        assert latest == {n: (final.get(n).mu, final.get(n).sigma) for n in ("rule", "mod:Random")}
+        assert latest == {
+            "rule": (final.get("rule").mu, final.get("rule").sigma, "bots.poker.rule:PokerRuleBot"),
+            "mod:Random": (final.get("mod:Random").mu, final.get("mod:Random").sigma,
+                           "bots.base:RandomBot"),
+        }
+        # A rating follows the bot its name stood for: the same name given to
+        # another class starts afresh rather than take that bot's rating over.
+        carried = await starting_ratings(results, setup)
+        assert carried == {n: final.get(n) for n in ("rule", "mod:Random")}
+        impostor = dataclasses.replace(setup, entrants=(
+            Entrant("rule", "bots.base:RandomBot"), Entrant("mod:Random", "bots.base:RandomBot")))
+        assert set(await starting_ratings(results, impostor)) == {"mod:Random"}
         # A running tournament's page works its standings out from the matches:
         # the same figures as the ones stored at the end.
         running = dataclasses.replace(t, standings=None)
@@ -336,6 +348,8 @@ def test_the_server_shows_the_standings_page_with_charts_and_replay_links(
                 "/tournaments/1",
                 "/tournaments/9",
                 "/tournaments/x",
+                "/tournaments/99999999999999999999999",
+                "/tournaments/%C2%B2",  # "²", a digit to str.isdigit
             ]
             return {p: await _get(server.port, p) for p in paths}
         finally:
@@ -345,7 +359,9 @@ def test_the_server_shows_the_standings_page_with_charts_and_replay_links(
     for p in ("/tournaments", "/tournaments/", "/tournaments/1"):
         status, headers, _ = pages[p]
         assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
-    assert pages["/tournaments/9"][0] == 404 and pages["/tournaments/x"][0] == 404
+    for missing in ("/tournaments/9", "/tournaments/x", "/tournaments/99999999999999999999999",
+                    "/tournaments/%C2%B2"):
+        assert pages[missing][0] == 404, missing
     listing = pages["/tournaments"][2].decode()
     assert 'href="/tournaments/1"' in listing and "b&lt;i&gt;" in listing
     page = pages["/tournaments/1"][2].decode()
@@ -439,6 +455,11 @@ def test_seatings_per_deal_and_game_counts() -> None:
         (["--workers", "-1"], "--workers must be 0"),
         (["--options", "{nope"], "--options is not JSON"),
         (["--options", '{"deals": -3}'], "deals"),
+        (["--options", "[1]"], "options are a JSON object"),
+        (["--bots", "heuristic=bots.base:RandomBot,random"], "'heuristic' is the name of"),
+        (["--bots", "random", "--remote-seat", "heuristic"], "'heuristic' is the name of"),
+        (["--options", "5"], "options are a JSON object"),
+        (["--bots", "tests.server.broken_bot:Bot,heuristic"], "failed to load: NameError"),
         (["--plot", "chart.gif"], "must end in .png or .svg"),
         (["--remote-seat", "r" * 61], "bot name too long"),
         (["--bots", "heuristic"], "only one bot (heuristic): a tournament needs two or more"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -214,6 +215,18 @@ def test_no_remote_bot_is_a_clear_error(sqlite_url: str) -> None:
     _, err = _finish(proc)
     assert proc.returncode == 2
     assert "no connection from rb within 0.5s" in err
+
+
+def test_a_port_already_taken_is_a_clear_error(sqlite_url: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        proc = _tournament(sqlite_url, "--remote-seat", "rb", "--port", port)
+        _, err = _finish(proc)
+    assert proc.returncode == 2
+    assert f"error: cannot serve the remote seats on 127.0.0.1:{port}" in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("game", ["whist"])
