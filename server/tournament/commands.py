@@ -20,6 +20,7 @@ from bots.progress import Progress
 from bots.tournament.schedule import Schedule, swiss_rounds
 from bots.tournament.tally import Tally
 from engine.errors import IllegalAction
+from engine.presentation import plural
 from rules.registry import get_game
 from server.persistence.results import MatchAlreadyStored, Results, StoredTournament
 from server.persistence.store import Store
@@ -319,11 +320,6 @@ def print_faults(tally: Tally, out: TextIO) -> None:
             out.write(f"{name}: {plural(faults.refused, 'action')} refused by the rules "
                       f"(each answered illegal_action; it acted again), the first: "
                       f"{faults.first_refused}\n")
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """``1 deal``, ``2 deals``: ``n`` with the word in the right number."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def interval_text(mean: float, half_width: float | None) -> str:

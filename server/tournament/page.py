@@ -10,6 +10,7 @@ from html import escape
 from typing import Any
 
 from bots.arena import mean_ci
+from engine.presentation import plural
 from rules.registry import get_game
 from server.persistence.results import StoredTournament
 
@@ -89,10 +90,10 @@ def tournament_page(t: StoredTournament, chart_svg: str) -> str:
     body = (
         f"<h1>{escape(title)}</h1>"
         '<p><a href="/tournaments">All tournaments</a> · <a href="/">Lobby</a></p>'
-        f"<p>{escape(str(setup.get('schedule')))}, {setup.get('deals')} deals per pairing"
+        f"<p>{escape(str(setup.get('schedule')))}, {plural(setup.get('deals'), 'deal')} per pairing"
         f"{'' if setup.get('duplicate', True) else ', one seating per deal'}, "
         f"budget {setup.get('budget')} s per decision · {escape(t.status)} · "
-        f"{len(t.matches)} matches</p>"
+        f"{plural(len(t.matches), 'match', 'matches')}</p>"
         f"<h2>Standings</h2>{standings}"
         f'<div class="chart">{_inline(chart_svg)}</div>'
         "<h2>Matches</h2><p>Each match is one deal in every seating of the two bots; "

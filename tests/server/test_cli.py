@@ -160,6 +160,12 @@ def test_showdown_names_the_winner_and_equities(capsys: Any) -> None:
     assert "error:" in capsys.readouterr().err
 
 
+def test_tournament_options_help_lists_the_games_options(capsys: Any) -> None:
+    assert main(["tournament", "--game", "poker", "--options", "help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Options of poker") and "  seats (default 6; 2..10)" in out
+
+
 def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
     assert main(["tournament", "--game", "whist", "--games", "20", "--no-store"]) == 0
     out = capsys.readouterr().out
