@@ -115,10 +115,12 @@ def bot_target(game: str, spec: str) -> str:
     known = BOTS.get(game, {"random": "bots.base:RandomBot"})
     target = known.get(spec) or installed_bots().get(spec)
     if target is None:
+        installed = ", ".join(installed_bots())
         raise IllegalAction(
             "unknown_bot",
-            f"no bot {spec!r} for {game}; known: {', '.join(known)} "
-            "(or module:Class, or an installed cardtable.bots entry point)",
+            f"no bot {spec!r} for {game}; known: {', '.join(known)}"
+            + (f"; installed: {installed}" if installed else "")
+            + " (or module:Class, or an installed cardtable.bots entry point)",
         )
     return target
 

@@ -156,6 +156,12 @@ def check_flags(args: argparse.Namespace, db_url: str | None) -> None:
         raise SetupError("--resume reads the tournament from the database: not with --no-store")
     if args.resume is not None and args.remote_seat:
         raise SetupError("--resume takes the entrants from the database: not with --remote-seat")
+    if not args.remote_seat and args.resume is None:
+        serving = [flag for flag, given in (("--host", args.host != "127.0.0.1"),
+                                            ("--port", args.port != 0)) if given]
+        if serving:
+            raise SetupError(f"{' and '.join(serving)} place the server of --remote-seat "
+                             "tables: there is none without one")
     if args.resume is not None:
         # setup_defaults: each setup flag's destination and default (server/cli.py).
         given = [

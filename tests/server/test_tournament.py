@@ -456,6 +456,7 @@ def test_seatings_per_deal_and_game_counts() -> None:
         (["--options", "{nope"], "--options is not JSON"),
         (["--options", '{"deals": -3}'], "deals"),
         (["--options", "[1]"], "options are a JSON object"),
+        (["--port", "9000"], "--port place the server of --remote-seat tables"),
         (["--bots", "heuristic=bots.base:RandomBot,random"], "'heuristic' is the name of"),
         (["--bots", "random", "--remote-seat", "heuristic"], "'heuristic' is the name of"),
         (["--options", "5"], "options are a JSON object"),
