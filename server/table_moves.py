@@ -206,8 +206,10 @@ class TableMoves:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            # Nothing else would move this seat again: retry shortly.
-            log.warning("bot turn at table %d failed (%s); retrying", self.id, exc)
+            # Nothing else would move this seat again: retry shortly.  An error, not a
+            # warning: a bug that fails every retry stalls the table, and a tournament's
+            # server (which shows errors only) must say so.
+            log.error("bot turn at table %d failed (%r); retrying", self.id, exc)
             self.retry_soon()
         finally:
             self.thinking.discard((seat.index, version))
