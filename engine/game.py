@@ -167,6 +167,12 @@ class Game(ABC, Generic[S, C]):
     # neither the action nor who made it, and the rules send its events to the
     # actor alone.
     secret_actions: ClassVar[frozenset[str]] = frozenset()
+    # Action types a seat may make out of turn against the table as it is when the
+    # action arrives, whatever version it names (Tractor's declaration while others
+    # draw: each draw moves the version, faster than a person answers).  The rules
+    # judge it against the current state; other actions must name the current
+    # version (``stale_version``), so that none is made on a position already gone.
+    unversioned_actions: ClassVar[frozenset[str]] = frozenset()
     # Event kinds that make cards public (a card played, a hand shown, a board card
     # dealt); the leak scanner lets such events name cards that were secret before.
     revealing_kinds: ClassVar[frozenset[str]] = frozenset({"play"})

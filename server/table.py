@@ -490,7 +490,9 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
             raise TableError(ErrorCode.NOT_STARTED, "the game has not started")
         if self.status != "live":
             raise TableError(ErrorCode.GAME_OVER, "the game is over")
-        if version != self.version:
+        unversioned = (action.get("type") in self.game.unversioned_actions
+                       and seat.index not in self.game.to_act(self.state))
+        if version != self.version and not unversioned:
             raise TableError(
                 ErrorCode.STALE_VERSION, f"the table is at version {self.version}, not {version}"
             )

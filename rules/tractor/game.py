@@ -91,6 +91,7 @@ class TractorGame(Game[TractorState, TractorConfig]):
     # A pass declines a declaration the seat could make: that it passed would tell
     # everyone it holds an undeclared card of the level's rank (or a joker pair).
     secret_actions = frozenset({"pass"})
+    unversioned_actions = frozenset({"declare"})
 
     def seat_count(self, config: TractorConfig) -> int:
         return config.seats

@@ -242,7 +242,9 @@ class TractorPresentation(Presentation):
             lead = (
                 f"landlord {who(landlord, names, viewer)}"
                 if isinstance(landlord, int)
-                else "the first declarer becomes landlord"
+                # Whose declaration makes the landlord is a house rule
+                # (first_landlord), which the draw's view does not carry.
+                else "the declarations decide the landlord"
             )
             return (
                 f"Round {event.get('round')} · playing {rank_text(event.get('rank'))}s · {lead} · "
@@ -431,7 +433,7 @@ class TractorPresentation(Presentation):
     def _landlord_text(self, view: JSON, names: Sequence[str]) -> str:
         landlord = view.get("landlord")
         if not isinstance(landlord, int):
-            return "Landlord: the first declarer this round"
+            return "Landlord: decided by this round's declarations"
         if not fixed_teams(view):
             side = view.get("landlord_side") or [landlord]
             return f"Landlord: {who(landlord, names, None)}; side so far: " + ", ".join(

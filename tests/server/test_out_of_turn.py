@@ -1,7 +1,8 @@
 """Actions the rules allow out of turn (``Game.may_act``) over the websocket: a bridge
 claim by a player who is not on turn is offered in that player's frames, passes the
 table's turn check, suspends the play, and a rejection resumes it (docs/protocol.md,
-"Playing"; docs/rules/bridge.md, "Claims")."""
+"Playing"; docs/rules/bridge.md, "Claims"); a Tractor declaration while others draw
+is judged on the table as it stands, whatever version it names."""
 
 from __future__ import annotations
 
@@ -69,3 +70,46 @@ async def test_a_claim_out_of_turn_suspends_play_until_it_is_answered(harness: H
     stored = await harness.server.store.get_game(table)
     assert stored is not None and stored.status == "finished"
     assert stored.result is not None and "7NT by N, 13 tricks, NS +1520" in stored.result["summary"]
+
+
+async def test_a_tractor_declaration_out_of_turn_is_judged_on_the_table_as_it_stands(
+    harness: Harness,
+) -> None:
+    """Each draw moves the version, faster than a person answers: a declaration made
+    on a version one draw old is taken (the rules judge it now); the drawer's own
+    stale draw is still refused."""
+    clients = [await harness.client(name) for name in ("n", "e", "s", "w")]
+    created = await clients[0].request({"type": "create_table", "game": "tractor", "seat": 0,
+                                        "options": {"rounds": 1}})
+    table = created["table"]["table"]
+    for seat in (1, 2, 3):
+        assert (await clients[seat].request({"type": "join", "table": table, "seat": seat}))[
+            "type"] == "joined"
+    await clients[0].request({"type": "start", "table": table})
+    seen = []
+    for c in clients:
+        snap = await c.expect("snapshot", table=table)
+        while snap["status"] != "live":
+            snap = await c.expect("snapshot", table=table)
+        seen.append(snap)
+    version = seen[0]["version"]
+    for _ in range(100):
+        drawer = seen[0]["to_act"][0]
+        declarers = [s for s, f in enumerate(seen) if s != drawer and f["legal"]]
+        if declarers:
+            break
+        reply = await act(clients[drawer], table, version, {"type": "draw"})
+        assert reply["type"] == "ack", reply
+        version += 1
+        seen = [await frame(c, table, version) for c in clients]
+    else:
+        raise AssertionError("no seat could declare out of turn in the draw")
+    seat = declarers[0]
+    declaration = seen[seat]["legal"][0]
+    assert declaration["type"] == "declare"
+    # The drawer draws again before the declaration arrives, naming the old version.
+    assert (await act(clients[drawer], table, version, {"type": "draw"}))["type"] == "ack"
+    stale = await act(clients[drawer], table, version, {"type": "draw"})
+    assert stale["code"] == "stale_version"
+    taken = await act(clients[seat], table, version, declaration)
+    assert taken["type"] == "ack" and taken["version"] == version + 2, taken
