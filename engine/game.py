@@ -213,12 +213,14 @@ class Game(ABC, Generic[S, C]):
     def options_schema(self) -> JSON:
         """The table options as clients render them: each option's JSON Schema
         (``type``, ``default``, ``enum``, bounds, ``description``) with references
-        resolved, ``version`` left out (docs/protocol.md, "Session")."""
+        resolved, ``version`` left out, and any option marked ``stored_only`` (kept
+        so that tables stored with it load, offered to no new table)
+        (docs/protocol.md, "Session")."""
         schema = self.config_model.model_json_schema()
         defs = schema.get("$defs", {})
         out: dict[str, Any] = {}
         for name, prop in schema.get("properties", {}).items():
-            if name == "version":
+            if name == "version" or prop.get("stored_only"):
                 continue
             ref = prop.get("$ref") or next(
                 (a["$ref"] for a in prop.get("allOf", []) if "$ref" in a), None)

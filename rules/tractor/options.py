@@ -163,7 +163,10 @@ class FirstLeader(StrEnum):
 
 
 class RankScope(StrEnum):
-    """Whether levels are kept per partnership or per player."""
+    """Whether levels are kept per partnership or per player: no choice in fact.
+    Partners of the classic game always rise together, so a level per player is the
+    partnership's; Finding Friends keeps one per seat whatever this says.  Kept so
+    that tables stored with it load; offered to no new table."""
 
     PER_TEAM = "per_team"
     PER_PLAYER = "per_player"
@@ -235,7 +238,8 @@ class TractorConfig(GameConfig):
     throw_failure_unit: ThrowFailureUnit = ThrowFailureUnit.SMALLEST
     throw_failure_penalty: int = Field(default=10, ge=0, le=200)
     trick_comparison: TrickComparison = TrickComparison.ALL_UNITS
-    rank_scope: RankScope = RankScope.PER_TEAM
+    rank_scope: RankScope = Field(default=RankScope.PER_TEAM,
+                                  json_schema_extra={"stored_only": True})
     no_declaration: NoDeclarationPolicy = NoDeclarationPolicy.REVEAL_KITTY
     takeback_allowed: bool = False
     allow_reinforce: bool = True

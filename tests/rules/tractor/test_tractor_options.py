@@ -39,6 +39,15 @@ def test_documented_defaults() -> None:
     assert c.max_rank == "A" and c.max_rank_index == 12  # "max rank A"
 
 
+def test_rank_scope_is_not_offered_but_stored_tables_with_it_load() -> None:
+    # Partners rise together, so a level per player is the partnership's: the
+    # option changes nothing, and a new table is not offered it.
+    from rules.tractor.game import TractorGame
+
+    assert "rank_scope" not in TractorGame().options_schema()
+    assert parse({"rank_scope": "per_player"}).rank_scope is RankScope.PER_PLAYER
+
+
 def test_options_are_set_by_their_json_values() -> None:
     c = parse({"kitty_multiplier": "power_unit", "trick_comparison": "highest_card",
                "rank_scope": "per_player", "no_declaration": "redeal",
