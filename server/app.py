@@ -9,6 +9,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable
 from dataclasses import replace
 from importlib import resources
@@ -22,7 +23,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.errors import IllegalAction
-from engine.replay import LoggedAction, replay
+from engine.replay import LoggedAction, steps
 from protocol import builders as p
 from protocol import requests as rq
 from protocol.frames import FrameError, parse_frame, request_id
@@ -43,7 +44,7 @@ from server.persistence.writer import StorageError
 from server.records import result_summary
 from server.seats import Seat
 from server.settings import Settings
-from server.table import Table
+from server.table import HistoryEntry, Table
 from server.table_context import TableContext
 from server.turnclock import TurnClock
 
@@ -194,9 +195,12 @@ class Server:
 
     async def _resume(self, stored: StoredGame) -> None:
         """A stored game, live again: its seats wait for their players' return."""
-        table = await self._restore(stored)
+        table, recent = await self._restore(stored)
         self.lobby.add(table)
         table.start_actor()
+        if table.status == "live":
+            # The updates a player who reconnects has missed, as before the restart.
+            table.history.extend(recent)
         for seat in table.seats:
             table.start_grace(seat)
         table.schedule_moves()
@@ -208,11 +212,17 @@ class Server:
             table.analyse(ended)
         log.info("resumed table %d (%s) at version %d", table.id, stored.game_type, table.version)
 
-    async def _restore(self, stored: StoredGame) -> Table:
+    async def _restore(self, stored: StoredGame) -> tuple[Table, deque[HistoryEntry]]:
+        """The table of a stored game, and the table's newest versions (events and
+        state of each, as many as a table keeps) replayed on the way."""
         game = get_game(stored.game_type)
         config = game.parse_config(stored.config)
         log_entries = [LoggedAction(a.seq, a.seat, a.action) for a in stored.actions]
-        state = replay(game, config, stored.seed, log_entries)
+        recent: deque[HistoryEntry] = deque(maxlen=self.settings.history)
+        state = None
+        for step in steps(game, config, stored.seed, log_entries):
+            recent.append((step.seq, step.events, step.state))
+            state = step.state
         names = await self.store.player_names(
             [s.player_id for s in stored.seats if s.player_id is not None]
         )
@@ -243,7 +253,7 @@ class Server:
             clock=await self._restore_clock(stored, len(seats)),
             creator=stored.table_options.get("creator"),
             timeout_stand_in=bool(stored.table_options.get("timeout_stand_in")),
-        )
+        ), recent
 
     async def _restore_clock(self, stored: StoredGame, seats: int) -> TurnClock | None:
         """The turn clock with the banks as last stored (a turn in progress at

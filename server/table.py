@@ -40,6 +40,9 @@ T = TypeVar("T")
 KEEP_FINISHED = 300.0  # seconds a finished table stays in memory (late viewers see the result)
 
 
+# One version of a table as kept for reconnects: the version, its events, its state.
+HistoryEntry = tuple[int, list[Event], Any]
+
 @dataclass(frozen=True, slots=True)
 class _Broadcast:
     """What one broadcast's updates share: every receiver's view, the seats that
@@ -68,7 +71,7 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
     state: Any = None
     viewers: dict[Connection, int] = field(default_factory=dict)
     # Recent versions with their events and the state they led to, for reconnects.
-    history: deque[tuple[int, list[Event], Any]] = field(default_factory=deque)
+    history: deque[HistoryEntry] = field(default_factory=deque)
     queue: Mailbox[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
     task: asyncio.Task[None] | None = None
     thinking: set[tuple[int, int]] = field(default_factory=set)
