@@ -133,5 +133,7 @@ def export_text(stored: StoredGame, format_name: str,
     for fmt in game.formats:
         if fmt.name == format_name.strip().lower():
             return fmt.write([stored_record(stored, names)])
-    known = ", ".join(f.name for f in game.formats) or "none"
+    if not game.formats:
+        raise IllegalAction("unknown_format", f"{game.title} has no file format")
+    known = ", ".join(f.name for f in game.formats)
     raise IllegalAction("unknown_format", f"{game.title} is written as: {known}")

@@ -252,3 +252,18 @@ def test_an_imported_poker_hand_names_its_winner_as_the_file_does(
     assert main(["games", "--db", sqlite_url]) == 0
     assert "finished         7  " in (listed := capsys.readouterr().out)
     assert listed.rstrip().endswith("a.b.c wins 3.11 over 1 hand")
+
+
+def test_a_game_without_file_formats_says_so() -> None:
+    from datetime import UTC, datetime
+
+    from engine.errors import IllegalAction
+    from server.files import export_text
+    from server.persistence.store import StoredGame
+
+    stored = StoredGame(1, "tractor", {"version": 4}, 1, "Friday", "finished",
+                        datetime.now(UTC), None, None)
+    with pytest.raises(IllegalAction) as refused:
+        export_text(stored, "pbn")
+    assert refused.value.code == "unknown_format"
+    assert refused.value.message == "Tractor (Sheng Ji) has no file format"
