@@ -76,7 +76,8 @@ def options_text(game: str, schema: dict[str, Any]) -> list[str]:
         elif "minimum" in prop or "maximum" in prop:
             bits.append(f"{prop.get('minimum', '')}..{prop.get('maximum', '')}")
         lines.append(f"  {name} ({'; '.join(bits)})")
-        first = str(prop.get("description") or "").strip().splitlines()
-        if first:
-            lines.append(f"      {first[0]}")
+        # The first paragraph, whole: a docstring's first line may stop mid-sentence.
+        paragraph = str(prop.get("description") or "").strip().split("\n\n")[0]
+        if paragraph:
+            lines.append("      " + " ".join(paragraph.split()))
     return lines

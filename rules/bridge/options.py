@@ -36,11 +36,16 @@ class BridgeConfig(GameConfig):
     """
 
     version: int = Field(default=2, ge=1, le=2)
-    boards: int = Field(default=1, ge=1, le=32)
-    first_board: int = Field(default=1, ge=1, le=9999)
-    deal: str | None = None
-    dealer: Literal["N", "E", "S", "W"] | None = None
-    vulnerable: Literal["None", "NS", "EW", "All"] | None = None
+    boards: int = Field(default=1, ge=1, le=32, description=(
+        "Boards the session plays, with a running score in points."))
+    first_board: int = Field(default=1, ge=1, le=9999, description=(
+        "Number of the first board, which fixes its dealer and vulnerability."))
+    deal: str | None = Field(default=None, description=(
+        "A fixed PBN deal for a single board (boards = 1); unset, boards are dealt at random."))
+    dealer: Literal["N", "E", "S", "W"] | None = Field(default=None, description=(
+        "Overrides the dealer the board number gives (single board only)."))
+    vulnerable: Literal["None", "NS", "EW", "All"] | None = Field(default=None, description=(
+        "Overrides the vulnerability the board number gives (single board only)."))
     claims: ClaimPolicy = ClaimPolicy.DOUBLE_DUMMY
 
     @model_validator(mode="after")

@@ -15,9 +15,12 @@ class CrazyEightsConfig(GameConfig):
     ``target`` penalty points.  The fewest penalty points win.
     """
 
-    seats: int = Field(default=4, ge=2, le=5)
-    hands: int = Field(default=1, ge=1, le=20)
-    target: int = Field(default=0, ge=0, le=1000)
+    seats: int = Field(default=4, ge=2, le=5, description="Players at the table.")
+    hands: int = Field(default=1, ge=1, le=20, description=(
+        "Hands the game lasts; leave at 1 when target is set."))
+    target: int = Field(default=0, ge=0, le=1000, description=(
+        "Play until a hand leaves someone at this many penalty points or more (0 = off; "
+        "needs hands = 1)."))
 
     @model_validator(mode="after")
     def _one_end(self) -> CrazyEightsConfig:

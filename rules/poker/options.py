@@ -109,35 +109,71 @@ class PokerConfig(GameConfig):
       what the history says).
     """
 
-    seats: int = Field(default=6, ge=2, le=10)
-    small_blind: int = Field(default=1, ge=0)
-    big_blind: int = Field(default=2, ge=1)
-    ante: int = Field(default=0, ge=0)
-    starting_stack: int = Field(default=200, ge=1)
-    max_buy_in: int | None = Field(default=None, ge=1)
-    rebuys: bool = True
-    hands: int = Field(default=20, ge=1, le=100_000)
-    muck_losers: bool = True
+    seats: int = Field(default=6, ge=2, le=10, description="Chairs at the table.")
+    small_blind: int = Field(default=1, ge=0, description=(
+        "Small blind posted each hand; must not exceed the big blind."))
+    big_blind: int = Field(default=2, ge=1, description=(
+        "Big blind posted each hand; also the smallest bet unless min_bet is set."))
+    ante: int = Field(default=0, ge=0, description=(
+        "Chips every player dealt in pays into the pot each hand (0 = no ante)."))
+    starting_stack: int = Field(default=200, ge=1, description=(
+        "Chips each seat buys in for (stacks overrides it chair by chair)."))
+    max_buy_in: int | None = Field(default=None, ge=1, description=(
+        "Most chips a rebuy may bring a stack up to (default: starting_stack); "
+        "at least every buy-in."))
+    rebuys: bool = Field(default=True, description=(
+        "Lets a busted or sitting-out player buy chips between hands; off, "
+        "a busted player is out."))
+    hands: int = Field(default=20, ge=1, le=100_000, description=(
+        "Hands the session lasts; it ends sooner if fewer than two players can be dealt in."))
+    muck_losers: bool = Field(default=True, description=(
+        "At showdown, hands that cannot win are mucked unseen; off, every hand still in is shown."))
     odd_chip: OddChip = OddChip.ONE_EACH
-    antes: tuple[int, ...] | None = Field(default=None, max_length=10)
-    blinds_or_straddles: tuple[int, ...] | None = Field(default=None, max_length=10)
-    min_bet: int | None = Field(default=None, ge=1)
-    ante_trimming: bool = True
-    stacks: tuple[int, ...] | None = None
-    button: int | None = Field(default=None, ge=0)
-    holes: tuple[str, ...] | None = None
-    board: str | None = None
-    decimals: int = Field(default=0, ge=0, le=8)
-    rake_percent: float = Field(default=0, ge=0, le=100)
-    rake_cap: int | None = Field(default=None, ge=0)
-    no_flop_no_drop: bool = False
-    run_twice: bool = False
-    cap: int | None = Field(default=None, ge=1)
-    hand_rake: int | None = Field(default=None, ge=0)
-    pot_rakes: tuple[int, ...] | None = Field(default=None, max_length=10)
-    board2: str | None = None
-    unknown_stacks: tuple[int, ...] | None = Field(default=None, max_length=10)
-    showdown_winners: tuple[int, ...] | None = Field(default=None, max_length=10)
+    antes: tuple[int, ...] | None = Field(default=None, max_length=10, description=(
+        "Ante of each position, listed as a PHH hand history lists them (unset: "
+        "ante from everyone)."))
+    blinds_or_straddles: tuple[int, ...] | None = Field(default=None, max_length=10, description=(
+        "Post of each position as PHH lists them (unset: the two blinds); "
+        "a negative entry is a new player's post."))
+    min_bet: int | None = Field(default=None, ge=1, description=(
+        "Smallest bet and raise increment (default: the big blind)."))
+    ante_trimming: bool = Field(default=True, description=(
+        "Antes count toward the pots and an unmatched ante is returned; off, "
+        "antes are dead money."))
+    stacks: tuple[int, ...] | None = Field(default=None, description=(
+        "Each chair's buy-in, one per seat, instead of starting_stack."))
+    button: int | None = Field(default=None, ge=0, description=(
+        "Chair that holds the button on the first hand (default: drawn at random)."))
+    holes: tuple[str, ...] | None = Field(default=None, description=(
+        "Fixed hole cards of a one-hand table, per chair (e.g. AsKd, or empty if unknown)."))
+    board: str | None = Field(default=None, description=(
+        "Fixed board cards of a one-hand table (up to five, e.g. AhKd7c)."))
+    decimals: int = Field(default=0, ge=0, le=8, description=(
+        "Chips are units of 10^-decimals of the currency; only files and labels use it."))
+    rake_percent: float = Field(default=0, ge=0, le=100, description=(
+        "Percentage the house takes from every pot, main and side pots alike."))
+    rake_cap: int | None = Field(default=None, ge=0, description=(
+        "Most chips the house rakes from one pot (default: no cap)."))
+    no_flop_no_drop: bool = Field(default=False, description=(
+        "Takes no rake from a hand that ends before the flop."))
+    run_twice: bool = Field(default=False, description=(
+        "When no more betting can happen before the river, "
+        "the rest of the board is dealt twice and each pot split."))
+    cap: int | None = Field(default=None, ge=1, description=(
+        "Most chips a player puts into one hand, antes and blinds included (cap no-limit; "
+        "default: none)."))
+    hand_rake: int | None = Field(default=None, ge=0, description=(
+        "Chips an imported hand's history says the house took, from the main pot first "
+        "(one-hand tables)."))
+    pot_rakes: tuple[int, ...] | None = Field(default=None, max_length=10, description=(
+        "Chips raked from each pot of an imported hand, main pot first (one-hand tables)."))
+    board2: str | None = Field(default=None, description=(
+        "Cards of the second run's board for a one-hand table with run_twice."))
+    unknown_stacks: tuple[int, ...] | None = Field(default=None, max_length=10, description=(
+        "Chairs of an imported hand whose stacks its history does not know; "
+        "their stacks are not shown."))
+    showdown_winners: tuple[int, ...] | None = Field(default=None, max_length=10, description=(
+        "Chairs of an imported hand that won the showdown without their cards being shown."))
 
     @model_validator(mode="after")
     def _consistent(self) -> PokerConfig:

@@ -216,22 +216,32 @@ class RummyConfig(GameConfig):
     """
 
     variant: Variant = Variant.INDIAN
-    players: int = Field(default=2, ge=2, le=6)
+    players: int = Field(default=2, ge=2, le=6, description=(
+        "Players at the table: 2 to 6 for indian; gin is for exactly 2."))
     # indian
     pool: Pool = Pool.POOL_101
     first_drop: int = Field(default=20, ge=0, description="points a drop before one's "
                             "first draw costs (25 in a 201 pool)")
     middle_drop: int = Field(default=40, ge=0, description="points a later drop costs "
                              "(50 in a 201 pool)")
-    wrong_declaration: int = Field(default=80, ge=0)
+    wrong_declaration: int = Field(default=80, ge=0, description=(
+        "Points charged to a player whose declaration is wrong (indian)."))
     # gin
-    target: int = Field(default=100, ge=0)
-    knock_limit: int = Field(default=10, ge=0, le=10)
-    undercut_on_equal: bool = True
-    gin_bonus: int = Field(default=25, ge=0)
-    undercut_bonus: int = Field(default=25, ge=0)
-    box_bonus: int = Field(default=25, ge=0)
-    game_bonus: int = Field(default=100, ge=0)
+    target: int = Field(default=100, ge=0, description=(
+        "Gin match length: 0 plays one deal, "
+        "else deals go on until a seat reaches this many points."))
+    knock_limit: int = Field(default=10, ge=0, le=10, description=(
+        "Most deadwood a player may knock with (gin)."))
+    undercut_on_equal: bool = Field(default=True, description=(
+        "A defender with as much deadwood as the knocker undercuts them (gin)."))
+    gin_bonus: int = Field(default=25, ge=0, description=(
+        "Bonus for going gin, on top of the defender's deadwood."))
+    undercut_bonus: int = Field(default=25, ge=0, description=(
+        "Bonus to a gin defender who undercuts the knocker, on top of the difference."))
+    box_bonus: int = Field(default=25, ge=0, description=(
+        "Points per deal won, added to each seat's total at the end of a gin match."))
+    game_bonus: int = Field(default=100, ge=0, description=(
+        "Bonus to the seat that reaches the target in a gin match."))
 
     @model_validator(mode="after")
     def _check_players(self) -> RummyConfig:

@@ -232,39 +232,62 @@ class TractorConfig(GameConfig):
     #: any time during the draw (up to 3 a seat that could declare was to act, and
     #: its public pass told everyone so).
     version: int = Field(default=4, ge=1, le=4)
-    seats: int = Field(default=4, ge=4, le=8)
-    finding_friends: bool = False
+    seats: int = Field(default=4, ge=4, le=8, description=(
+        "Players at the table: 4, or 5–8 with finding_friends."))
+    finding_friends: bool = Field(default=False, description=(
+        "Finding Friends mode for 5–8 seats: "
+        "the landlord calls friend cards instead of having a fixed partner."))
     kitty_multiplier: KittyMultiplier = KittyMultiplier.DOUBLE_UNIT
     throw_failure_unit: ThrowFailureUnit = ThrowFailureUnit.SMALLEST
-    throw_failure_penalty: int = Field(default=10, ge=0, le=200)
+    throw_failure_penalty: int = Field(default=10, ge=0, le=200, description=(
+        "Points the thrower's side pays the other side for each failed throw."))
     trick_comparison: TrickComparison = TrickComparison.ALL_UNITS
     rank_scope: RankScope = Field(default=RankScope.PER_TEAM,
                                   json_schema_extra={"stored_only": True})
     no_declaration: NoDeclarationPolicy = NoDeclarationPolicy.REVEAL_KITTY
-    takeback_allowed: bool = False
-    allow_reinforce: bool = True
-    max_rank: str = "A"
-    rounds: int = Field(default=0, ge=0, le=200)
-    deck_count: int = Field(default=0, ge=0, le=4)
-    kitty_cards: int = Field(default=0, ge=0, le=40)
+    takeback_allowed: bool = Field(default=False, description=(
+        "Lets a player take back a play that did not end the trick, until the next player acts."))
+    allow_reinforce: bool = Field(default=True, description=(
+        "Lets a declarer turn their own single declaration into a pair of the same card."))
+    max_rank: str = Field(default="A", description=(
+        "The level a side must pass to win the match: 3 to A (10 or T), or NT."))
+    rounds: int = Field(default=0, ge=0, le=200, description=(
+        "Ends the match after this many scored rounds, higher level winning "
+        "(0 = play until a side passes max_rank)."))
+    deck_count: int = Field(default=0, ge=0, le=4, description=(
+        "Decks shuffled together, 2 to 4 (0 = 2, or seats // 2 with finding_friends)."))
+    kitty_cards: int = Field(default=0, ge=0, le=40, description=(
+        "Kitty size; must leave equal hands (0 = the smallest such kitty of 5 or more; "
+        "8 classic)."))
     trick_draw_policy: TrickDrawPolicy = TrickDrawPolicy.NO_PROTECTIONS
     bomb_policy: BombPolicy = BombPolicy.NO_BOMBS
     friend_selection: FriendSelection = FriendSelection.UNRESTRICTED
     multiple_join: MultipleJoin = MultipleJoin.UNRESTRICTED
-    friend_count: int = Field(default=0, ge=0, le=4)
+    friend_count: int = Field(default=0, ge=0, le=4, description=(
+        "Friend cards the landlord calls (Finding Friends only): fewer than seats - 1; "
+        "0 = seats // 2 - 1."))
     first_landlord: FirstLandlord = FirstLandlord.BY_WINNING_BID
-    early_end: bool = True
+    early_end: bool = Field(default=True, description=(
+        "Lets the seat to lead end a round early once its result can no longer change."))
     bid_policy: BidPolicy = BidPolicy.JOKER_OR_GREATER_LENGTH
     joker_bid_policy: JokerBidPolicy = JokerBidPolicy.BOTH_TWO_OR_MORE
     bid_reinforcement: BidReinforcement = BidReinforcement.REINFORCE_WHILE_WINNING
-    bid_takeback: bool = False
-    score_step_per_deck: int = Field(default=20, ge=5, le=50, multiple_of=5)
-    turnover_steps: int = Field(default=2, ge=1, le=8)
-    deadzone_steps: int = Field(default=1, ge=0, le=8)
-    truncate_zero_crossing: bool = True
+    bid_takeback: bool = Field(default=False, description=(
+        "Lets the seat whose declaration stands withdraw it during the draw."))
+    score_step_per_deck: int = Field(default=20, ge=5, le=50, multiple_of=5, description=(
+        "Points per level step for each deck, a multiple of 5 "
+        "(20 makes 40-point steps with two decks)."))
+    turnover_steps: int = Field(default=2, ge=1, le=8, description=(
+        "Steps of points the attackers need to take over as landlords."))
+    deadzone_steps: int = Field(default=1, ge=0, le=8, description=(
+        "Steps above turnover in which the attackers take over without going up."))
+    truncate_zero_crossing: bool = Field(default=True, description=(
+        "Attacker scores below 5 give the landlords one more level (0 is +3, not +2, "
+        "in two decks)."))
     bonus_level: BonusLevelPolicy = BonusLevelPolicy.SMALLER_LANDLORD_TEAM
     advancement: AdvancementPolicy = AdvancementPolicy.DEFEND_MAX
-    defend_ranks: tuple[str, ...] = ()
+    defend_ranks: tuple[str, ...] = Field(default=(), description=(
+        'More ranks a seat must win as landlord to go up past, e.g. ["5", "10", "J"].'))
     kitty_theft: bool = Field(default=False, description=(
         "After each burial any seat may override the standing declaration; the seat "
         "whose declaration then stands takes the kitty, its trump holds, and it buries "

@@ -14,4 +14,5 @@ class WhistConfig(GameConfig):
     the partnership with more points at the end wins.
     """
 
-    deals: int = Field(default=1, ge=1, le=16)
+    deals: int = Field(default=1, ge=1, le=16, description=(
+        "Deals in the match; the partnership with more points at the end wins."))

@@ -164,6 +164,12 @@ def test_tournament_options_help_lists_the_games_options(capsys: Any) -> None:
     assert main(["tournament", "--game", "poker", "--options", "help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Options of poker") and "  seats (default 6; 2..10)" in out
+    assert main(["tournament", "--game", "tractor", "--options", "help"]) == 0
+    out = capsys.readouterr().out
+    # Every option says what it does, a docstring's first paragraph in one line.
+    assert "Players at the table: 4, or 5–8 with finding_friends." in out
+    assert ("Whether a Finding Friends landlord side that ended smaller than planned "
+            "(a wasted or unanswered call) gets one more level when it holds.") in out
 
 
 def test_tournament_reports_each_bot_with_an_interval(capsys: Any) -> None:
