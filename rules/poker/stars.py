@@ -45,8 +45,9 @@ _ACTION = re.compile(
     r"(?: and is all-in| and has reached the \S+ cap)?(?: \[.*\])?$"
 )
 _STREET = re.compile(
-    r"^\*\*\* (?:(FIRST|SECOND) )?(FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[([^\]]*)\]$"
+    r"^\*\*\* (?:(FIRST|SECOND) )?(FLOP|TURN|RIVER) \*\*\* (?:\[([^\]]*)\] )?\[([^\]]*)\]$"
 )
+_BOARD = re.compile(r"^Board \[([^\]]+)\]$")
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\]$")
 _SHOWS = re.compile(r"^(.+): shows \[([^\]]+)\]")
 _MUCKS = re.compile(r"^(.+): mucks hand")
@@ -167,8 +168,9 @@ def _build(
     antes = [Decimal(0)] * n
     blinds = [Decimal(0)] * n
     dead = False
-    # (line, player, f / cc / cbr / db, amount to; for db the number of cards)
-    moves: list[tuple[int, int | None, str, Decimal | int | None]] = []
+    # (line, player, f / k / c / b / r / db, the amount (called, bet to, (by, to)
+    # raised); for db the number of cards)
+    moves: list[tuple[int, int | None, str, Any]] = []
     holes = [""] * n
     mucked: set[int] = set()
     dealt_to: list[str] = []  # "Dealt to" lines: the hero's, on the site
@@ -198,6 +200,27 @@ def _build(
                 raise hand.error(f"a card is dealt twice: {text}", line)
         return spelled
 
+    def hole(p: int, text: str, line: int) -> str:
+        """Player ``p``'s cards as the file shows them, which must be the ones it was
+        dealt (or showed) earlier in the hand, if any."""
+        spelled = cards(text, line, p)
+        if holes[p] and spelled and set(spell_cards(spelled)) != set(spell_cards(holes[p])):
+            raise hand.error(f"{seats[p].name} shows [{text}], not the cards seen before "
+                             f"({' '.join(holes[p][i:i + 2] for i in range(0, len(holes[p]), 2))})",
+                             line)
+        if spelled:
+            holes[p] = spelled
+        return spelled
+
+    def same(text: str, dealt: str, line: int, what: str) -> None:
+        try:
+            given = spell_cards(text.replace(" ", ""))
+        except ValueError as exc:
+            raise hand.error(str(exc), line) from None
+        if given != spell_cards(dealt):
+            shown = " ".join(dealt[i:i + 2] for i in range(0, len(dealt), 2))
+            raise hand.error(f"[{text}] is not {what} ([{shown}])", line)
+
     for line, row in body:
         try:
             if m := _POST.match(row):
@@ -215,16 +238,28 @@ def _build(
             elif m := _ACTION.match(row):
                 p = who(m.group(1), line)
                 word = m.group(2).split()[0]
+                # Each move of the kind the file says: a check facing a bet, or a
+                # raise whose increment does not add up, is refused, not mended.
                 if word == "folds":
                     moves.append((line, p, "f", None))
-                elif word in ("checks", "calls"):
-                    moves.append((line, p, "cc", None))
-                else:
-                    value = _money(m.group(4) or m.group(6))
+                elif word == "checks":
+                    moves.append((line, p, "k", None))
+                elif word == "calls":
+                    value = _money(m.group(3))
                     amounts.append(value)
-                    moves.append((line, p, "cbr", value))
+                    moves.append((line, p, "c", value))
+                elif word == "bets":
+                    value = _money(m.group(4))
+                    amounts.append(value)
+                    moves.append((line, p, "b", value))
+                else:
+                    by, value = _money(m.group(5)), _money(m.group(6))
+                    amounts += [by, value]
+                    moves.append((line, p, "r", (by, value)))
             elif m := _STREET.match(row):
-                new = cards(m.group(3), line, None)
+                if m.group(1) is None and m.group(3) is not None:
+                    same(m.group(3), board, line, "the board so far")
+                new = cards(m.group(4), line, None)
                 if m.group(1) == "SECOND":  # dealt by the rules (option run_twice)
                     second += new
                 else:
@@ -232,9 +267,11 @@ def _build(
                     moves.append((line, None, "db", len(new) // 2))
             elif (m := _DEALT.match(row)) or (m := _SHOWS.match(row)):
                 p = who(m.group(1), line)
-                holes[p] = cards(m.group(2), line, p)
+                hole(p, m.group(2), line)
                 if row.startswith("Dealt to "):
                     dealt_to.append(seats[p].name)
+            elif m := _BOARD.match(row):
+                same(m.group(1), board, line, "the board dealt")
             elif m := _MUCKS.match(row):
                 mucked.add(who(m.group(1), line))
             elif m := _COLLECTED.match(row):
@@ -244,11 +281,12 @@ def _build(
             elif m := _RAKE.search(row):
                 rake = _money(m.group(1))
                 amounts.append(rake)
-            elif (m := _SUMMARY_CARDS.match(row)) and m.group(1) in index and (
-                "mucked" not in row
-            ):
+            elif (m := _SUMMARY_CARDS.match(row)) and m.group(1) in index:
                 p = index[m.group(1)]
-                holes[p] = cards(m.group(2), line, p)
+                kept = holes[p]
+                hole(p, m.group(2), line)
+                if "mucked" in row:  # checked against the rest, but not kept
+                    holes[p] = kept
         except AmountError as exc:
             raise hand.error(str(exc), line) from None
     for p in mucked:
@@ -300,10 +338,12 @@ def _build(
     draft = GameRecord("poker", options, 0, (), tuple(s.name for s in seats), "", tags)
     try:
         betting = [
-            (i, p, w, c(v) if isinstance(v, Decimal) else v)
+            (i, p, w, c(v) if isinstance(v, Decimal)
+             else (c(v[0]), c(v[1])) if isinstance(v, tuple) else v)
             for i, p, w, v in moves
         ]
-        log = replay_moves(draft, betting)
+        log = replay_moves(draft, betting, name=lambda p: seats[p].name,
+                           money=lambda chips: money[1] + from_chips(chips, decimals))
     except ReplayError as exc:
         raise hand.error(exc.message, exc.index) from None
     record = GameRecord(
