@@ -73,6 +73,10 @@ async def test_sigkill_mid_game_then_restart_resumes_every_acknowledged_action(
         )
         assert snap["type"] == "snapshot" and snap["seat"] == 2
         assert snap["version"] >= acked
+        # The updates since the last one acknowledged came first, across the kill.
+        missed = [m for m in c.inbox if m["type"] == "update" and m["table"] == table]
+        assert [m["version"] for m in missed] == list(range(acked + 1, snap["version"] + 1))
+        c.inbox = [m for m in c.inbox if m not in missed]
         msg = snap
         if not msg["legal"]:
             msg = await next_turn(c, table)
