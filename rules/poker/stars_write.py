@@ -253,6 +253,7 @@ def _ending(
     pots = _raked_pots(hand, config)
     halves = split_runs(pots) if hand.board2 else (pots,)
     won: dict[int, int] = {}
+    won_in: list[dict[int, int]] = [{} for _ in runs]  # each run's winnings
     for k, (run, run_pots) in enumerate(zip(runs, halves, strict=True), 1):
         showdown = len(hand.live) > 1
         if showdown:
@@ -273,6 +274,7 @@ def _ending(
                 lines.append(f"{name(s)} collected {money(chips)} from "
                              f"{_pot_name(pot, len(pots))}")
                 won[s] = won.get(s, 0) + chips
+                won_in[k - 1][s] = won_in[k - 1].get(s, 0) + chips
         lines += [_shows(hand, s, k, name) for s in order if showdown and s not in said]
     lines.append("*** SUMMARY ***")
     split = "".join(
@@ -287,7 +289,7 @@ def _ending(
         lines.append(f"Board {_cards(hand.board)}")
     for s in sorted(hand.players, key=seat_of.__getitem__):
         role = "".join(f" ({r})" for r in roles.get(s, []))
-        outcome = _outcome(hand, s, won, money, s in blinded)
+        outcome = _outcome(hand, s, won_in, money, s in blinded)
         lines.append(f"Seat {seat_of[s]}: {name(s)}{role} {outcome}")
     return lines
 
@@ -298,10 +300,11 @@ def _shows(hand: HandState, seat: int, run: int, name: Callable[[int], str]) -> 
     return f"{name(seat)}: mucks hand"
 
 
-def _outcome(hand: HandState, seat: int, won: dict[int, int],
+def _outcome(hand: HandState, seat: int, won_in: list[dict[int, int]],
              money: Callable[[int], str], blinded: bool) -> str:
     """A seat's summary: ``folded on the Flop``, ``showed [..] and won (X) with ..``
-    (``blinded``: it posted a blind, so folding first it still bet)."""
+    (``blinded``: it posted a blind, so folding first it still bet); a board run
+    twice says each run's outcome, ``and lost with .., and won (X) with ..``."""
     if hand.folded[seat]:
         street = next(st for st, s, kind, _ in hand.history if s == seat and kind == "fold")
         if street == Street.PREFLOP:
@@ -310,13 +313,15 @@ def _outcome(hand: HandState, seat: int, won: dict[int, int],
             return "folded before Flop" + ("" if acted or blinded else " (didn't bet)")
         return f"folded on the {STREET_NAMES[street].capitalize()}"
     if seat in hand.shown and len(hand.live) > 1:
-        cards, made = _cards(hand.holes[seat]), _made(hand, seat, 1)
-        if seat in won:
-            return f"showed {cards} and won ({money(won[seat])}) with {made}"
-        return f"showed {cards} and lost with {made}"
+        runs = [
+            f"won ({money(won[seat])}) with {_made(hand, seat, k)}" if seat in won
+            else f"lost with {_made(hand, seat, k)}"
+            for k, won in enumerate(won_in, 1)
+        ]
+        return f"showed {_cards(hand.holes[seat])} and " + ", and ".join(runs)
     if len(hand.live) > 1:
         return "mucked"
-    return f"collected ({money(won.get(seat, 0))})"
+    return f"collected ({money(sum(won.get(seat, 0) for won in won_in))})"
 
 
 # The site's words for the ranks: "a pair of Deuces", "a straight, Ten to Ace".

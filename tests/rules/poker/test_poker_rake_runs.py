@@ -85,6 +85,10 @@ def test_the_published_run_twice_hand_reads_replays_and_round_trips():
     assert "*** SECOND RIVER *** [6s 8h 6h Td] [6c]" in written
     # As the site writes it (the file above): a whole amount without its cents.
     assert "Total pot $164 | Rake $2.80" in written and "Hand was run twice" in written
+    # Each run's outcome in the summary, as the site writes it (the file's lines).
+    for line in text.splitlines():
+        if " showed [" in line:
+            assert line in written.splitlines(), line
     (again,) = read_stars(written)
     assert (again.options, again.actions) == (record.options, record.actions)
     phh = PHH.write([record])
