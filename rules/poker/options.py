@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from engine.cards import CardParseError, parse_face
+from engine.cards import CardParseError, face_of, format_face, parse_face
 from engine.game import GameConfig
 
 # The options an imported hand sets (docs/poker.md, "Imported hands"); a table
@@ -270,6 +270,12 @@ class PokerConfig(GameConfig):
 
 def _fit(values: tuple[int, ...], n: int) -> list[int]:
     return [*values[:n], *[0] * (n - len(values))]
+
+
+def card_spelling(card: int) -> str:
+    """A card as hand histories write it (``As``, ``Td``): :func:`spell_cards`' inverse."""
+    text = format_face(face_of(card))
+    return text[0] + text[1].lower()
 
 
 def spell_cards(text: str) -> list[int]:

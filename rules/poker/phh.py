@@ -42,7 +42,7 @@ from rules.poker.amounts import (
     unit_of,
 )
 from rules.poker.hands import PlayedHand, ReplayError, play_record, played_hands
-from rules.poker.options import PokerConfig, spell_cards
+from rules.poker.options import PokerConfig, card_spelling, spell_cards
 from rules.poker.phh_rake import (
     file_stacks,
     finishing_chips,
@@ -273,6 +273,12 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
         if isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)
         else ()
     )
+    # A list per player that names another number of players is the file's slip:
+    # its names (or seats) would go to the wrong players, or to none.
+    for field in ("players", "seats"):
+        listed = data.get(field)
+        if isinstance(listed, list) and len(listed) != n:
+            raise where.error(f"{len(listed)} entries for {n} players (starting_stacks)", field)
     if "_cap" in data:  # PHH has no cap no-limit: our user field
         options["cap"] = chips(_amounts(data["_cap"], "_cap", where, 1), "_cap")[0]
     options.update(_user_options(data, where, chips))
@@ -502,7 +508,8 @@ def _cards(
     spelled = [spell_cards(h) for h in holes] + [spell_cards(board)]
     faces = [c for cards in spelled for c in cards]
     if len(set(faces)) != len(faces):
-        raise where.error("a card is dealt twice", "actions")
+        twice = sorted({card_spelling(c) for c in faces if faces.count(c) > 1})
+        raise where.error(f"a card is dealt twice: {' '.join(twice)}", "actions")
     if len(spelled[-1]) > 5:
         raise where.error("more than five board cards", "actions")
     return holes, board

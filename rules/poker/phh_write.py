@@ -13,12 +13,11 @@ import json
 from collections.abc import Sequence
 from decimal import Decimal
 
-from engine.cards import face_of, format_face
 from engine.events import OMNISCIENT
 from rules.poker.amounts import from_chips
 from rules.poker.betting import hand_pots
 from rules.poker.hands import PlayedHand
-from rules.poker.options import OddChip, PokerConfig, spell_cards
+from rules.poker.options import OddChip, PokerConfig, card_spelling, spell_cards
 from rules.poker.phh_rake import finishing_chips
 from rules.poker.pots import split
 from rules.poker.rake import take_rake
@@ -54,13 +53,8 @@ def toml_value(value: object) -> str:
     raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
-def _card(c: int) -> str:
-    text = format_face(face_of(c))
-    return text[0] + text[1].lower()
-
-
 def _cards(cards: Sequence[int]) -> str:
-    return "".join(_card(c) for c in cards)
+    return "".join(card_spelling(c) for c in cards)
 
 
 def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:

@@ -14,13 +14,12 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Sequence
 
-from engine.cards import face_of, format_face
 from engine.formats import FormatError, GameRecord
 from rules.poker.amounts import from_chips
 from rules.poker.betting import hand_pots
 from rules.poker.evaluator import evaluate, hand_class
 from rules.poker.hands import PlayedHand, played_hands
-from rules.poker.options import OddChip, PokerConfig, spell_cards
+from rules.poker.options import OddChip, PokerConfig, card_spelling, spell_cards
 from rules.poker.pots import Pot, split
 from rules.poker.rake import split_runs, take_rake
 from rules.poker.scoring import Award
@@ -28,13 +27,8 @@ from rules.poker.state import STREET_NAMES, HandState, Street
 from rules.poker.tables.classes import Category
 
 
-def _card(c: int) -> str:
-    text = format_face(face_of(c))
-    return text[0] + text[1].lower()
-
-
 def _cards(cards: Sequence[int]) -> str:
-    return "[" + " ".join(_card(c) for c in cards) + "]"
+    return "[" + " ".join(card_spelling(c) for c in cards) + "]"
 
 
 def _tag(played: PlayedHand, key: str, default: object) -> object:

@@ -75,3 +75,17 @@ def test_a_board_is_dealt_three_one_and_one(old: str, new: str, says: str):
     with pytest.raises(PhhError) as caught:
         read_phh(WSOP.replace(old, new, 1))
     assert says in str(caught.value)
+
+
+@pytest.mark.parametrize("field", ["players", "seats"])
+def test_a_phh_list_per_player_must_name_every_player(field: str):
+    value = "['a', 'b']" if field == "players" else "[1, 2]"
+    with pytest.raises(PhhError) as caught:
+        read_phh(WSOP.replace("players = [", "_was = [") + f"{field} = {value}\n")
+    assert f"{field}: 2 entries for 8 players" in str(caught.value)
+
+
+def test_a_card_dealt_twice_is_named():
+    with pytest.raises(PhhError) as caught:
+        read_phh(WSOP.replace("'d dh p3 Qh3h'", "'d dh p3 QdJd'"))
+    assert "a card is dealt twice: Jd Qd" in str(caught.value)
