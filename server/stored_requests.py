@@ -17,7 +17,7 @@ from server.connection import Reply
 from server.files import MAX_FILE_BYTES, export_text, read_file, to_store
 from server.jsontext import encode
 from server.persistence.store import Store, StoredGame
-from server.records import stored_records
+from server.records import stored_records, summary_text
 from server.replay import build_replay, check_replay
 
 
@@ -41,8 +41,12 @@ async def import_file(store: Store, readers: Analyst, reply: Reply, msg: rq.Impo
     except FormatError as exc:
         raise TableError(ErrorCode.BAD_FILE, str(exc)) from None
     ids = await store.import_games([to_store(c) for c in checked])
+    # Each result in its table's words, as list_games gives it (an imported poker
+    # hand's winner by the name its file gives).
     games = [
-        p.imported_game(i, c.record.game, c.record.title, c.status, c.result)
+        p.imported_game(i, c.record.game, c.record.title, c.status, c.result and {
+            **c.result,
+            "summary": summary_text(c.record.game, c.config, c.result, c.record.players)})
         for i, c in zip(ids, checked, strict=True)
     ]
     reply.send(p.imported(fmt.name, games))

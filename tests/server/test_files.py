@@ -254,6 +254,16 @@ def test_an_imported_poker_hand_names_its_winner_as_the_file_does(
     assert listed.rstrip().endswith("a.b.c wins 3.11 over 1 hand")
 
 
+async def test_an_import_over_the_websocket_names_the_winner_as_the_file_does(
+    harness: Harness,
+) -> None:
+    cash = Path(__file__).parents[1] / "rules" / "poker" / "data" / "stars_cash.txt"
+    alice = await harness.client("alice")
+    done = await alice.request({"type": "import_file", "text": cash.read_text(),
+                                "filename": "cash.txt"})
+    assert done["games"][0]["result"]["summary"] == "a.b.c wins 3.11 over 1 hand"
+
+
 def test_a_game_without_file_formats_says_so() -> None:
     from datetime import UTC, datetime
 
