@@ -119,7 +119,9 @@ def build_replay(
             "label": (words.step_label(opening or view, action) if action is not None
                       else SECRET_STEP if secret else None),
             "events": events,
-            "narration": words.narration(opening, events, vid, names),
+            # The deal has no position before it: its words read the table it dealt
+            # (a post's chips in the file's money need the view's decimals).
+            "narration": words.narration(opening if step.seq else view, events, vid, names),
             "view": view,
             "hints": words.hints(view),
         }

@@ -252,6 +252,9 @@ def test_an_imported_poker_hand_names_its_winner_as_the_file_does(
     assert main(["games", "--db", sqlite_url]) == 0
     assert "finished         7  " in (listed := capsys.readouterr().out)
     assert listed.rstrip().endswith("a.b.c wins 3.11 over 1 hand")
+    # The deal's posts in the file's money too, not in cents.
+    assert main(["replay", "1", "--all", "--db", sqlite_url]) == 0
+    assert "posts the small blind (0.05)" in capsys.readouterr().out
 
 
 async def test_an_import_over_the_websocket_names_the_winner_as_the_file_does(
