@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -32,7 +33,39 @@ def sqlite_file(url: str) -> Path | None:
 
 
 class BadSetting(ValueError):
-    """A ``CARDTABLE_*`` variable whose value is not of its setting's type."""
+    """A setting (a flag or a ``CARDTABLE_*`` variable) whose value is not of its
+    type, range or choices."""
+
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+_SMALL = 1e-6  # "more than nothing", for settings that must be positive
+# (setting, least, most) of every number.
+_BOUNDS = (
+    ("port", 0, 65535),
+    ("grace", 0, math.inf),
+    ("bot_delay", 0, 3600),
+    ("bot_budget", _SMALL, 3600),
+    ("bot_workers", 0, 256),
+    ("analysis_workers", 1, 256),
+    ("max_frame", 1024, math.inf),
+    ("rate", _SMALL, math.inf),
+    ("burst", 1, math.inf),
+    ("flood_limit", 1, math.inf),
+    ("outbound_queue", 1, math.inf),
+    ("idle_timeout", _SMALL, math.inf),
+    ("table_queue", 1, math.inf),
+    ("history", 0, math.inf),
+    ("waiting_timeout", _SMALL, math.inf),
+    ("max_waiting_tables", 1, math.inf),
+    ("lease_seconds", _SMALL, 3600),
+    ("forward_timeout", _SMALL, 3600),
+)
+
+
+def _named(name: str) -> str:
+    """A setting by its name and the variable that sets it (a flag, where there is
+    one, bears the name)."""
+    return f"setting {name} (CARDTABLE_{name.upper()})"
 
 
 @dataclass(frozen=True)
@@ -65,6 +98,24 @@ class Settings:
     lease_seconds: float = 5.0
     forward_timeout: float = 5.0
     bus_prefix: str = "cardtable"
+
+    def __post_init__(self) -> None:
+        # Every value checked once, wherever it came from (a flag, the environment,
+        # code): a port past 65535 wrapped round, a history of -1 failed every table.
+        for name, low, high in _BOUNDS:
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and math.isfinite(value)
+                    and low <= value <= high):
+                least = "more than 0" if low == _SMALL else f"at least {low:g}"
+                span = least if high == math.inf else f"{least} and at most {high:g}"
+                raise BadSetting(f"{_named(name)}: {value!r} must be {span}")
+        if self.log_level.lower() not in LOG_LEVELS:
+            raise BadSetting(f"{_named('log_level')}: {self.log_level!r} is not one of "
+                             f"{', '.join(LOG_LEVELS)}")
+        object.__setattr__(self, "log_level", self.log_level.lower())
+        if self.disconnect_policy not in ("bot", "wait", "forfeit"):
+            raise BadSetting(f"{_named('disconnect_policy')}: {self.disconnect_policy!r} is "
+                             "not one of bot, wait, forfeit")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:

@@ -323,6 +323,32 @@ def test_a_bad_environment_value_is_a_one_line_error(
     assert err == "error: CARDTABLE_GRACE='abc': not a float (default 60.0)\n"
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("CARDTABLE_PORT", "99999", "setting port (CARDTABLE_PORT): 99999 must be at least 0 "
+                                    "and at most 65535"),  # it wrapped round to 34463
+        ("CARDTABLE_LOG_LEVEL", "loud", "'loud' is not one of debug, info"),
+        ("CARDTABLE_DISCONNECT_POLICY", "nope", "'nope' is not one of bot, wait, forfeit"),
+        ("CARDTABLE_HISTORY", "-1", "setting history (CARDTABLE_HISTORY): -1 must be at least 0"),
+        ("CARDTABLE_GRACE", "nan", "setting grace (CARDTABLE_GRACE): nan must be at least 0"),
+        ("CARDTABLE_RATE", "0", "setting rate (CARDTABLE_RATE): 0.0 must be more than 0"),
+    ],
+)
+def test_a_value_out_of_its_settings_range_is_a_one_line_error(
+    sqlite_url: str, capsys: Any, monkeypatch: pytest.MonkeyPatch,
+    variable: str, value: str, says: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["games", "--db", sqlite_url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: setting ") and says in err and err.count("\n") == 1
+    monkeypatch.delenv(variable)
+    # A flag is checked the same way.
+    assert main(["serve", "--port", "99999", "--db", sqlite_url]) == 2
+    assert "setting port (CARDTABLE_PORT): 99999" in capsys.readouterr().err
+
+
 def test_a_file_path_for_a_database_url_is_a_one_line_error_naming_the_url(
     tmp_path: Path, capsys: Any
 ) -> None:
