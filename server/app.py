@@ -99,6 +99,9 @@ class Server:
         self.readers = Analyst(2)
         self._ws: WsServer | None = None
         self.cluster: Cluster | None = None
+        # Until the stored tables are back, the port is held (a second server on it
+        # fails before touching them) but answers no one (503, health not ready).
+        self.ready = False
 
     # lifecycle
 
@@ -130,10 +133,6 @@ class Server:
             on_change=self.cluster.changed if self.cluster else self.lobby.changed,
             on_finished=self.cluster.finished if self.cluster else self.lobby.finished,
         )
-        if self.cluster is not None:
-            await self.cluster.start()  # adopts the tables nobody owns
-        else:
-            await self._resume_tables()
         self._ws = await serve(
             self._handler,
             self.settings.host,
@@ -146,6 +145,11 @@ class Server:
             ping_interval=20,
             ping_timeout=20,
         )
+        if self.cluster is not None:
+            await self.cluster.start()  # adopts the tables nobody owns
+        else:
+            await self._resume_tables()
+        self.ready = True
         log.info("cardtable listening on ws://%s:%d/", self.settings.host, self.port)
 
     @property
@@ -154,7 +158,8 @@ class Server:
         return int(next(iter(self._ws.sockets)).getsockname()[1])
 
     async def stop(self) -> None:
-        """Graceful shutdown: close clients (1001), finish queued work, flush the log."""
+        """Graceful shutdown: close clients (1001), finish queued work, flush the log;
+        after a start that failed part way, of what did start."""
         if self.cluster is not None:
             await self.cluster.halt()
         if self._ws is not None:
@@ -167,8 +172,10 @@ class Server:
         await self.lobby.stop()
         if self.cluster is not None:
             await self.cluster.stop()
-        await self.bots.close()
-        await self.store.close()
+        if hasattr(self, "bots"):
+            await self.bots.close()
+        if hasattr(self, "store"):
+            await self.store.close()
 
     async def _resume_tables(self) -> None:
         for stored in await self.store.unfinished_games():
@@ -273,11 +280,14 @@ class Server:
     def _http(
         self, connection: ServerConnection, request: Request
     ) -> Response | Awaitable[Response] | None:
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            return None
         path = request.path.split("?")[0]
         if path == "/health":
             return self._health(connection)
+        if not self.ready:
+            return _plain(http.HTTPStatus.SERVICE_UNAVAILABLE,
+                          "starting: resuming the stored tables; try again\n")
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
         if path.rstrip("/") == "/tournaments" or path.startswith("/tournaments/"):
             return self._tournament_page(path.rstrip("/"))  # awaited by websockets
         page = STATIC / ("index.html" if path in ("/", "/index.html") else path.lstrip("/"))
@@ -328,6 +338,7 @@ class Server:
                 "nodes_online": [],
                 "ready": True,
             }
+        state["ready"] = bool(state["ready"]) and self.ready
         body = json.dumps(state).encode()
         status = http.HTTPStatus.OK if state["ready"] else http.HTTPStatus.SERVICE_UNAVAILABLE
         headers = Headers(

@@ -23,7 +23,7 @@ from server.cli_common import (
     settings_of,
     with_store,
 )
-from server.settings import BadSetting, Settings, shown_url
+from server.settings import BadSetting, DatabaseUnavailable, Settings, shown_url
 
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
@@ -508,8 +508,8 @@ def _main(argv: list[str] | None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.func(args)
-    except (NoDatabase, BadSetting) as exc:  # no such database; a bad CARDTABLE_* value
-        print(f"error: {exc}" if isinstance(exc, BadSetting) else exc, file=sys.stderr)
+    except (NoDatabase, BadSetting, DatabaseUnavailable) as exc:  # a database; a setting
+        print(exc if isinstance(exc, NoDatabase) else f"error: {exc}", file=sys.stderr)
         return 2
     return result
 

@@ -5,6 +5,7 @@ reaping of tables whose game is over."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from protocol import builders as p
@@ -97,8 +98,10 @@ class Lobby:
     async def stop(self) -> None:
         """Stop every table, after the commands each had already accepted."""
         for table in list(self.tables.values()):
-            if table.queue is not None:
-                await table.submit(_noop)
+            # Only a running actor drains its queue (one whose start failed never will).
+            if table.queue is not None and table.task is not None and not table.task.done():
+                with contextlib.suppress(TableError):  # a full queue: stop it as it is
+                    await table.submit(_noop)
             await table.stop()
         for task in self._reapers:
             task.cancel()

@@ -37,6 +37,11 @@ class BadSetting(ValueError):
     type, range or choices."""
 
 
+class DatabaseUnavailable(Exception):
+    """The database ``db_url`` names cannot be opened: down, not there, or a URL that
+    does not work (the message says which, in one line)."""
+
+
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 _SMALL = 1e-6  # "more than nothing", for settings that must be positive
 # (setting, least, most) of every number.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -47,6 +48,9 @@ from server.persistence.models import (
     TournamentRow,
 )
 from server.persistence.writer import Insert, StorageError, Writer
+from server.settings import DatabaseUnavailable, shown_url
+
+log = logging.getLogger("cardtable.store")
 
 ACTIONS = ActionRow.metadata.tables["actions"]
 
@@ -135,10 +139,17 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
-        """Connect to ``url``, upgrading the schema to the newest migration first."""
-        if migrate:
-            await upgrade(url)
-        return cls(make_engine(url), make_writer_engine(url))
+        """Connect to ``url``, upgrading the schema to the newest migration first;
+        :class:`DatabaseUnavailable` (one line) when it cannot be opened."""
+        try:
+            if migrate:
+                await upgrade(url)
+            return cls(make_engine(url), make_writer_engine(url))
+        except Exception as exc:  # refused, no such database, unknown driver or URL option
+            log.debug("cannot open %s", shown_url(url), exc_info=True)
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise DatabaseUnavailable(f"cannot open the database {shown_url(url)}: "
+                                   f"{reason[:300]}") from None
 
     async def close(self) -> None:
         """Commit pending writes, then release connections."""

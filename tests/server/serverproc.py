@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from server.lifeline import set_parent_death_signal
 from tests.server.conftest import Client
@@ -72,7 +73,7 @@ async def connect_when_up(port: int, proc: subprocess.Popen[bytes]) -> Client:
             raise AssertionError(f"server exited with {proc.returncode}: {why}")
         try:
             return Client(await connect(f"ws://127.0.0.1:{port}/"))
-        except OSError:
+        except (OSError, InvalidStatus):  # not listening yet, or still resuming (503)
             await asyncio.sleep(0.05)
     raise AssertionError("server did not come up")
 

@@ -18,6 +18,7 @@ from tests.server.conftest import (
     sit_and_start,
     start_harness,
 )
+from tests.server.serverproc import free_port
 
 
 def finished_game(url: str) -> int:
@@ -347,6 +348,17 @@ def test_a_value_out_of_its_settings_range_is_a_one_line_error(
     # A flag is checked the same way.
     assert main(["serve", "--port", "99999", "--db", sqlite_url]) == 2
     assert "setting port (CARDTABLE_PORT): 99999" in capsys.readouterr().err
+
+
+def test_a_database_that_cannot_be_opened_is_a_one_line_error(capsys: Any) -> None:
+    refused = f"postgresql://u:secret@127.0.0.1:{free_port()}/club"  # nothing listens
+    for command in (["games"], ["serve", "--port", "0"]):
+        assert main([*command, "--db", refused]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: cannot open the database postgresql://u:***@127.0.0.1:")
+        assert err.count("\n") == 1 and "secret" not in err
+    assert main(["games", "--db", "foo://bar"]) == 2
+    assert "error: cannot open the database foo://bar: " in capsys.readouterr().err
 
 
 def test_a_file_path_for_a_database_url_is_a_one_line_error_naming_the_url(

@@ -169,3 +169,31 @@ async def test_a_game_whose_last_action_was_stored_but_not_its_end_finishes_on_r
 
 async def nothing() -> None:
     return None
+
+
+async def test_a_server_on_a_taken_port_resumes_no_table(sqlite_url: str) -> None:
+    """The port is taken before the stored tables are resumed: a second server
+    started on a running one's port fails before it plays any of their moves."""
+    import socket
+
+    from server.app import Server
+
+    h = await start_harness(make_settings(sqlite_url))
+    c = await h.client("ann")
+    await c.request({"type": "create_table", "game": "whist", "seat": 2, "start": True})
+    try:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            second = Server(make_settings(sqlite_url, port=taken.getsockname()[1]))
+            try:
+                await second.start()
+                raise AssertionError("a second server started on a taken port")
+            except OSError:
+                pass
+            finally:
+                await second.stop()
+            assert second.lobby.tables == {}
+    finally:
+        await c.close()
+        await h.server.stop()
