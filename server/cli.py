@@ -19,6 +19,7 @@ from server.cli_common import (
     NoDatabase,
     add_db,
     configure_logging,
+    positive,
     record_id,
     settings_of,
     with_store,
@@ -85,7 +86,8 @@ def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
         choices=["waiting", "live", "finished", "abandoned"],
         help="only games with this status",
     )
-    games.add_argument("--limit", type=int, default=30, help="newest games to list (default 30)")
+    games.add_argument("--limit", type=positive, default=30,
+                       help="newest games to list (default 30)")
     games.set_defaults(func=cmd_games)
 
     rp = sub.add_parser("replay", help="step through a stored game in the terminal")
@@ -239,7 +241,7 @@ def _add_tournament_parsers(sub: Any) -> None:
 
     ts = sub.add_parser("tournaments", help="list stored tournaments")
     add_db(ts)
-    ts.add_argument("--limit", type=int, default=30, help="newest to list (default 30)")
+    ts.add_argument("--limit", type=positive, default=30, help="newest to list (default 30)")
     ts.set_defaults(func=cmd_tournaments)
 
     st = sub.add_parser("standings", help="a stored tournament's standings and matches")

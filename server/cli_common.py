@@ -38,6 +38,17 @@ def record_id(text: str) -> int:
     return value
 
 
+def positive(text: str) -> int:
+    """An argparse type for a count of at least 1 (``--limit``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"{text} is not a count (1 or more)")
+    return value
+
+
 def settings_of(args: argparse.Namespace) -> Settings:
     """The settings: the command line's, else the environment's, else the defaults."""
     keys = ("host", "port", "db_url", "log_level", "grace", "disconnect_policy")

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.formats import GameRecord
 from engine.statistics import StatTable, Value
-from server.cli_common import add_db, with_store
+from server.cli_common import add_db, positive, with_store
 from server.records import stored_records
 
 
@@ -27,7 +27,7 @@ def add_stats_parser(sub: Any) -> None:
     p.add_argument("player", nargs="?", help="only this player (default: everyone)")
     p.add_argument("--game", help="only this game (default: every game that keeps statistics)")
     p.add_argument(
-        "--limit", type=int, default=10_000, help="newest stored games to read (default 10000)"
+        "--limit", type=positive, default=10_000, help="newest stored games to read (default 10000)"
     )
     add_db(p)
     p.set_defaults(func=cmd_stats)

@@ -102,6 +102,10 @@ def test_replay_of_a_missing_game_is_a_clear_error(sqlite_url: str, capsys: Any)
     assert capsys.readouterr().out == "no stored games\n"
     assert main(["replay", "999", "--db", sqlite_url]) == 2
     assert "no stored game 999" in capsys.readouterr().err
+    for command in (["games", "--limit", "-1"], ["tournaments", "--limit", "0"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--db", sqlite_url])
+        assert "is not a count (1 or more)" in capsys.readouterr().err
     # An id no database column holds is refused as the command line is read.
     huge = "99999999999999999999"
     for command in (["replay", huge], ["export", huge, "--format", "pbn"],
