@@ -152,6 +152,22 @@ def _in_money(exc: IllegalAction, opts: Options, money: Callable[[int], str]) ->
     return exc.message
 
 
+def told_apart(names: Sequence[str]) -> list[str]:
+    """Names as a hand history writes them, where a name stands for its seat: two
+    seats of one name (three "equity" bots) are told apart, "equity", "equity 2",
+    "equity 3"; an empty name stays empty."""
+    taken: set[str] = set()
+    out: list[str] = []
+    for text in names:
+        k, candidate = 1, text
+        while candidate and candidate in taken:
+            k += 1
+            candidate = f"{text} {k}"
+        taken.add(candidate)
+        out.append(candidate)
+    return out
+
+
 def played_hands(record: GameRecord, unfinished: bool = False) -> list[PlayedHand]:
     """Every finished hand of a record, in order (ReplayError if the log breaks the
     rules); ``unfinished``: and the hand in progress where the record stops, with

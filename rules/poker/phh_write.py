@@ -16,7 +16,7 @@ from decimal import Decimal
 from engine.events import OMNISCIENT
 from rules.poker.amounts import from_chips
 from rules.poker.betting import hand_pots
-from rules.poker.hands import PlayedHand
+from rules.poker.hands import PlayedHand, told_apart
 from rules.poker.options import OddChip, PokerConfig, card_spelling, spell_cards
 from rules.poker.phh_rake import finishing_chips
 from rules.poker.pots import split
@@ -127,7 +127,9 @@ def hand_lines(played: PlayedHand, viewer: int = OMNISCIENT) -> list[str]:
             else stack_list(ours)
         )
     if played.names and any(played.names):
-        computed["players"] = toml_value([played.names[s] for s in order])
+        # Told apart by seat, not by position: a seat keeps its name hand after hand.
+        named = told_apart(played.names)
+        computed["players"] = toml_value([named[s] for s in order])
     if config.cap is not None:  # nor for cap no-limit
         computed["_cap"] = money(config.cap)
     if hand.raked and config.rake_percent:

@@ -18,7 +18,7 @@ from engine.formats import FormatError, GameRecord
 from rules.poker.amounts import from_chips
 from rules.poker.betting import hand_pots
 from rules.poker.evaluator import evaluate, hand_class
-from rules.poker.hands import PlayedHand, played_hands
+from rules.poker.hands import PlayedHand, played_hands, told_apart
 from rules.poker.options import OddChip, PokerConfig, card_spelling, spell_cards
 from rules.poker.pots import Pot, split
 from rules.poker.rake import split_runs, take_rake
@@ -96,19 +96,9 @@ def _hand_lines(played: PlayedHand, seen: Callable[[bool], None], trim: bool) ->
         return symbol + (str(chips // 10 ** config.decimals) if whole and trim
                          else from_chips(chips, config.decimals))
 
-    # A player's name stands for its seat in the text, so two seats of one name
-    # (three "equity" bots) are told apart: "equity", "equity 2", "equity 3".
-    given = [(played.names[s] if played.names and played.names[s] else "") or f"Seat {s + 1}"
-             for s in range(len(hand.starting))]
-    taken: set[str] = set()
-    unique: list[str] = []
-    for text in given:
-        k, candidate = 1, text
-        while candidate in taken:
-            k += 1
-            candidate = f"{text} {k}"
-        taken.add(candidate)
-        unique.append(candidate)
+    unique = told_apart([
+        (played.names[s] if played.names and played.names[s] else "") or f"Seat {s + 1}"
+        for s in range(len(hand.starting))])
 
     def name(seat: int) -> str:
         return unique[seat]

@@ -4,12 +4,14 @@ histories")."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from engine.formats import GameRecord
 from engine.rng import Rng
 from rules.poker.game import PokerGame
+from rules.poker.phh import PHH
 from rules.poker.stars import STARS, read_stars
 
 # pokerregion/poker, tests/handhistory/stars_hands.py, HAND2: a real PokerStars
@@ -89,3 +91,10 @@ def test_a_game_played_at_a_table_is_written_hand_by_hand():
     assert text.count("PokerStars Hand #") == 3
     assert "Seat 3: equity 2 (" in text and "Seat 4: equity 3 (" in text
     assert "folds" in text.split("*** FLOP ***")[-1]
+    # PHH names them the same way, each seat by one name in every hand (its players
+    # are listed from the button), so statistics read back keep the seats apart.
+    by_seat = {1: "me", 2: "equity", 3: "equity 2", 4: "equity 3"}
+    hands = list(tomllib.loads(PHH.write([record])).values())  # sections [1], [2], [3]
+    assert len(hands) == 3
+    for hand in hands:
+        assert hand["players"] == [by_seat[s] for s in hand["seats"]]
