@@ -75,7 +75,7 @@ def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
         "--lease-seconds",
         type=float,
         help="seconds a table's lease lasts unrenewed: how soon another node takes over "
-        "the tables of a dead one (default 5)",
+        "the tables of a dead one (env CARDTABLE_LEASE_SECONDS; default 5)",
     )
     serve.set_defaults(func=cmd_serve)
 
@@ -305,7 +305,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _cluster_problem(settings: Settings) -> str | None:
     """What is wrong with the cluster flags, if anything."""
     if not settings.bus:
-        return None
+        # A name without a bus names nothing (and /health would report it).
+        return "--node names a node of a cluster: give --bus too" if settings.node else None
     from server.bus import valid_node_name
     from server.bus.mqtt import parse_mqtt_url
 

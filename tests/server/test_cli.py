@@ -354,6 +354,11 @@ def test_a_value_out_of_its_settings_range_is_a_one_line_error(
     assert "setting port (CARDTABLE_PORT): 99999" in capsys.readouterr().err
 
 
+def test_a_node_name_without_a_bus_is_refused(sqlite_url: str, capsys: Any) -> None:
+    assert main(["serve", "--node", "n1", "--db", sqlite_url]) == 2
+    assert "error: --node names a node of a cluster: give --bus too" in capsys.readouterr().err
+
+
 def test_a_database_that_cannot_be_opened_is_a_one_line_error(capsys: Any) -> None:
     refused = f"postgresql://u:secret@127.0.0.1:{free_port()}/club"  # nothing listens
     for command in (["games"], ["serve", "--port", "0"]):
