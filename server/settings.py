@@ -136,7 +136,8 @@ class Settings:
                 try:
                     values[f.name] = kind(raw)
                 except ValueError:
-                    raise BadSetting(f"{name}={raw!r}: not a {kind.__name__} "
+                    what = {int: "a whole number", float: "a number"}.get(kind, kind.__name__)
+                    raise BadSetting(f"{name}={raw!r}: not {what} "
                                      f"(default {getattr(cls, f.name)!r})") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "db_url" in values:

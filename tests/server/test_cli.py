@@ -325,7 +325,7 @@ def test_a_bad_environment_value_is_a_one_line_error(
     monkeypatch.setenv("CARDTABLE_GRACE", "abc")
     assert main(["games", "--db", sqlite_url]) == 2
     err = capsys.readouterr().err
-    assert err == "error: CARDTABLE_GRACE='abc': not a float (default 60.0)\n"
+    assert err == "error: CARDTABLE_GRACE='abc': not a number (default 60.0)\n"
 
 
 @pytest.mark.parametrize(
