@@ -281,7 +281,7 @@ class Server:
         self, connection: ServerConnection, request: Request
     ) -> Response | Awaitable[Response] | None:
         path = request.path.split("?")[0]
-        if path == "/health":
+        if path == "/health" and request.headers.get("Upgrade", "").lower() != "websocket":
             return self._health(connection)
         if not self.ready:
             return _plain(http.HTTPStatus.SERVICE_UNAVAILABLE,
