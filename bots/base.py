@@ -190,7 +190,7 @@ def warm_up(
         def first(bot: Bot = bot, done: threading.Event = done) -> None:
             # A failing bot fails again in the game, where it counts.
             with contextlib.suppress(BaseException):
-                bot.decide(dict(view), legal, seat, seed, budget)
+                as_action(bot.decide(dict(view), legal, seat, seed, budget))
             done.set()
 
         # A daemon thread: a bot that never returns cannot keep the process alive.

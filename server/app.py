@@ -107,6 +107,19 @@ class Server:
 
     async def start(self) -> None:
         self.store = await Store.open(self.settings.db_url)
+        # The port first: a second server on it stops here, before any bot or table.
+        self._ws = await serve(
+            self._handler,
+            self.settings.host,
+            self.settings.port,
+            max_size=self.settings.max_frame,
+            # Frames are small JSON; deflate would cost more CPU than it saves bytes.
+            compression=None,
+            create_connection=RequestConnection,
+            process_request=self._http,
+            ping_interval=20,
+            ping_timeout=20,
+        )
         self.bots = BotRunner(self.settings.bot_workers, self.settings.bot_budget)
         await self.bots.start()  # warm before resumed tables ask their bots to move
         if self.bus is None and self.settings.bus:
@@ -132,18 +145,6 @@ class Server:
             analyst=self.analyst,
             on_change=self.cluster.changed if self.cluster else self.lobby.changed,
             on_finished=self.cluster.finished if self.cluster else self.lobby.finished,
-        )
-        self._ws = await serve(
-            self._handler,
-            self.settings.host,
-            self.settings.port,
-            max_size=self.settings.max_frame,
-            # Frames are small JSON; deflate would cost more CPU than it saves bytes.
-            compression=None,
-            create_connection=RequestConnection,
-            process_request=self._http,
-            ping_interval=20,
-            ping_timeout=20,
         )
         if self.cluster is not None:
             await self.cluster.start()  # adopts the tables nobody owns

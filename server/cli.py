@@ -50,7 +50,7 @@ def build_parser(with_tools: bool = True) -> argparse.ArgumentParser:
     add_db(serve)
     serve.add_argument(
         "--log-level",
-        choices=["debug", "info", "warning", "error"],
+        choices=["debug", "info", "warning", "error", "critical"],
         help="log level (env CARDTABLE_LOG_LEVEL; default info)",
     )
     serve.add_argument("--grace", type=float,

@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.events import OMNISCIENT
 from engine.formats import FileFormat, FormatError, GameRecord
+from engine.presentation import plural
 from rules.poker.amounts import (
     AmountError,
     check_amount,
@@ -278,7 +279,8 @@ def _record(data: Mapping[str, Any], where: _Where) -> GameRecord:
     for field in ("players", "seats"):
         listed = data.get(field)
         if isinstance(listed, list) and len(listed) != n:
-            raise where.error(f"{len(listed)} entries for {n} players (starting_stacks)", field)
+            raise where.error(f"{plural(len(listed), 'entry', 'entries')} for {n} players "
+                              "(starting_stacks)", field)
     if "_cap" in data:  # PHH has no cap no-limit: our user field
         options["cap"] = chips(_amounts(data["_cap"], "_cap", where, 1), "_cap")[0]
     options.update(_user_options(data, where, chips))
