@@ -391,7 +391,13 @@ def read(text: str, game: Game[Any, Any]) -> list[GameRecord]:
     """Every board of a PBN file as a record that replays through ``game``."""
     boards = read_boards(text)
     if not boards:
-        raise PbnError("no board with a Deal tag in the file")
+        # PBN's tag names are case-sensitive; say so to a file that
+        # wrote them in another case, rather than that it has no deal.
+        names = {m.group(1) for m in _TAG.finditer(text)}
+        other = sorted(n for n in names if n.lower() == "deal" and n != "Deal")
+        hint = (f" (tag names are case-sensitive: [Deal \"...\"], not [{other[0]} ...])"
+                if other else "")
+        raise PbnError(f"no board with a Deal tag in the file{hint}")
     return [to_record(b, game) for b in boards]
 
 

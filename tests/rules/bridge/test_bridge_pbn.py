@@ -135,6 +135,9 @@ def test_syntax_errors_give_the_line():
     assert err.value.line == 2
     with pytest.raises(PbnError):
         read("; only a comment\n")
+    with pytest.raises(PbnError) as err:  # tag names are case-sensitive
+        read(f'[board "1"]\n[deal "{DEAL}"]\n')
+    assert 'tag names are case-sensitive: [Deal "..."], not [deal ...]' in str(err.value)
 
 
 def test_the_format_is_listed_by_the_game():
