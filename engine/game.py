@@ -227,6 +227,12 @@ class Game(ABC, Generic[S, C]):
             resolved = {**defs[ref.rsplit("/", 1)[-1]], **prop} if ref else dict(prop)
             resolved.pop("$ref", None)
             resolved.pop("allOf", None)
+            if ref:  # the option's title, not its type's ("Odd Chip", not "OddChip")
+                resolved["title"] = prop.get("title") or name.replace("_", " ").title()
+            # A docstring's first paragraph, on one line: what a form shows.
+            text = str(resolved.get("description") or "").strip()
+            if text:
+                resolved["description"] = " ".join(text.split("\n\n")[0].split())
             out[name] = resolved
         return out
 

@@ -11,7 +11,8 @@ from engine.game import GameConfig
 
 
 class ClaimPolicy(StrEnum):
-    """How a claim (by the declarer or a defender) is settled (rules/bridge/claims.py)."""
+    """How a claim (by the declarer or a defender) is settled: double_dummy, the
+    solver answers for opponents who cannot beat it; defenders, the players answer."""
 
     # The solver answers for the opponents when their best play cannot beat the claim;
     # otherwise, and for a defender's partner, the players answer.

@@ -192,7 +192,8 @@ PRESETS: dict[str, MeldRules] = {"indian": MeldRules.indian(), "gin": MeldRules.
 # --- the table config (the Game's options) ---------------------------------------
 
 class Variant(StrEnum):
-    """Which rummy the table plays (each fixes its meld rules: ``MeldRules.indian``/``gin``)."""
+    """Which rummy the table plays: indian (13 cards, 2–6 players, points) or gin
+    (10 cards, 2 players, knock or gin); each fixes its own meld rules."""
 
     INDIAN = "indian"  # 13-card points rummy, 2-6 players, two decks + 2 printed jokers, wild rank
     GIN = "gin"  # gin rummy, 2 players, one deck, 10 cards, knock / gin / lay-off
@@ -220,10 +221,10 @@ class RummyConfig(GameConfig):
         "Players at the table: 2 to 6 for indian; gin is for exactly 2."))
     # indian
     pool: Pool = Pool.POOL_101
-    first_drop: int = Field(default=20, ge=0, description="points a drop before one's "
-                            "first draw costs (25 in a 201 pool)")
-    middle_drop: int = Field(default=40, ge=0, description="points a later drop costs "
-                             "(50 in a 201 pool)")
+    first_drop: int = Field(default=20, ge=0, description="Points a drop before one's "
+                            "first draw costs (25 in a 201 pool).")
+    middle_drop: int = Field(default=40, ge=0, description="Points a later drop costs "
+                             "(50 in a 201 pool).")
     wrong_declaration: int = Field(default=80, ge=0, description=(
         "Points charged to a player whose declaration is wrong (indian)."))
     # gin

@@ -55,3 +55,12 @@ def test_a_yes_no_option_takes_a_boolean(game_name: str):
 def test_a_number_written_as_text_still_converts():
     game = get_game("whist")
     assert game.parse_config({"deals": "2"}) == game.parse_config({"deals": 2})
+
+
+@pytest.mark.parametrize("game_name", available())
+def test_every_option_is_offered_with_a_title_and_a_one_line_description(game_name: str):
+    """What a create-table form shows: the option's own title (not its type's class
+    name) and a description in one line (a docstring's first paragraph whole)."""
+    for name, prop in get_game(game_name).options_schema().items():
+        assert prop["title"] == name.replace("_", " ").title(), (name, prop["title"])
+        assert prop["description"] and "\n" not in prop["description"], name
