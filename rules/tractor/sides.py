@@ -27,6 +27,9 @@ TEAM_NAMES = ("seats 0 and 2", "seats 1 and 3")
 
 
 def _after(rounds: int) -> str:
+    # Only a match its players end by agreement stops before its first round ends.
+    if rounds == 0:
+        return "before the first round ended"
     return f"after {rounds} round{'s' if rounds != 1 else ''}"
 
 

@@ -46,8 +46,10 @@ def _public_view(state: TractorState, name: str) -> JSON:
     landlord = state.landlord
     out: JSON = {
         "game": name,
-        "round": state.rounds_played + (0 if state.phase in (Phase.ROUND_OVER, Phase.OVER)
-                                        else 1),
+        # At least 1: a match ended by agreement before its first round ended
+        # was still in round 1, not in a round 0.
+        "round": max(1, state.rounds_played + (0 if state.phase in (Phase.ROUND_OVER,
+                                                                     Phase.OVER) else 1)),
         "phase": state.phase.value,
         "levels": [rank_name(v) for v in state.levels],
         "max_rank": state.config.max_rank,

@@ -73,3 +73,13 @@ def test_no_seat_sends_the_end_as_a_move() -> None:
     seat = GAME.to_act(state)[0]
     with pytest.raises(IllegalAction):
         GAME.validate(state, seat, {"type": END_MATCH})
+
+
+def test_a_match_ended_in_its_first_round_is_in_round_one() -> None:
+    """No round ended yet: the view shows round 1 (there is no round 0) and the
+    result says the match stopped before the first round ended."""
+    state = GAME.new(GAME.parse_config({}), 5)
+    ended, _ = GAME.end_by_agreement(state)
+    assert GAME.view(ended, 0)["round"] == 1
+    result = GAME.result(ended)
+    assert result is not None and "drawn before the first round ended" in result.summary
