@@ -308,8 +308,11 @@ class TractorPresentation(Presentation):
         if kind == "round_ended_early":
             return "The round ends early: its result can no longer change"
         if kind == "match_ended":
-            return (f"The players agree to end the match after "
-                    f"{plural(event.get('rounds'), 'round')}: the levels stand as they are")
+            rounds = event.get("rounds")
+            when = ("before the first round ended" if rounds == 0
+                    else f"after {plural(rounds, 'round')}")
+            return (f"The players agree to end the match {when}: the levels stand as "
+                    "they are")
         if kind == "takeback_bid":
             return (f"{actor} {verb('withdraw', you)} the declaration "
                     f"{declaration_text(event.get('cards'))}")
