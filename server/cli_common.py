@@ -26,27 +26,26 @@ def add_db(p: argparse.ArgumentParser) -> None:
 MAX_ID = 2**63 - 1
 
 
-def record_id(text: str) -> int:
-    """An argparse type for a stored game's or tournament's id: a whole number that
-    a database can hold, so that a mistyped one is "no such game", not a crash."""
+def _whole(text: str, wrong: str, not_a: str) -> int:
+    """``text`` as a whole number from 1 to :data:`MAX_ID`, or the argparse error."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+        raise argparse.ArgumentTypeError(f"{text!r} {not_a}") from None
     if not 1 <= value <= MAX_ID:
-        raise argparse.ArgumentTypeError(f"{text} is not an id (ids are 1 to {MAX_ID})")
+        raise argparse.ArgumentTypeError(f"{text} {wrong}")
     return value
+
+
+def record_id(text: str) -> int:
+    """An argparse type for a stored game's or tournament's id: a whole number that
+    a database can hold, so that a mistyped one is "no such game", not a crash."""
+    return _whole(text, f"is not an id (ids are 1 to {MAX_ID})", "is not an id (a whole number)")
 
 
 def positive(text: str) -> int:
     """An argparse type for a count of at least 1 (``--limit``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= MAX_ID:
-        raise argparse.ArgumentTypeError(f"{text} is not a count (1 or more)")
-    return value
+    return _whole(text, "is not a count (1 or more)", "is not a whole number")
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

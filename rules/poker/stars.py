@@ -200,17 +200,15 @@ def _build(
                 raise hand.error(f"a card is dealt twice: {text}", line)
         return spelled
 
-    def hole(p: int, text: str, line: int) -> str:
+    def hole(p: int, text: str, line: int) -> None:
         """Player ``p``'s cards as the file shows them, which must be the ones it was
         dealt (or showed) earlier in the hand, if any."""
         spelled = cards(text, line, p)
         if holes[p] and spelled and set(spell_cards(spelled)) != set(spell_cards(holes[p])):
             raise hand.error(f"{seats[p].name} shows [{text}], not the cards seen before "
-                             f"({' '.join(holes[p][i:i + 2] for i in range(0, len(holes[p]), 2))})",
-                             line)
+                             f"({_spaced(holes[p])})", line)
         if spelled:
             holes[p] = spelled
-        return spelled
 
     def same(text: str, dealt: str, line: int, what: str) -> None:
         try:
@@ -218,8 +216,7 @@ def _build(
         except ValueError as exc:
             raise hand.error(str(exc), line) from None
         if given != spell_cards(dealt):
-            shown = " ".join(dealt[i:i + 2] for i in range(0, len(dealt), 2))
-            raise hand.error(f"[{text}] is not {what} ([{shown}])", line)
+            raise hand.error(f"[{text}] is not {what} ([{_spaced(dealt)}])", line)
 
     for line, row in body:
         try:
@@ -353,6 +350,11 @@ def _build(
     record = _odd_chips(record, [c(v) for v in collected])
     _check_collected(hand, record, [c(v) for v in collected])
     return record
+
+
+def _spaced(spelled: str) -> str:
+    """Cards spelled together (``AsKd``) as the site writes them (``As Kd``)."""
+    return " ".join(spelled[i:i + 2] for i in range(0, len(spelled), 2))
 
 
 def _unknown_winners(record: GameRecord, collected: list[int]) -> GameRecord:
