@@ -16,6 +16,7 @@ from engine.dds.deal import make_deal
 from engine.errors import IllegalAction
 from engine.formats import FormatError, GameRecord
 from engine.game import Game
+from engine.presentation import plural
 from engine.tricks import winning_index
 from rules.bridge.auction import STRAINS, Bid, Contract, final_contract, parse_call
 from rules.bridge.boards import SEATS
@@ -202,7 +203,7 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
         # refused, not mended.
         took = state.results[-1].tricks or 0
         if board.result != took:
-            raise _result_error(board, tag_result, f"is not the {_tricks(took)} taken"
+            raise _result_error(board, tag_result, f"is not the {plural(took, 'trick')} taken"
                                 if state.results[-1].contract else "on a board passed out")
     return GameRecord(
         game="bridge",
@@ -215,12 +216,8 @@ def to_record(board: FileBoard, game: Game[Any, Any], tag_auction: str = "Auctio
     )
 
 
-def _tricks(n: int) -> str:
-    return f"{n} trick{'s' * (n != 1)}"
-
-
 def _result_error(board: FileBoard, tag: str, why: str) -> FormatError:
-    return FormatError(f"a result of {_tricks(board.result or 0)} {why}",
+    return FormatError(f"a result of {plural(board.result or 0, 'trick')} {why}",
                        line=board.result_line or board.line, item=f"{board.label}, {tag}")
 
 
