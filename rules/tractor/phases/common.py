@@ -57,8 +57,8 @@ def take(hand: Sequence[int], faces: Sequence[int]) -> tuple[int, ...] | None:
 def parse_cards(action: Mapping[str, Any]) -> list[int]:
     """The faces an action's ``cards`` names, or IllegalAction."""
     raw = action.get("cards")
-    if isinstance(raw, str):
-        raw = raw.replace(",", " ").split()
+    # One spelling, as every other game's card lists: a string would be stored as
+    # sent and read back character by character by the labels and replays.
     if not isinstance(raw, list | tuple) or not all(isinstance(x, str) for x in raw):
         raise IllegalAction("bad_action", 'expected "cards": a list of cards')
     try:

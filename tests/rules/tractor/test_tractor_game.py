@@ -569,6 +569,7 @@ def test_junk_actions_are_refused() -> None:
     cases: list[tuple[dict[str, Any], str]] = [
         ({"type": "play", "cards": ["3C"]}, "bad_action"),
         ({"type": "declare", "cards": ["XX"]}, "bad_card"),
+        ({"type": "declare", "cards": "2H"}, "bad_action"),
         ({"type": "declare", "cards": ["3C"]}, "weak_declaration"),
         ({"type": "declare", "cards": ["2S"]}, "not_in_hand"),
         ({"type": "pass"}, "nothing_to_pass"),
