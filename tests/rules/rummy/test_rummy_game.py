@@ -302,6 +302,8 @@ def test_gin_knock_and_undercut(
     s = play(s, 1, type="done")
     assert s.last is not None and (s.last.how, s.last.winner) == (how, winner)
     assert max(s.last.points) == points
+    # A knock that stood wins the deal, 0 points or not: the box goes with it.
+    assert s.boxes == tuple(int(seat == winner) for seat in range(2))
 
 
 def test_gin_scores_the_bonus_and_allows_no_layoff() -> None:
