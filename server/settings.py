@@ -34,7 +34,23 @@ def sqlite_file(url: str) -> Path | None:
 
 class BadSetting(ValueError):
     """A setting (a flag or a ``CARDTABLE_*`` variable) whose value is not of its
-    type, range or choices."""
+    type, range or choices; ``setting`` names it and ``problem`` says what is wrong."""
+
+    def __init__(self, message: str, setting: str = "", problem: str = "") -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.problem = problem
+
+    @classmethod
+    def of(cls, setting: str, problem: str) -> BadSetting:
+        """The error for ``setting`` named by its variable (a flag, where there is one,
+        bears the name; ``from_env`` names the flag when the value came from one)."""
+        return cls(f"setting {setting} (CARDTABLE_{setting.upper()}): {problem}", setting, problem)
+
+
+def flag_of(setting: str) -> str:
+    """The command-line flag that sets ``setting``."""
+    return "--db" if setting == "db_url" else "--" + setting.replace("_", "-")
 
 
 class DatabaseUnavailable(Exception):
@@ -65,12 +81,6 @@ _BOUNDS = (
     ("lease_seconds", _SMALL, 3600),
     ("forward_timeout", _SMALL, 3600),
 )
-
-
-def _named(name: str) -> str:
-    """A setting by its name and the variable that sets it (a flag, where there is
-    one, bears the name)."""
-    return f"setting {name} (CARDTABLE_{name.upper()})"
 
 
 @dataclass(frozen=True)
@@ -113,14 +123,14 @@ class Settings:
                     and low <= value <= high):
                 least = "more than 0" if low == _SMALL else f"at least {low:g}"
                 span = least if high == math.inf else f"{least} and at most {high:g}"
-                raise BadSetting(f"{_named(name)}: {value!r} must be {span}")
+                raise BadSetting.of(name, f"{value!r} must be {span}")
         if self.log_level.lower() not in LOG_LEVELS:
-            raise BadSetting(f"{_named('log_level')}: {self.log_level!r} is not one of "
-                             f"{', '.join(LOG_LEVELS)}")
+            raise BadSetting.of("log_level", f"{self.log_level!r} is not one of "
+                                f"{', '.join(LOG_LEVELS)}")
         object.__setattr__(self, "log_level", self.log_level.lower())
         if self.disconnect_policy not in ("bot", "wait", "forfeit"):
-            raise BadSetting(f"{_named('disconnect_policy')}: {self.disconnect_policy!r} is "
-                             "not one of bot, wait, forfeit")
+            raise BadSetting.of("disconnect_policy", f"{self.disconnect_policy!r} is "
+                                "not one of bot, wait, forfeit")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
@@ -139,10 +149,17 @@ class Settings:
                     what = {int: "a whole number", float: "a number"}.get(kind, kind.__name__)
                     raise BadSetting(f"{name}={raw!r}: not {what} "
                                      f"(default {getattr(cls, f.name)!r})") from None
-        values.update({k: v for k, v in overrides.items() if v is not None})
+        flags = {k: v for k, v in overrides.items() if v is not None}
+        values.update(flags)
         if "db_url" in values:
             _check_db_url(str(values["db_url"]))
-        return cls(**values)  # type: ignore[arg-type]
+        try:
+            return cls(**values)  # type: ignore[arg-type]
+        except BadSetting as exc:
+            if exc.setting not in flags:
+                raise
+            raise BadSetting(f"{flag_of(exc.setting)}: {exc.problem}", exc.setting,
+                             exc.problem) from None
 
 
 def shown_url(url: str) -> str:

@@ -349,9 +349,13 @@ def test_a_value_out_of_its_settings_range_is_a_one_line_error(
     err = capsys.readouterr().err
     assert err.startswith("error: setting ") and says in err and err.count("\n") == 1
     monkeypatch.delenv(variable)
-    # A flag is checked the same way.
+    # A flag is checked the same way, and named as given.
     assert main(["serve", "--port", "99999", "--db", sqlite_url]) == 2
-    assert "setting port (CARDTABLE_PORT): 99999" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("error: --port: 99999 must be at least 0 and at "
+                                       "most 65535\n")
+    assert main(["serve", "--lease-seconds", "0", "--db", sqlite_url]) == 2
+    assert capsys.readouterr().err == ("error: --lease-seconds: 0.0 must be more than 0 "
+                                       "and at most 3600\n")
 
 
 def test_a_node_name_without_a_bus_is_refused(sqlite_url: str, capsys: Any) -> None:
