@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from protocol import builders as p
@@ -81,15 +82,18 @@ class Lobby:
 
     # the end of a table
 
-    def finished(self, table: Table, keep: float = 300) -> None:
+    def finished(self, table: Table, keep: float = 300,
+                 dropped: Callable[[], None] | None = None) -> None:
         """Keep a finished table around for ``keep`` seconds (late viewers see
-        the result), then drop it."""
+        the result), then drop it (and call ``dropped``)."""
 
         async def reap() -> None:
             await self.clock.sleep(keep)
             if self.tables.get(table.id) is table:
                 del self.tables[table.id]
                 await table.stop()
+                if dropped is not None:
+                    dropped()
 
         task = asyncio.create_task(reap())
         self._reapers.add(task)

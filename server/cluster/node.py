@@ -74,7 +74,8 @@ class Cluster:
         self._adopt = adopt
         self._replaced = replaced
         self.online: set[str] = set()
-        self.remote: dict[str, dict[int, wire.LobbyEntry]] = {}  # node -> its open tables
+        # node -> its tables: open, and finished while their owner keeps them
+        self.remote: dict[str, dict[int, wire.LobbyEntry]] = {}
         # Clients of this node that forwarded requests, by key (the key names the
         # connection on the bus; the incarnation keeps a restarted node's apart).
         self._incarnation = secrets.token_hex(4)
@@ -254,7 +255,9 @@ class Cluster:
         self._publish_lobby()
 
     def finished(self, table: Table, keep: float) -> None:
-        self.lobby.finished(table, keep)
+        # The other nodes forward to a finished table while it is kept (late viewers
+        # get its result, as here), so they hear when it is dropped.
+        self.lobby.finished(table, keep, dropped=self._publish_lobby)
         self._publish_lobby()
 
     def _entry(self, table: Table) -> wire.LobbyEntry:
@@ -262,9 +265,9 @@ class Cluster:
         return wire.entry(table.info(), [(s, pid) for s, pid in humans if pid is not None])
 
     def _publish_lobby(self) -> None:
-        """Publish this node's open tables (retained), at most once a second: the
-        other nodes follow each change by its event at once; the snapshot is for
-        nodes that join later, and for tables that closed."""
+        """Publish this node's tables, open and finished but kept (retained), at most
+        once a second: the other nodes follow each change by its event at once; the
+        snapshot is for nodes that join later, and for tables dropped."""
         if self._lobby_soon:
             return
         self._lobby_soon = True
@@ -275,7 +278,7 @@ class Cluster:
     def _publish_lobby_now(self) -> None:
         self._lobby_soon = False
         self._lobby_at = asyncio.get_running_loop().time()
-        tables = [self._entry(t) for t in self.lobby.tables.values() if t.status in OPEN]
+        tables = [self._entry(t) for t in self.lobby.tables.values()]
         snap = wire.LobbySnapshot(node=self.node, tables=tables)
         self._publish(self.topics.lobby(self.node), wire.encode(snap), retain=True)
 
@@ -288,13 +291,14 @@ class Cluster:
             return False
         return True
 
-    def _remote_entries(self) -> dict[int, tuple[str, wire.LobbyEntry]]:
-        """Open tables of the other nodes online: table -> (owner, entry)."""
+    def _remote_entries(self, *, kept: bool = False) -> dict[int, tuple[str, wire.LobbyEntry]]:
+        """Open tables of the other nodes online (``kept``: finished ones their owners
+        still keep, too): table -> (owner, entry)."""
         found: dict[int, tuple[str, wire.LobbyEntry]] = {}
         for node, tables in self.remote.items():
             if node in self.online and node != self.node:
                 for table_id, e in tables.items():
-                    if table_id not in self.lobby.tables:
+                    if table_id not in self.lobby.tables and (kept or e.info["status"] in OPEN):
                         found[table_id] = (node, e)
         return found
 
@@ -322,7 +326,7 @@ class Cluster:
         return [p.seat_claim(t, s) for t, s in sorted(listed | unlisted)]
 
     def owner_of(self, table_id: int) -> str | None:
-        found = self._remote_entries().get(table_id)
+        found = self._remote_entries(kept=True).get(table_id)
         return found[0] if found is not None else None
 
     # sessions: one connection per session across the cluster
@@ -372,11 +376,8 @@ class Cluster:
             return
         e = wire.parse_entry(payload)
         table_id = int(e.info["table"])
-        tables = self.remote.setdefault(node, {})
-        if e.info["status"] in OPEN:
-            tables[table_id] = e
-        else:
-            tables.pop(table_id, None)
+        # A finished table stays its owner's until the owner's snapshot drops it.
+        self.remote.setdefault(node, {})[table_id] = e
         if node in self.online:
             text = encode(p.table_status(e.info))
             for conn in list(self.lobby.watchers):

@@ -172,6 +172,10 @@ async def test_a_whole_game_from_a_node_that_does_not_own_the_table(
                                     "version": msg["version"], "action": {"type": "x"}},
                                    timeout=20)
         assert late["type"] == "error" and late["code"] == "game_over", late
+        # A late viewer through another node sees the result, as at the owner while
+        # it keeps the finished table.
+        seen = await alice.request({"type": "spectate", "table": table}, timeout=20)
+        assert seen["type"] == "snapshot" and seen["status"] == "finished", seen
         owned = [n.health()[1]["tables_owned"] for n in cluster.nodes]
         assert owned[1] == owned[2] == 0  # the table stayed with the node that made it
     finally:
