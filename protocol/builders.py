@@ -200,9 +200,9 @@ def pong() -> JSON:
 
 
 def imported_game(game_id: int, game: str, title: str, status: str,
-                  result: JSON | None) -> JSON:
+                  result: JSON | None, stored_before: bool) -> JSON:
     return {"game_id": game_id, "game": game, "title": title, "status": status,
-            "result": result}
+            "result": result, "stored_before": stored_before}
 
 
 def imported(fmt: str, games: list[JSON]) -> JSON:

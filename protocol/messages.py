@@ -373,6 +373,9 @@ class ImportedGame(BaseModel):
     status: Literal["finished", "abandoned"] = Field(
         description="abandoned: the file's record stops before the game's end")
     result: dict[str, Any] | None = None
+    stored_before: bool = Field(description=(
+        "the same record was stored before (by this file or another), as game_id: "
+        "not stored again"))
 
 
 class Imported(Message):

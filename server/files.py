@@ -4,6 +4,8 @@ Nothing here names a game; the formats come from the registry."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +40,15 @@ class CheckedGame:
         }
 
 
+def fingerprint(checked: CheckedGame) -> str:
+    """The record hashed: its game, rules, deal, actions and what its file said of
+    it (title, players, tags), so only the same record of the same game matches."""
+    r = checked.record
+    content = [r.game, checked.config, r.seed, checked.actions, checked.source]
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def to_store(checked: CheckedGame) -> ImportedGame:
     """What :meth:`Store.import_games` stores of a checked game."""
     r = checked.record
@@ -51,6 +62,7 @@ def to_store(checked: CheckedGame) -> ImportedGame:
         result=checked.result,
         source=checked.source,
         actions=checked.actions,
+        fingerprint=fingerprint(checked),
         actor=IMPORT_ACTOR,
     )
 

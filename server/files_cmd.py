@@ -34,8 +34,9 @@ def add_files_parsers(sub: Any) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from engine.presentation import plural
     from server.files import decode, read_file, to_store
-    from server.persistence.store import Store
+    from server.persistence.store import ImportedId, Store
     from server.records import summary_text
 
     try:
@@ -52,7 +53,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"error: {args.file}: {exc.message}{hint}", file=sys.stderr)
         return 2
 
-    async def store_all() -> list[int]:
+    async def store_all() -> list[ImportedId]:
         store = await Store.open(settings_of(args).db_url)
         try:
             return await store.import_games([to_store(c) for c in checked])
@@ -60,11 +61,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             await store.close()
 
     ids = asyncio.run(store_all())
-    print(f"imported {len(ids)} game{'s' * (len(ids) != 1)} from {args.file} ({fmt.title})")
-    for game_id, c in zip(ids, checked, strict=True):
+    before = sum(not i.new for i in ids)
+    print(f"imported {plural(len(ids) - before, 'game')} from {args.file} ({fmt.title})"
+          + (f"; {plural(before, 'game')} of it stored before, kept once" if before else ""))
+    for stored, c in zip(ids, checked, strict=True):
         summary = (summary_text(c.record.game, c.config, c.result, c.record.players)
                    if c.result else "unfinished record")
-        print(f"{game_id:>6}  {c.record.title}: {summary}")
+        again = "" if stored.new else "  (stored before)"
+        print(f"{stored.game_id:>6}  {c.record.title}: {summary}{again}")
     print("replay one with `cardtable replay ID`")
     return 0
 

@@ -44,9 +44,10 @@ async def import_file(store: Store, readers: Analyst, reply: Reply, msg: rq.Impo
     # Each result in its table's words, as list_games gives it (an imported poker
     # hand's winner by the name its file gives).
     games = [
-        p.imported_game(i, c.record.game, c.record.title, c.status, c.result and {
+        p.imported_game(i.game_id, c.record.game, c.record.title, c.status, c.result and {
             **c.result,
-            "summary": summary_text(c.record.game, c.config, c.result, c.record.players)})
+            "summary": summary_text(c.record.game, c.config, c.result, c.record.players)},
+            stored_before=not i.new)
         for i, c in zip(ids, checked, strict=True)
     ]
     reply.send(p.imported(fmt.name, games))

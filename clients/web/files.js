@@ -50,7 +50,9 @@ export async function importFile(file, format) {
 }
 
 export function onImported(msg) {
-  $("#import-status").textContent = `imported ${plural(msg.games.length, "game")} (${msg.format})`;
+  const before = msg.games.filter((g) => g.stored_before).length;
+  const again = before ? `; ${plural(before, "game")} of it stored before, kept once` : "";
+  $("#import-status").textContent = `imported ${plural(msg.games.length - before, "game")} (${msg.format})${again}`;
   requestGames();
   if (msg.games.length) openReplay(msg.games[0].game_id, "all");
 }

@@ -47,6 +47,9 @@ class GameRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     table_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # An imported game's record, hashed (None for games played here): one record, one game.
+    fingerprint: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True,
+                                                    index=True)
 
 
 class SeatRow(Base):

@@ -121,7 +121,17 @@ class ImportedGame:
     result: dict[str, Any] | None
     source: dict[str, Any]  # the file's title, players and tags
     actions: list[tuple[int, dict[str, Any]]]
+    fingerprint: str  # the record hashed: the same record imported again is found by it
     actor: str = "import"
+
+
+@dataclass(frozen=True)
+class ImportedId:
+    """Where an imported game is stored, and whether this import stored it (False:
+    the same record was stored before, as ``game_id``)."""
+
+    game_id: int
+    new: bool
 
 
 class Store:
@@ -236,15 +246,24 @@ class Store:
             raise StaleLease(f"this node does not own table {game_id}")
         return fenced(check_fence(game_id, token), op)
 
-    async def import_games(self, games: Sequence[ImportedGame]) -> list[int]:
+    async def import_games(self, games: Sequence[ImportedGame]) -> list[ImportedId]:
         """Store whole games read from a file, every one or none: one transaction.
         Their seats stay empty; ``table_options["imported"]`` keeps the file's
-        title, players and tags."""
+        title, players and tags.  A record stored before (by its fingerprint) is
+        not stored again: its id is given back as not new."""
         stamp = now()
 
-        def op(c: Connection) -> list[int]:
+        def op(c: Connection) -> list[ImportedId]:
+            prints = {g.fingerprint for g in games}
+            known: dict[str, int] = {
+                str(fp): int(gid) for fp, gid in c.execute(
+                    select(GameRow.fingerprint, GameRow.id).where(GameRow.fingerprint.in_(prints)))
+            }
             ids = []
             for g in games:
+                if g.fingerprint in known:
+                    ids.append(ImportedId(known[g.fingerprint], new=False))
+                    continue
                 res = c.execute(
                     insert(GameRow)
                     .values(
@@ -257,10 +276,12 @@ class Store:
                         finished_at=stamp,
                         result=g.result,
                         table_options={"imported": g.source},
+                        fingerprint=g.fingerprint,
                     )
                     .returning(GameRow.id)
                 )
                 game_id = int(res.scalar_one())
+                known[g.fingerprint] = game_id
                 c.execute(
                     insert(SeatRow),
                     [{"game_id": game_id, "seat": i, "kind": "empty"} for i in range(g.seats)],
@@ -271,10 +292,14 @@ class Store:
                          "at": stamp, "actor": g.actor}
                         for n, (seat, action) in enumerate(g.actions, 1)
                     ])
-                ids.append(game_id)
+                ids.append(ImportedId(game_id, new=True))
             return ids
 
-        return await self.writer.run(op)
+        try:
+            return await self.writer.run(op)
+        except IntegrityError:
+            # Another import stored one of these records meanwhile: now it is found.
+            return await self.writer.run(op)
 
     async def set_seat(self, game_id: int, record: SeatRecord) -> None:
         await self.writer.run(self._guarded(game_id, _seat_op(game_id, record)))

@@ -383,8 +383,9 @@ async def test_a_secret_replay_step_names_no_seat(page: tuple[Page, Server]) -> 
     # shows the step without saying whose it was.
     p, server = page
     moves, passer = drawn_to_a_pass()
-    (gid,) = await server.store.import_games([ImportedGame(
-        "tractor", {}, SEED, "secret pass", 4, "abandoned", None, {}, moves)])
+    (stored,) = await server.store.import_games([ImportedGame(
+        "tractor", {}, SEED, "secret pass", 4, "abandoned", None, {}, moves, "secret pass")])
+    gid = stored.game_id
     await p.js(f"openReplay({gid}, {(passer + 1) % 4}, false, {len(moves)}); 1")
     await p.wait(f"S.replay && S.replay.gameId === {gid} && !S.replay.loading"
                  f" && S.replay.steps.length === {len(moves) + 1}")

@@ -43,6 +43,17 @@ def test_import_stores_every_game_and_they_replay(sqlite_url: str, capsys: Any) 
     assert "5HX by S" in capsys.readouterr().out
 
 
+def test_a_file_imported_twice_is_stored_once(sqlite_url: str, capsys: Any) -> None:
+    assert main(["import", str(PBN_FILE), "--db", sqlite_url]) == 0
+    capsys.readouterr()
+    assert main(["import", str(PBN_FILE), "--db", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"imported 0 games from {PBN_FILE} (Portable Bridge Notation "
+                          "2.1); 4 games of it stored before, kept once\n")
+    assert "     1  " in out and out.count("(stored before)") == 4
+    assert count_games(sqlite_url) == 4
+
+
 def test_a_bad_file_stores_nothing_and_says_where(sqlite_url: str, tmp_path: Path,
                                                   capsys: Any) -> None:
     good = PBN_FILE.read_text()
@@ -119,6 +130,12 @@ async def test_import_and_export_over_the_websocket(harness: Harness) -> None:
     bad = await alice.request({"type": "import_file", "text": "md|3S2|", "format": "lin"})
     assert bad["type"] == "error" and bad["code"] == "bad_file" and "board 1, md" in bad[
         "message"]
+    assert not any(g["stored_before"] for g in done["games"])
+    # The same file again stores nothing more: the stored games are named.
+    again = await alice.request({"type": "import_file", "text": text, "filename": "vugraph.lin"})
+    assert [(g["game_id"], g["stored_before"]) for g in again["games"]] == [
+        (i, True) for i in ids]
+
     unknown = await alice.request({"type": "import_file", "text": "x", "format": "xyz"})
     assert unknown["code"] == "unknown_format"
     unknown = await alice.request({"type": "export_game", "game_id": ids[0], "format": "xyz"})
@@ -168,7 +185,7 @@ async def test_an_import_is_one_transaction_on_each_backend(db_url: str) -> None
     from engine.formats import FormatError
     from rules.registry import find_format
     from server.files import check_records, to_store
-    from server.persistence.store import ImportedGame
+    from server.persistence.store import ImportedGame, ImportedId
     from server.persistence.writer import StorageError
 
     _, fmt = find_format("lin")
@@ -176,14 +193,18 @@ async def test_an_import_is_one_transaction_on_each_backend(db_url: str) -> None
     store = await Store.open(db_url)
     try:
         ids = await store.import_games(good)
-        assert len(ids) == 2
-        stored = await store.get_game(ids[1])
+        assert [i.new for i in ids] == [True, True]
+        stored = await store.get_game(ids[1].game_id)
         assert stored is not None and stored.status == "finished"
         assert [a.seq for a in stored.actions] == list(range(1, len(good[1].actions) + 1))
         assert stored.table_options["imported"]["players"][0] == "kontiki_"
-        broken = ImportedGame(**{**good[0].__dict__, "actions": [(0, {"bad": {1, 2}})]})
+        # The same records again: found, not stored twice.
+        assert await store.import_games(good) == [ImportedId(i.game_id, new=False) for i in ids]
+        other = ImportedGame(**{**good[0].__dict__, "fingerprint": "a" * 64})
+        broken = ImportedGame(**{**good[0].__dict__, "fingerprint": "b" * 64,
+                                 "actions": [(0, {"bad": {1, 2}})]})
         with pytest.raises((StorageError, StatementError)):
-            await store.import_games([good[0], broken])
+            await store.import_games([other, broken])
         assert len(await store.list_games(50, None)) == 2  # neither of the two
     finally:
         await store.close()

@@ -56,7 +56,8 @@ BUILT = [
         analysed=False,
     ),
     p.games([p.game_summary(1, "whist", "t", "live", 3, "2024-01-01T00:00:00", None)]),
-    p.imported("pbn", [p.imported_game(3, "bridge", "Board 1", "finished", {"summary": "x"})]),
+    p.imported("pbn", [p.imported_game(3, "bridge", "Board 1", "finished", {"summary": "x"},
+                                       False)]),
     p.import_part(4096),
     p.exported(3, "lin", "pn|a,b,c,d|"),
     p.stats(
