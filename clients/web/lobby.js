@@ -20,7 +20,7 @@ export function renderLobby() {
     const free = t.seats.some((s) => s.kind === "empty");
     const seated = mine.has(t.table) || (S.cur && S.cur.table === t.table && S.cur.seat !== null);
     const seats = t.seats.map((s) => el("span", { class: `seat-chip ${s.kind}` },
-      `${s.name}: ${s.kind === "empty" ? "empty" : s.kind === "bot" ? `bot ${s.bot}` : s.player}`));
+      `${s.name}: ${seatHolder(s)}`));
     const buttons = [];
     if (S.cur && S.cur.table === t.table) {
       buttons.push(el("button", { type: "button", onclick: () => showTab("table") }, "Open"));
@@ -45,6 +45,14 @@ export function renderLobby() {
   const gone = S.mySeats.filter((s) => !S.tables.has(s.table));
   $("#my-seats").replaceChildren(...(gone.length ? [el("p", { class: "muted" },
     `You also hold seats at: ${gone.map((s) => `#${s.table}`).join(", ")}`)] : []));
+}
+
+// Who a lobby seat is: a player who left a live game or is away past the grace
+// period still names the seat, and the bot now playing it is said beside.
+function seatHolder(s) {
+  if (s.kind === "empty") return "empty";
+  if (s.kind === "bot") return `bot ${s.bot}`;
+  return s.bot ? `${s.player} (bot ${s.bot} standing in)` : s.player;
 }
 
 // `status`: the table's last known status (a reload knows it from the stored table).

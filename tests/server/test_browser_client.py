@@ -236,6 +236,21 @@ async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
     assert [t for t in await toasts(p) if t.startswith("table gone")]
 
 
+async def test_the_lobby_names_the_bot_that_plays_a_leavers_seat(
+    page: tuple[Page, Server],
+) -> None:
+    p, _ = page
+    await p.js("document.querySelector('#create-spectate').checked = false; 1")
+    await create(p, "whist", {"deals": 1})
+    await p.wait("S.cur.status === 'live'")
+    table, name = await p.js("[S.cur.table, S.name]")
+    await p.js("window.confirm = () => true; document.querySelector('#btn-leave').click(); 1")
+    await p.wait(f"S.tables.get({table}) && S.tables.get({table}).seats[0].bot")
+    await p.js("document.querySelector('[data-tab=lobby]').click(); 1")
+    chip = await p.js("document.querySelector('#tables .seat-chip').textContent")
+    assert chip == f"North: {name} (bot heuristic standing in)"
+
+
 async def test_each_game_is_drawn_by_its_own_layout(page: tuple[Page, Server]) -> None:
     # Each game's layout is its own script: a table of each draws with it, and the
     # controls under it answer the first move, with nothing logged as an error.
