@@ -233,7 +233,10 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
         return list(self.game.legal(self.state, viewer))
 
     def snapshot(self, viewer: int) -> dict[str, Any]:
-        view = self.game.view(self.state, viewer)
+        # The cards are dealt when the table is made, but nobody holds a hand until the
+        # start: a seated view then would let one player see every seat's cards by
+        # joining and leaving each before the start.
+        view = self.game.view(self.state, viewer if self.status != "waiting" else SPECTATOR)
         legal = self._legal_for(viewer)
         words = self.game.presentation
         return p.snapshot(

@@ -4,6 +4,9 @@ becomes of a waiting table nobody starts."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from tests.server.conftest import Client, Harness
 
@@ -39,6 +42,36 @@ async def test_the_creator_and_seated_players_manage_the_table(harness: Harness)
     assert reply["type"] == "table"
     assert (await bob.request({"type": "start", "table": table}))["type"] == "table"
     assert harness.server.lobby.tables[table].status == "live"
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("whist", {}), ("poker", {}), ("bridge", {}), ("rummy", {"players": 4}),
+    ("crazy_eights", {"seats": 4}),
+])
+async def test_no_seat_sees_cards_before_the_start(
+    harness: Harness, game: str, options: dict[str, Any]
+) -> None:
+    """Cards are dealt when a table is made: a player hopping from seat to seat of a
+    waiting table must not see each seat's hand, nor its own before the start."""
+    alice, bob = await harness.client("alice"), await harness.client("bob")
+    created = await alice.request(
+        {"type": "create_table", "game": game, "options": options, "seat": 0})
+    table = created["table"]["table"]
+    await alice.expect("snapshot", table=table)
+    seen = []
+    for seat in range(1, len(created["table"]["seats"])):
+        joined = await bob.request({"type": "join", "table": table, "seat": seat})
+        assert joined["type"] == "joined", joined
+        snap = await bob.expect("snapshot", table=table)
+        seen.append(snap["view"])
+        assert (await bob.request({"type": "leave", "table": table}))["type"] == "left"
+    assert all("hand" not in view for view in seen), seen
+    assert (await bob.request({"type": "join", "table": table, "seat": 1}))["type"] == "joined"
+    await alice.request({"type": "start", "table": table})
+    live = await bob.expect("snapshot", table=table)
+    while live["status"] != "live":
+        live = await bob.expect("snapshot", table=table)
+    assert live["view"]["hand"], "the hand is shown once the game is on"
 
 
 async def test_a_player_keeps_at_most_five_tables_waiting(harness: Harness) -> None:
