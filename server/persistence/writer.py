@@ -42,7 +42,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Column, Connection, Dialect, Engine, Table, insert
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger("cardtable.store")
@@ -74,11 +74,15 @@ class _Pending:
 def transient(exc: BaseException) -> bool:
     """Whether retrying the same transaction may succeed: a busy/locked SQLite
     file, a lost or refused connection, a serialization failure."""
+    if isinstance(exc, IntegrityError):
+        return False  # a constraint the same write breaks again
     if isinstance(exc, OperationalError):
         return True
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
-    text = str(exc).lower()
+    # The driver's own words only: str(exc) quotes the statement's parameters, and a
+    # player called "busy" must not make a failing write be retried for seconds.
+    text = str(exc.orig if isinstance(exc, DBAPIError) else exc).lower()
     return "locked" in text or "busy" in text or "connection" in text
 
 

@@ -151,3 +151,20 @@ async def test_json_the_fast_encoder_refuses_is_stored_all_the_same(store: Store
     game = await store.get_game(gid)
     assert game is not None
     assert game.actions[0].action == {"type": "x", "big": 2**70, "keys": {"1": "one"}}
+
+
+def test_only_the_drivers_words_make_a_failure_worth_retrying() -> None:
+    """A constraint broken by a row that says "busy" (a player's name, a job's result)
+    fails at once; a locked file or a lost connection is retried."""
+    import sqlite3
+
+    from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+
+    from server.persistence.writer import transient
+
+    fk = sqlite3.IntegrityError("FOREIGN KEY constraint failed")
+    assert not transient(IntegrityError("INSERT ...", ('{"busy": 0}',), fk))
+    quoted = DBAPIError("INSERT ...", ("connection busy locked",), ValueError("bad value"))
+    assert not transient(quoted)
+    assert transient(OperationalError("INSERT", (), sqlite3.OperationalError("database is locked")))
+    assert transient(DBAPIError("INSERT", (), OSError("connection reset by peer")))
