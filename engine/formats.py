@@ -37,6 +37,9 @@ class GameRecord:
     tags: Mapping[str, str] = field(default_factory=dict)
 
 
+MESSAGE_CHARS = 500  # the most of a FormatError's message (the where is added to it)
+
+
 class FormatError(ValueError):
     """A file that cannot be read, with where: ``line`` (1-based, when known) and
     ``item`` (the game of the file and the tag or field, when known)."""
@@ -44,6 +47,10 @@ class FormatError(ValueError):
     code = "bad_file"
 
     def __init__(self, message: str, *, line: int | None = None, item: str = "") -> None:
+        # Messages quote the file, whose "word" may be a megabyte without a space: the
+        # error must stay a line, and fit a client's frame.
+        if len(message) > MESSAGE_CHARS:
+            message = message[: MESSAGE_CHARS - 1] + "…"
         where = ", ".join(
             part for part in (f"line {line}" if line else "", item) if part
         )

@@ -88,3 +88,16 @@ def test_a_byte_order_mark_and_windows_line_ends_are_read() -> None:
     assert len(PBN.read(pbn_text)) == len(PBN.read(SAMPLES[PBN.read]))
     lin_text = "\ufeff" + SAMPLES[LIN.read].replace("\n", "\r\n")
     assert len(LIN.read(lin_text)) == 2
+
+
+def test_an_error_quoting_a_huge_word_stays_one_short_line() -> None:
+    """A megabyte without a space is one "word": the error quotes its start only."""
+    word = "\u0001" * 100_000
+    for read, text in ((PBN.read, word), (PBN.read, f'[Deal "N:{word}"]\n'),
+                       (LIN.read, f"md|3{word}|")):
+        try:
+            read(text)
+        except FormatError as exc:
+            assert len(str(exc)) < 600 and "\n" not in str(exc), str(exc)[:400]
+        else:
+            raise AssertionError("read a file of nothing")
