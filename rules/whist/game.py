@@ -110,7 +110,7 @@ class WhistGame(Game[WhistState, WhistConfig]):
 
     def validate(self, state: WhistState, seat: int, action: Action) -> WhistMove:
         card = self._card(state, seat, action)
-        canonical = {"type": "play", "card": str(action["card"]).strip().upper()}
+        canonical = {"type": "play", "card": format_card(card)}  # AS, as every game logs it
         return WhistMove(canonical, seat, state, card)
 
     def _card(self, state: WhistState, seat: int, action: Action) -> int:

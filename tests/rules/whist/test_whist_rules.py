@@ -55,6 +55,15 @@ def test_void_player_may_discard_or_trump():
     GAME.act(s, 1, {"type": "play", "card": "2h"})
 
 
+@pytest.mark.parametrize("spelled", ["TS", "10s", "10♠", " ts "])
+def test_a_card_is_logged_in_one_spelling_whatever_the_player_wrote(spelled: str) -> None:
+    """Protocol: the server accepts other spellings and answers in the canonical one;
+    the action logged (and replayed) is canonical too."""
+    s = position(["TS", "2H", "4D", "5C"], leader=0)
+    assert GAME.validate(s, 0, {"type": "play", "card": spelled}).action == {
+        "type": "play", "card": "TS"}
+
+
 @pytest.mark.parametrize(
     "trick,trump,winner",
     [
