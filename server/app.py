@@ -22,6 +22,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from bots.base import default_bot
 from engine.errors import IllegalAction
 from engine.replay import LoggedAction, steps
 from protocol import builders as p
@@ -234,6 +235,8 @@ class Server:
         names = await self.store.player_names(
             [s.player_id for s in stored.seats if s.player_id is not None]
         )
+        events = await self.store.table_events(stored.id)
+        standing_in = _stand_ins(events)
         seats = [
             Seat(
                 index=r.seat,
@@ -242,6 +245,9 @@ class Server:
                 player_name=names.get(r.player_id) if r.player_id is not None else None,
                 bot=r.bot,
                 token_hash=r.token_hash,
+                # A bot that played for the seat before the restart goes on doing so.
+                stand_in=(default_bot(game.name)
+                          if r.kind == "human" and r.seat in standing_in else None),
             )
             for r in stored.seats
         ]
@@ -258,23 +264,10 @@ class Server:
             state=state,
             turn_seconds=stored.table_options.get("turn_seconds"),
             time_bank=stored.table_options.get("time_bank"),
-            clock=await self._restore_clock(stored, len(seats)),
+            clock=_restore_clock(stored, len(seats), events),
             creator=stored.table_options.get("creator"),
             timeout_stand_in=bool(stored.table_options.get("timeout_stand_in")),
         ), recent
-
-    async def _restore_clock(self, stored: StoredGame, seats: int) -> TurnClock | None:
-        """The turn clock with the banks as last stored (a turn in progress at
-        the restart starts afresh)."""
-        turn = stored.table_options.get("turn_seconds")
-        if turn is None:
-            return None
-        clock = TurnClock.new(turn, stored.table_options.get("time_bank"), seats)
-        for kind, detail in await self.store.table_events(stored.id):
-            if kind == "time_bank":
-                for seat, left in detail.get("banks", {}).items():
-                    clock.banks[int(seat)] = float(left)
-        return clock
 
     # HTTP: the landing page; websocket upgrades pass through
 
@@ -566,3 +559,32 @@ def _plain(
 
 def with_port(settings: Settings, port: int) -> Settings:
     return replace(settings, port=port)
+
+
+def _restore_clock(
+    stored: StoredGame, seats: int, events: list[tuple[str, dict[str, Any]]]
+) -> TurnClock | None:
+    """The turn clock with the banks as last stored (a turn in progress at the
+    restart starts afresh)."""
+    turn = stored.table_options.get("turn_seconds")
+    if turn is None:
+        return None
+    clock = TurnClock.new(turn, stored.table_options.get("time_bank"), seats)
+    for kind, detail in events:
+        if kind == "time_bank":
+            for seat, left in detail.get("banks", {}).items():
+                clock.banks[int(seat)] = float(left)
+    return clock
+
+
+def _stand_ins(events: list[tuple[str, dict[str, Any]]]) -> set[int]:
+    """The seats a bot was playing for at the end of a table's events: switched on
+    by its player (``autoplay_on``) or by the disconnect policy (``bot_took_over``),
+    until the player came back (``human_returned``)."""
+    seats: set[int] = set()
+    for kind, detail in events:
+        if kind in ("autoplay_on", "bot_took_over"):
+            seats.add(int(detail["seat"]))
+        elif kind == "human_returned":
+            seats.discard(int(detail["seat"]))
+    return seats

@@ -33,7 +33,7 @@ from server.table_analyses import TableAnalyses
 from server.table_context import TableContext
 from server.table_moves import TableMoves
 from server.table_votes import TableVotes
-from server.turnclock import TurnClock
+from server.turnclock import TurnClock, bank_detail
 
 log = logging.getLogger("cardtable.table")
 T = TypeVar("T")
@@ -550,6 +550,10 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
         the new version, everyone's update, the end of the game if it ended."""
         version = self.version + 1
         result = self.game.result(new_state)
+        # The bank the turn spent is stored with the action that ended the turn: a
+        # crash right after the ack would otherwise give the time back.
+        at = self.ctx.clock.now()
+        banks = self.clock.settled(at) if self.clock is not None else {}
         # Durable before visible: nobody hears of an action the database lacks,
         # and a game's last action and its end are one write.
         await self.ctx.store.append_action(
@@ -560,7 +564,11 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
             actor,
             status="finished" if result is not None else None,
             result=result.to_json() if result is not None else None,
+            event=("time_bank", bank_detail(banks)) if banks else None,
         )
+        if self.clock is not None:
+            self.clock.settle(at)
+            self.clock.take_changes()  # stored with the action
         self.state, self.version = new_state, version
         self.history.append((version, events, new_state))
         if result is not None:

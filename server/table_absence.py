@@ -85,7 +85,8 @@ class TableAbsence:
         if seat.kind == "human" and self.status == "live" and seat.token_hash is None:
             seat.stand_in = default_bot(self.game.name)
             return
-        if seat.kind == "human" and self.status == "live" and seat.grace is None:
+        if (seat.kind == "human" and self.status == "live" and seat.grace is None
+                and seat.stand_in is None):  # a bot already plays for it (autoplay)
             seat.grace = self.spawn(self._grace(seat), f"grace-{seat.index}")
 
     async def _grace(self, seat: Seat) -> None:

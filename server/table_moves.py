@@ -17,7 +17,7 @@ from protocol.messages import ErrorCode, TableError
 from server.persistence.writer import StorageError
 from server.seats import Seat
 from server.table_context import TableContext
-from server.turnclock import TurnClock
+from server.turnclock import TurnClock, bank_detail
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -132,7 +132,7 @@ class TableMoves:
         assert self.clock is not None
         changed = self.clock.take_changes()
         if changed:
-            detail = {"banks": {str(s): left for s, left in changed.items()}}
+            detail = bank_detail(changed)
             self.spawn(self.ctx.store.log_table_event(self.id, "time_bank", detail), "banks")
 
     async def _turn_clock(self, version: int) -> None:

@@ -25,15 +25,23 @@ class TurnClock:
     def new(cls, turn_seconds: float, time_bank: float | None, seats: int) -> TurnClock:
         return cls(turn_seconds, [float(time_bank or 0.0)] * seats)
 
-    def settle(self, now: float) -> None:
-        """The timed seats stop: each pays its overrun from its bank."""
+    def settled(self, now: float) -> dict[int, float]:
+        """The banks not yet stored if the timed seats stopped at ``now`` (each pays
+        its overrun from its bank); nothing changes."""
         over = max(0.0, now - self.started - self.turn_seconds)
+        changed = dict(self.changed)
         if over > 0:
             for s in self.seats:
                 left = max(0.0, self.banks[s] - over)
                 if left != self.banks[s]:
-                    self.banks[s] = left
-                    self.changed[s] = left
+                    changed[s] = left
+        return changed
+
+    def settle(self, now: float) -> None:
+        """The timed seats stop: each pays its overrun from its bank."""
+        self.changed = self.settled(now)
+        for s, left in self.changed.items():
+            self.banks[s] = left
         self.seats = ()
 
     def start(self, version: int, seats: tuple[int, ...], now: float) -> None:
@@ -66,3 +74,8 @@ class TurnClock:
         """Banks drawn since the last call (to be stored)."""
         changed, self.changed = self.changed, {}
         return changed
+
+
+def bank_detail(banks: dict[int, float]) -> dict[str, Any]:
+    """The ``time_bank`` table event of banks drawn (seat -> seconds left)."""
+    return {"banks": {str(s): left for s, left in banks.items()}}

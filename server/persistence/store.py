@@ -320,12 +320,7 @@ class Store:
         await self.writer.run(self._guarded(game_id, _status_op(game_id, status, result)))
 
     async def log_table_event(self, game_id: int, kind: str, detail: dict[str, Any]) -> None:
-        def op(c: Connection) -> None:
-            c.execute(
-                insert(TableEvent).values(game_id=game_id, at=now(), kind=kind, detail=detail)
-            )
-
-        await self.writer.run(self._guarded(game_id, op))
+        await self.writer.run(self._guarded(game_id, _event_op(game_id, kind, detail)))
 
     async def table_events(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         async with self._sessions() as s:
@@ -348,11 +343,12 @@ class Store:
         *,
         status: str | None = None,
         result: dict[str, Any] | None = None,
+        event: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         """Durably append one action; returns once its transaction has committed.
         With ``status`` the game's status (and ``result``) change in the same
         transaction: a game's last action and its end are stored together or not
-        at all."""
+        at all; so is ``event`` (kind, detail), a table event the action caused."""
         row = {
             "game_id": game_id,
             "seq": seq,
@@ -362,6 +358,8 @@ class Store:
             "actor": actor,
         }
         finish = _status_op(game_id, status, result) if status is not None else None
+        if event is not None:
+            finish = _then(_event_op(game_id, *event), finish)
         if self.fences is not None:
             # The fence runs after the insert, in its transaction: appends still go
             # to the database as one statement per batch.
@@ -534,6 +532,27 @@ class Store:
 
 def _nothing(c: Connection) -> None:
     return None
+
+
+def _event_op(game_id: int, kind: str, detail: dict[str, Any]) -> Callable[[Connection], None]:
+    def op(c: Connection) -> None:
+        c.execute(insert(TableEvent).values(game_id=game_id, at=now(), kind=kind, detail=detail))
+
+    return op
+
+
+def _then(
+    first: Callable[[Connection], None], second: Callable[[Connection], None] | None
+) -> Callable[[Connection], None]:
+    """``first``, then ``second`` if any, in one transaction."""
+    if second is None:
+        return first
+
+    def op(c: Connection) -> None:
+        first(c)
+        second(c)
+
+    return op
 
 
 def _seat_op(game_id: int, record: SeatRecord) -> Callable[[Connection], None]:

@@ -49,3 +49,39 @@ async def test_a_seat_left_in_play_stays_the_bots_after_a_restart(sqlite_url: st
         assert reply["type"] == "error" and reply["code"] == "bad_seat_token"
     finally:
         await h2.server.stop()
+
+
+async def test_autoplay_goes_on_after_a_restart(sqlite_url: str) -> None:
+    """A player who switched autoplay on and went away finds the bot still playing
+    for them after a restart: no grace period, no forfeit under that policy."""
+    settings = make_settings(sqlite_url, disconnect_policy="forfeit")
+    h = await start_harness(settings)
+    try:
+        _, b, table = await two_humans(h)
+        reply = await b.request({"type": "autoplay", "table": table,
+                                 "seat_token": b.seat_tokens[table], "on": True})
+        assert reply["type"] == "table", reply
+        await b.ws.close()
+    finally:
+        await h.server.stop()
+    h2 = await start_harness(settings)
+    try:
+        t = h2.server.lobby.tables[table]
+        seat = t.seats[1]
+        assert seat.stand_in is not None and seat.grace is None
+        await h2.clock.advance(settings.grace + 1)
+        assert t.status == "live"  # not forfeited
+        # Its owner switches it off: a later restart gives the seat a grace period.
+        c = await h2.client(hello=False)
+        await c.hello(token=b.token)
+        off = await c.request({"type": "autoplay", "table": table,
+                               "seat_token": b.seat_tokens[table], "on": False})
+        assert off["type"] == "table", off
+    finally:
+        await h2.server.stop()
+    h3 = await start_harness(settings)
+    try:
+        seat = h3.server.lobby.tables[table].seats[1]
+        assert seat.stand_in is None and seat.grace is not None
+    finally:
+        await h3.server.stop()
