@@ -24,7 +24,13 @@ from server.cli_common import (
     settings_of,
     with_store,
 )
-from server.settings import BadSetting, DatabaseUnavailable, Settings, shown_url
+from server.settings import (
+    BadSetting,
+    DatabaseUnavailable,
+    Settings,
+    corrupt_database,
+    shown_url,
+)
 
 if TYPE_CHECKING:
     from clients.terminal.replay import ReplaySource
@@ -283,6 +289,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             await server.stop()
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        except Exception as exc:
+            if corrupt_database(exc) is None:
+                raise
+            await server.stop()  # the bot pool and the store end here too
+            raise
         tune_gc()
         where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""
         print(
@@ -513,6 +524,13 @@ def _main(argv: list[str] | None) -> int:
         result: int = args.func(args)
     except (NoDatabase, BadSetting, DatabaseUnavailable) as exc:  # a database; a setting
         print(exc if isinstance(exc, NoDatabase) else f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        damage = corrupt_database(exc)
+        if damage is None:
+            raise
+        print(f"error: the database cannot be read: {damage} (restore it from a backup: "
+              "docs/operations.md)", file=sys.stderr)
         return 2
     return result
 

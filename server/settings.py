@@ -53,6 +53,17 @@ def flag_of(setting: str) -> str:
     return "--db" if setting == "db_url" else "--" + setting.replace("_", "-")
 
 
+def corrupt_database(exc: BaseException) -> str | None:
+    """The driver's words when ``exc`` says the database file is damaged (SQLite:
+    "database disk image is malformed"), else None."""
+    from sqlalchemy.exc import DatabaseError
+
+    if not isinstance(exc, DatabaseError):
+        return None
+    words = str(exc.orig).strip()
+    return words if ("malformed" in words or "not a database" in words) else None
+
+
 class DatabaseUnavailable(Exception):
     """The database ``db_url`` names cannot be opened: down, not there, or a URL that
     does not work (the message says which, in one line)."""

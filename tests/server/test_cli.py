@@ -392,3 +392,41 @@ def test_the_banner_never_prints_a_database_password() -> None:
     assert shown_url("postgresql://club:s3cret@db.example/cards") == (
         "postgresql://club:***@db.example/cards")
     assert shown_url("sqlite:////srv/cards.db") == "sqlite:////srv/cards.db"
+
+
+def test_a_damaged_database_file_is_one_line(tmp_path: Path, capsys: Any) -> None:
+    """A SQLite file with damaged pages: the commands that read it, and a server
+    that resumes its tables from it, say so in one line (exit 2), no traceback."""
+    import random
+    import sqlite3
+    import subprocess
+    import sys
+
+    pbn = Path(__file__).parents[1] / "rules" / "bridge" / "data" / "pbn_standard_example.pbn"
+    good = tmp_path / "good.db"
+    assert main(["import", str(pbn), "--db", f"sqlite:///{good}"]) == 0
+    with sqlite3.connect(good) as db:
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        roots = [page for (page,) in db.execute(
+            "SELECT rootpage FROM sqlite_master WHERE tbl_name IN ('games', 'actions')")]
+    db.close()
+    data = bytearray(good.read_bytes())
+    noise = random.Random(1)
+    # The games' and actions' root pages are noise: the file opens, the games do not read.
+    for page in roots:
+        at = (page - 1) * size
+        data[at: at + size] = bytes(noise.randrange(256) for _ in range(size))
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(bytes(data))
+    url = f"sqlite:///{damaged}"
+    capsys.readouterr()
+    assert main(["games", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "malformed" in err and err.count("\n") == 1
+    served = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(free_port()), "--db", url,
+         "--bot-workers", "0"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert served.returncode == 2 and "malformed" in served.stderr, served.stderr
+    assert served.stderr.startswith("error: ") and served.stderr.count("\n") == 1
