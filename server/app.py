@@ -40,14 +40,16 @@ from server.cluster.node import Cluster
 from server.connection import Connection, Reply
 from server.inbound import RequestConnection
 from server.lobby import Lobby
+from server.persistence.serving import ServingLock
 from server.persistence.store import Store, StoredGame
 from server.persistence.writer import StorageError
 from server.records import result_summary
 from server.seats import Seat
 from server.settings import Settings
 from server.table import HistoryEntry, Table
+from server.table_absence import stand_ins
 from server.table_context import TableContext
-from server.turnclock import TurnClock
+from server.turnclock import restored_clock
 
 log = logging.getLogger("cardtable.server")
 # The browser client lives in the clients package; the server only locates its
@@ -83,11 +85,14 @@ def _file_formats() -> dict[str, list[str]]:
 
 class Server:
     def __init__(
-        self, settings: Settings, clock: Clock | None = None, bus: Bus | None = None
+        self, settings: Settings, clock: Clock | None = None, bus: Bus | None = None,
+        *, resume: bool = True,
     ) -> None:
         """A single node, or with ``settings.bus`` (or a ``bus``) a node of a
-        cluster named ``settings.node``."""
+        cluster named ``settings.node``; without ``resume``, a server of its own new
+        tables only (a tournament's), which leaves the database's others alone."""
         self.settings = settings
+        self.resume = resume
         self.bus = bus
         self.clock: Clock = clock or SystemClock()
         self.lobby = Lobby(self.clock, settings.max_waiting_tables)
@@ -99,6 +104,7 @@ class Server:
         # Replays re-apply whole logs: threads, so no request stalls the others.
         self.readers = Analyst(2)
         self._ws: WsServer | None = None
+        self._serving: ServingLock | None = None
         self.cluster: Cluster | None = None
         # Until the stored tables are back, the port is held (a second server on it
         # fails before touching them) but answers no one (503, health not ready).
@@ -121,6 +127,11 @@ class Server:
             ping_interval=20,
             ping_timeout=20,
         )
+        # Then the database: another server playing its tables stops this one here.
+        if self.resume:
+            self._serving = await ServingLock.take(
+                self.store.engine, self.settings.db_url,
+                cluster=self.bus is not None or bool(self.settings.bus))
         self.bots = BotRunner(self.settings.bot_workers, self.settings.bot_budget)
         await self.bots.start()  # warm before resumed tables ask their bots to move
         if self.bus is None and self.settings.bus:
@@ -149,7 +160,7 @@ class Server:
         )
         if self.cluster is not None:
             await self.cluster.start()  # adopts the tables nobody owns
-        else:
+        elif self.resume:
             await self._resume_tables()
         self.ready = True
         log.info("cardtable listening on ws://%s:%d/", self.settings.host, self.port)
@@ -176,6 +187,8 @@ class Server:
             await self.cluster.stop()
         if hasattr(self, "bots"):
             await self.bots.close()
+        if self._serving is not None:
+            await self._serving.release()
         if hasattr(self, "store"):
             await self.store.close()
 
@@ -236,7 +249,7 @@ class Server:
             [s.player_id for s in stored.seats if s.player_id is not None]
         )
         events = await self.store.table_events(stored.id)
-        standing_in = _stand_ins(events)
+        standing_in = stand_ins(events)
         seats = [
             Seat(
                 index=r.seat,
@@ -264,7 +277,7 @@ class Server:
             state=state,
             turn_seconds=stored.table_options.get("turn_seconds"),
             time_bank=stored.table_options.get("time_bank"),
-            clock=_restore_clock(stored, len(seats), events),
+            clock=restored_clock(stored.table_options, len(seats), events),
             creator=stored.table_options.get("creator"),
             timeout_stand_in=bool(stored.table_options.get("timeout_stand_in")),
         ), recent
@@ -560,31 +573,3 @@ def _plain(
 def with_port(settings: Settings, port: int) -> Settings:
     return replace(settings, port=port)
 
-
-def _restore_clock(
-    stored: StoredGame, seats: int, events: list[tuple[str, dict[str, Any]]]
-) -> TurnClock | None:
-    """The turn clock with the banks as last stored (a turn in progress at the
-    restart starts afresh)."""
-    turn = stored.table_options.get("turn_seconds")
-    if turn is None:
-        return None
-    clock = TurnClock.new(turn, stored.table_options.get("time_bank"), seats)
-    for kind, detail in events:
-        if kind == "time_bank":
-            for seat, left in detail.get("banks", {}).items():
-                clock.banks[int(seat)] = float(left)
-    return clock
-
-
-def _stand_ins(events: list[tuple[str, dict[str, Any]]]) -> set[int]:
-    """The seats a bot was playing for at the end of a table's events: switched on
-    by its player (``autoplay_on``) or by the disconnect policy (``bot_took_over``),
-    until the player came back (``human_returned``)."""
-    seats: set[int] = set()
-    for kind, detail in events:
-        if kind in ("autoplay_on", "bot_took_over"):
-            seats.add(int(detail["seat"]))
-        elif kind == "human_returned":
-            seats.discard(int(detail["seat"]))
-    return seats

@@ -275,6 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure_logging(settings.log_level)
     from server.app import Server
     from server.cluster.node import NodeNameTaken
+    from server.persistence.serving import DatabaseInUse
 
     async def run() -> int:
         server = Server(settings)
@@ -285,7 +286,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"error: cannot serve on {settings.host}:{settings.port}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
-        except NodeNameTaken as exc:
+        except (NodeNameTaken, DatabaseInUse) as exc:
             await server.stop()
             print(f"error: {exc}", file=sys.stderr)
             return 2

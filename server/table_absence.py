@@ -30,6 +30,19 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.table")
 
 
+def stand_ins(events: list[tuple[str, dict[str, Any]]]) -> set[int]:
+    """The seats a bot was playing for at the end of a table's events: switched on
+    by its player (``autoplay_on``) or by the disconnect policy (``bot_took_over``),
+    until the player came back (``human_returned``)."""
+    seats: set[int] = set()
+    for kind, detail in events:
+        if kind in ("autoplay_on", "bot_took_over"):
+            seats.add(int(detail["seat"]))
+        elif kind == "human_returned":
+            seats.discard(int(detail["seat"]))
+    return seats
+
+
 class TableAbsence:
     """Grace periods, the disconnect policy, and abandoning idle waiting tables."""
 

@@ -79,3 +79,19 @@ class TurnClock:
 def bank_detail(banks: dict[int, float]) -> dict[str, Any]:
     """The ``time_bank`` table event of banks drawn (seat -> seconds left)."""
     return {"banks": {str(s): left for s, left in banks.items()}}
+
+
+def restored_clock(
+    table_options: dict[str, Any], seats: int, events: list[tuple[str, dict[str, Any]]]
+) -> TurnClock | None:
+    """A stored table's turn clock, its banks as its ``time_bank`` events last left
+    them (a turn in progress at a restart starts afresh); None without a clock."""
+    turn = table_options.get("turn_seconds")
+    if turn is None:
+        return None
+    clock = TurnClock.new(turn, table_options.get("time_bank"), seats)
+    for kind, detail in events:
+        if kind == "time_bank":
+            for seat, left in detail.get("banks", {}).items():
+                clock.banks[int(seat)] = float(left)
+    return clock

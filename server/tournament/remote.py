@@ -111,7 +111,8 @@ async def _serve_and_play(
     db_url: str | None,
     fresh: bool,
 ) -> TournamentReport | None:
-    server = Server(settings)
+    # Its own tables only: a server of the same database may be playing the others.
+    server = Server(settings, resume=False)
     try:
         await server.start()
     except OSError as exc:  # the port taken, the address not this machine's...

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import signal
 
+import pytest
+
 from engine.replay import LoggedAction, replay, state_hash
 from rules.registry import get_game
 from server.persistence.store import Store
@@ -197,3 +199,43 @@ async def test_a_server_on_a_taken_port_resumes_no_table(sqlite_url: str) -> Non
     finally:
         await c.close()
         await h.server.stop()
+
+
+async def test_one_single_node_server_per_database(db_url: str) -> None:
+    """Two single-node servers on one database would both play its live tables: the
+    second, on another port, stops before resuming any; a cluster node does too
+    while a single node serves it. After the first stops, the second starts."""
+    from server.app import Server
+    from server.bus.local import LocalBus, LocalHub
+    from server.persistence.serving import DatabaseInUse
+
+    h = await start_harness(make_settings(db_url))
+    c = await h.client("ann")
+    await c.request({"type": "create_table", "game": "whist", "seat": 2, "start": True})
+    second = Server(make_settings(db_url))
+    try:
+        with pytest.raises(DatabaseInUse, match="another cardtable server is serving"):
+            await second.start()
+        assert second.lobby.tables == {}
+        # A tournament's server of its own tables leaves the others to their server.
+        own = Server(make_settings(db_url), resume=False)
+        try:
+            await own.start()
+            assert own.lobby.tables == {}
+        finally:
+            await own.stop()
+        node = Server(make_settings(db_url, node="n1"), bus=LocalBus(LocalHub()))
+        try:
+            with pytest.raises(DatabaseInUse, match="a single-node cardtable server"):
+                await node.start()
+        finally:
+            await node.stop()
+    finally:
+        await second.stop()
+        await c.close()
+        await h.server.stop()
+    again = await start_harness(make_settings(db_url))
+    try:
+        assert len(again.server.lobby.tables) == 1
+    finally:
+        await again.server.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.app import _restore_clock
+from server.turnclock import restored_clock
 from tests.server.conftest import Harness
 from tests.server.test_errors import turn_of
 
@@ -146,7 +146,8 @@ async def test_a_bank_partly_used_is_kept_across_turns_and_restarts(harness: Har
     # A restarted server rebuilds the clock with it.
     stored = await harness.server.store.get_game(table)
     assert stored is not None
-    clock = _restore_clock(stored, 4, await harness.server.store.table_events(table))
+    clock = restored_clock(stored.table_options, 4,
+                           await harness.server.store.table_events(table))
     assert clock is not None and clock.banks == [60, 60, 45, 60]
 
 
