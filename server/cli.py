@@ -274,6 +274,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     configure_logging(settings.log_level)
     from server.app import Server
+    from server.bus.mqtt import shown_bus
     from server.cluster.node import NodeNameTaken
     from server.persistence.serving import DatabaseInUse
 
@@ -296,7 +297,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             await server.stop()  # the bot pool and the store end here too
             raise
         tune_gc()
-        where = f"node {settings.node} on {settings.bus}; " if settings.bus else ""
+        where = f"node {settings.node} on {shown_bus(settings.bus)}; " if settings.bus else ""
         print(
             f"cardtable serving on ws://{settings.host}:{server.port}/  "
             f"({where}database {shown_url(settings.db_url)}; Ctrl-C to stop)",

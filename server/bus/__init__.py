@@ -24,11 +24,14 @@ __all__ = [
 
 def make_bus(url: str | None, node: str, will: tuple[str, bytes] | None = None) -> Bus:
     """The bus a URL names: None or ``local:`` for the in-process bus,
-    ``mqtt://HOST[:PORT]`` for an MQTT 5 broker (``ValueError`` otherwise)."""
+    ``mqtt://[USER:PASSWORD@]HOST[:PORT]`` for an MQTT 5 broker (``ValueError``
+    otherwise)."""
     if url is None or url in ("local", "local:"):
         return LocalBus(LocalHub(), will=will)
     from server.bus.mqtt import MqttBus, parse_mqtt_url
 
-    host, port = parse_mqtt_url(url)
+    broker = parse_mqtt_url(url)
     # Unique per run: a broker disconnects a client whose id another one takes.
-    return MqttBus(host, port, client_id=f"cardtable-{node}-{secrets.token_hex(4)}", will=will)
+    return MqttBus(broker.host, broker.port, username=broker.username,
+                   password=broker.password,
+                   client_id=f"cardtable-{node}-{secrets.token_hex(4)}", will=will)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from urllib.parse import urlsplit
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlsplit
 
 import aiomqtt
 from paho.mqtt.client import topic_matches_sub
@@ -19,12 +20,40 @@ QOS = 1  # at least once per connection: a lost PUBACK resends, a lost TCP link 
 OUTBOX = 10_000  # messages queued for the broker before publishing refuses
 
 
-def parse_mqtt_url(url: str) -> tuple[str, int]:
-    """``mqtt://HOST[:PORT]`` as (host, port); ``ValueError`` for anything else."""
-    parts = urlsplit(url)
-    if parts.scheme != "mqtt" or not parts.hostname:
-        raise ValueError(f"not an mqtt://HOST:PORT URL: {url!r}")
-    return parts.hostname, parts.port or 1883
+@dataclass(frozen=True)
+class Broker:
+    """Where the broker is, and the user a node logs in as (the broker's own
+    password file and ACLs decide what that user may do)."""
+
+    host: str
+    port: int = 1883
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+
+
+def parse_mqtt_url(url: str) -> Broker:
+    """``mqtt://[USER:PASSWORD@]HOST[:PORT]``; ``ValueError`` for anything else."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # a port that is not a number, or out of range
+        port, parts = None, None
+    if parts is None or parts.scheme != "mqtt" or not parts.hostname or (
+            parts.path not in ("", "/")):
+        raise ValueError(f"not an mqtt://[USER:PASSWORD@]HOST:PORT URL: {shown_bus(url)!r}")
+    user = unquote(parts.username) if parts.username else None
+    secret = unquote(parts.password) if parts.password is not None else None
+    return Broker(parts.hostname, port or 1883, user, secret)
+
+
+def shown_bus(url: str) -> str:
+    """A bus URL fit to print: its password, if any, as ``***``."""
+    head, at, tail = url.rpartition("@")
+    if not at or "://" not in head:
+        return url
+    scheme, _, login = head.partition("://")
+    user, colon, _ = login.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}@{tail}"
 
 
 class MqttBus(Bus):
@@ -33,12 +62,15 @@ class MqttBus(Bus):
         host: str,
         port: int = 1883,
         *,
+        username: str | None = None,
+        password: str | None = None,
         client_id: str | None = None,
         will: tuple[str, bytes] | None = None,
         keepalive: int = 5,
         max_backoff: float = 5.0,
     ) -> None:
         self.host, self.port = host, port
+        self.username, self.password = username, password
         self.client_id = client_id
         self.will = will
         self.keepalive = keepalive  # the broker sends the will this long after a silent death
@@ -50,6 +82,7 @@ class MqttBus(Bus):
         self._up = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._refused = ""  # the broker's last reason for a failed connection
 
     @property
     def connected(self) -> bool:
@@ -60,7 +93,9 @@ class MqttBus(Bus):
         try:
             await asyncio.wait_for(self._up.wait(), wait)
         except TimeoutError:
-            log.warning("MQTT broker %s:%d not reachable yet; still trying", self.host, self.port)
+            why = f" ({self._refused})" if self._refused else ""
+            log.warning("MQTT broker %s:%d not reachable yet%s; still trying",
+                        self.host, self.port, why)
 
     async def close(self) -> None:
         self._closing = True
@@ -98,6 +133,8 @@ class MqttBus(Bus):
                 async with aiomqtt.Client(
                     self.host,
                     self.port,
+                    username=self.username,
+                    password=self.password,
                     identifier=self.client_id,
                     protocol=aiomqtt.ProtocolVersion.V5,
                     will=will,
@@ -124,6 +161,7 @@ class MqttBus(Bus):
                         # swallow a cancellation; the sender then ends on its own.
                         await asyncio.wait({sender}, timeout=1.0)
             except aiomqtt.MqttError as exc:
+                self._refused = str(exc)  # "Not authorized" says more than "not reachable"
                 if up or delay == 0.1:  # once per outage, not once per attempt
                     log.warning(
                         "lost the MQTT broker %s:%d (%s); local tables keep playing, reconnecting",

@@ -17,7 +17,7 @@ from server.cli_common import configure_logging, settings_of
 def cmd_worker(args: argparse.Namespace) -> int:
     """Play jobs until stopped (SIGTERM or Ctrl-C)."""
     from server.bus import Topics, make_bus
-    from server.bus.mqtt import parse_mqtt_url
+    from server.bus.mqtt import parse_mqtt_url, shown_bus
     from server.cluster.worker import Worker, default_processes
     from server.persistence.jobs import JobResults
     from server.persistence.store import Store
@@ -51,7 +51,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             args.workers or default_processes(),
         )
         await worker.start()
-        print(f"cardtable worker {name} on {args.bus} (Ctrl-C to stop)", flush=True)
+        print(f"cardtable worker {name} on {shown_bus(args.bus)} (Ctrl-C to stop)", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

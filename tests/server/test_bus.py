@@ -5,17 +5,22 @@ own topic prefix, so parallel runs never see each other's messages)."""
 from __future__ import annotations
 
 import asyncio
+import getpass
+import logging
+import socket
 import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.bus import Bus, BusUnavailable, LocalBus, LocalHub
-from server.bus.mqtt import MqttBus, parse_mqtt_url
-from tests.server.serverproc import ROOT
+from server.bus import Bus, BusUnavailable, LocalBus, LocalHub, make_bus
+from server.bus.mqtt import Broker, MqttBus, parse_mqtt_url, shown_bus
+from server.lifeline import set_parent_death_signal
+from tests.server.serverproc import ROOT, free_port
 
 BROKER = ("127.0.0.1", 1883)
 Factory = Callable[..., Awaitable[Bus]]
@@ -201,11 +206,64 @@ async def test_the_last_will_is_published_when_a_member_dies(
 
 
 def test_mqtt_urls() -> None:
-    assert parse_mqtt_url("mqtt://127.0.0.1:1884") == ("127.0.0.1", 1884)
-    assert parse_mqtt_url("mqtt://broker") == ("broker", 1883)
-    for bad in ("http://x:1", "mqtt://", "127.0.0.1:1883"):
-        with pytest.raises(ValueError):
+    assert parse_mqtt_url("mqtt://127.0.0.1:1884") == Broker("127.0.0.1", 1884)
+    assert parse_mqtt_url("mqtt://broker") == Broker("broker", 1883)
+    # A login, its password percent-decoded as in any URL.
+    assert parse_mqtt_url("mqtt://node1:p%40ss@broker:1884") == Broker(
+        "broker", 1884, "node1", "p@ss")
+    assert "p@ss" not in repr(parse_mqtt_url("mqtt://node1:p%40ss@broker"))
+    assert shown_bus("mqtt://node1:p%40ss@broker:1884") == "mqtt://node1:***@broker:1884"
+    assert shown_bus("mqtt://broker:1884") == "mqtt://broker:1884"
+    for bad in ("http://x:1", "mqtt://", "127.0.0.1:1883", "mqtt://h:port", "mqtt://h:99999",
+                "mqtt://h:1/topic"):
+        with pytest.raises(ValueError, match="not an mqtt://"):
             parse_mqtt_url(bad)
+    with pytest.raises(ValueError) as err:
+        parse_mqtt_url("mqtts://node1:secret@broker")
+    assert "secret" not in str(err.value)
+
+
+async def test_a_broker_that_asks_for_a_login_gets_the_urls(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A broker with a password file: the node logs in with the URL's user and
+    password; without them it is refused, and says why."""
+    secrets_file = tmp_path / "passwords"
+    subprocess.run(["mosquitto_passwd", "-b", "-c", str(secrets_file), "node1", "s3cret"],
+                   check=True, capture_output=True)
+    port = free_port()
+    conf = tmp_path / "mosquitto.conf"
+    # As root, mosquitto becomes another user unless told not to, and that one
+    # cannot read the test's own directory.
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous false\n"
+                    f"password_file {secrets_file}\npersistence false\n"
+                    f"user {getpass.getuser()}\n")
+    broker = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, preexec_fn=set_parent_death_signal)
+    try:
+        for _ in range(100):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert broker.poll() is None, broker.stderr.read() if broker.stderr else ""
+            await asyncio.sleep(0.05)
+        member = make_bus(f"mqtt://node1:s3cret@127.0.0.1:{port}", "n1")
+        await member.start()
+        try:
+            assert member.connected
+        finally:
+            await member.close()
+        stranger = make_bus(f"mqtt://127.0.0.1:{port}", "n2")
+        with caplog.at_level(logging.WARNING, "cardtable.bus"):
+            await stranger.start(wait=1.0)
+        try:
+            assert not stranger.connected
+            assert "not reachable yet ([code:135] Not authorized)" in caplog.text
+        finally:
+            await stranger.close()
+    finally:
+        broker.terminate()
+        broker.wait(10)
 
 
 class Cuttable:
