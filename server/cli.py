@@ -327,8 +327,12 @@ def _cluster_problem(settings: Settings) -> str | None:
         parse_mqtt_url(settings.bus)
     except ValueError as exc:
         return str(exc)
-    if not valid_node_name(settings.node):
+    if not settings.node:
         return "--node NAME is required with --bus (letters, digits, _ and -; unique per node)"
+    if not valid_node_name(settings.node):
+        return (f"--node {settings.node!r} is not a node name: letters, digits, _ and -, "
+                "at most 64")
+
     if settings.lease_seconds <= 0:
         return "--lease-seconds must be positive"
     return None

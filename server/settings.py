@@ -139,6 +139,11 @@ class Settings:
             raise BadSetting.of("log_level", f"{self.log_level!r} is not one of "
                                 f"{', '.join(LOG_LEVELS)}")
         object.__setattr__(self, "log_level", self.log_level.lower())
+        from server.bus.topics import valid_prefix
+
+        if not valid_prefix(self.bus_prefix):  # a wildcard in it subscribed to nothing
+            raise BadSetting.of("bus_prefix", f"{self.bus_prefix!r} is not a topics' prefix: "
+                                "letters, digits, _ and -, levels joined by /")
         if self.disconnect_policy not in ("bot", "wait", "forfeit"):
             raise BadSetting.of("disconnect_policy", f"{self.disconnect_policy!r} is "
                                 "not one of bot, wait, forfeit")

@@ -9,6 +9,13 @@ import re
 from dataclasses import dataclass
 
 _NODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Topic levels without wildcards (+ #), "$" (the broker's own topics) or empty levels.
+_PREFIX = re.compile(r"[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*")
+
+
+def valid_prefix(prefix: str) -> bool:
+    """A topics' prefix is one or more node-name-like levels joined by ``/``."""
+    return len(prefix) <= 128 and _PREFIX.fullmatch(prefix) is not None
 
 
 def valid_node_name(name: str) -> bool:

@@ -338,6 +338,8 @@ def test_a_bad_environment_value_is_a_one_line_error(
         ("CARDTABLE_HISTORY", "-1", "setting history (CARDTABLE_HISTORY): -1 must be at least 0"),
         ("CARDTABLE_GRACE", "nan", "setting grace (CARDTABLE_GRACE): nan must be at least 0"),
         ("CARDTABLE_RATE", "0", "setting rate (CARDTABLE_RATE): 0.0 must be more than 0"),
+        ("CARDTABLE_BUS_PREFIX", "bad/#", "'bad/#' is not a topics' prefix"),
+        ("CARDTABLE_BUS_PREFIX", "", "'' is not a topics' prefix"),
     ],
 )
 def test_a_value_out_of_its_settings_range_is_a_one_line_error(
@@ -361,6 +363,12 @@ def test_a_value_out_of_its_settings_range_is_a_one_line_error(
 def test_a_node_name_without_a_bus_is_refused(sqlite_url: str, capsys: Any) -> None:
     assert main(["serve", "--node", "n1", "--db", sqlite_url]) == 2
     assert "error: --node names a node of a cluster: give --bus too" in capsys.readouterr().err
+    bus = ["--bus", "mqtt://127.0.0.1:1883", "--db", sqlite_url]
+    assert main(["serve", "--node", "w x", *bus]) == 2
+    assert capsys.readouterr().err == (
+        "error: --node 'w x' is not a node name: letters, digits, _ and -, at most 64\n")
+    assert main(["serve", *bus]) == 2
+    assert "--node NAME is required with --bus" in capsys.readouterr().err
 
 
 def test_a_database_that_cannot_be_opened_is_a_one_line_error(capsys: Any) -> None:
