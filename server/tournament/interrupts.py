@@ -1,9 +1,11 @@
-"""Ctrl-C during a tournament: stop the playing, then clean up whole.
+"""Ctrl-C (or a SIGTERM: a service manager's stop) during a tournament: stop the
+playing, then clean up whole.
 
 ``asyncio.run`` answers a first SIGINT by cancelling its main task and a second by
 raising KeyboardInterrupt wherever the main thread is, which can land in the
-cleanup itself (a run interrupted twice hung on its tables).  While
-:class:`Interrupts` is entered, every SIGINT cancels the work it guards instead,
+cleanup itself (a run interrupted twice hung on its tables), and a SIGTERM ends
+the process with the tournament left ``running``.  While :class:`Interrupts` is
+entered, every SIGINT or SIGTERM cancels the work it guards instead,
 again at each one (a cancellation some library absorbed is sent anew), and the
 cleanup after it is never interrupted.
 """
@@ -20,7 +22,10 @@ T = TypeVar("T")
 
 
 class Interrupted(Exception):
-    """The work was stopped by Ctrl-C (SIGINT)."""
+    """The work was stopped by Ctrl-C (SIGINT) or SIGTERM."""
+
+
+STOPS = (signal.SIGINT, signal.SIGTERM)
 
 
 class Interrupts:
@@ -31,7 +36,8 @@ class Interrupts:
         self._task: asyncio.Future[Any] | None = None
 
     async def __aenter__(self) -> Interrupts:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self._on_signal)
+        for stop in STOPS:
+            asyncio.get_running_loop().add_signal_handler(stop, self._on_signal)
         return self
 
     async def __aexit__(
@@ -40,7 +46,8 @@ class Interrupts:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+        for stop in STOPS:
+            asyncio.get_running_loop().remove_signal_handler(stop)
 
     def _on_signal(self) -> None:
         self.count += 1
@@ -48,7 +55,7 @@ class Interrupts:
             self._task.cancel()
 
     async def guard(self, work: Awaitable[T]) -> T:
-        """``work``'s result; :class:`Interrupted` once a SIGINT has stopped it."""
+        """``work``'s result; :class:`Interrupted` once a signal has stopped it."""
         task = asyncio.ensure_future(work)
         self._task = task
         if self.count:

@@ -537,3 +537,48 @@ def test_a_killed_tournaments_game_processes_end_with_it(tmp_path: Path) -> None
         assert survivors(tag) == {}
     finally:
         stop(proc)
+
+
+def test_a_run_stopped_by_sigterm_is_stored_as_interrupted(sqlite_url: str) -> None:
+    """A service manager stops with SIGTERM: the run ends as after Ctrl-C, its
+    matches kept and the tournament marked interrupted, not left running."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from server.lifeline import set_parent_death_signal
+    from tests.server.serverproc import ROOT
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "tournament", "--game", "whist", "--games",
+         "400", "--bots", "heuristic,random", "--workers", "1", "--db", sqlite_url],
+        cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=set_parent_death_signal,
+    )
+
+    async def listed() -> list[tuple[str, int]]:
+        store = await Store.open(sqlite_url, migrate=False)
+        try:
+            return [(t.status, n) for t, n in await Results(store).list_tournaments()]
+        finally:
+            await store.close()
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline, "no match was stored"
+            assert proc.poll() is None, proc.communicate()
+            try:
+                if any(n > 0 for _, n in asyncio.run(listed())):
+                    break
+            except Exception:  # not created yet
+                pass
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "interrupted" in err, err
+    ((status, played),) = asyncio.run(listed())
+    assert status == "interrupted" and 0 < played < 400
