@@ -301,3 +301,40 @@ def test_a_game_without_file_formats_says_so() -> None:
         export_text(stored, "pbn")
     assert refused.value.code == "unknown_format"
     assert refused.value.message == "Tractor (Sheng Ji) has no file format"
+
+
+async def test_games_imported_before_fingerprints_are_found_after_the_upgrade(
+    db_url: str,
+) -> None:
+    """Games imported before the fingerprint column get theirs from the migration
+    that backfills it, computed as an import computes it: the same file imported
+    again is found, not stored twice (a record stored twice keeps two copies, the
+    first one found)."""
+    from sqlalchemy import text
+
+    from rules.registry import find_format
+    from server.files import check_records, to_store
+    from server.persistence.database import downgrade, upgrade
+
+    _, fmt = find_format("lin")
+    games = [to_store(c) for c in check_records(fmt.read(LIN_FILE.read_text()))]
+    store = await Store.open(db_url)
+    try:
+        first = await store.import_games(games)
+        async with store.engine.begin() as conn:
+            await conn.execute(text("UPDATE games SET fingerprint = NULL"))
+        again = await store.import_games(games)  # as if no fingerprint had been taken
+        assert [i.new for i in again] == [True, True]
+        async with store.engine.begin() as conn:
+            await conn.execute(text("UPDATE games SET fingerprint = NULL"))
+    finally:
+        await store.close()
+    await downgrade(db_url, "0006_import_fingerprint")
+    await upgrade(db_url)
+    store = await Store.open(db_url)
+    try:
+        found = await store.import_games(games)
+        assert [(i.game_id, i.new) for i in found] == [(i.game_id, False) for i in first]
+        assert len(await store.list_games(50, None)) == 4
+    finally:
+        await store.close()
