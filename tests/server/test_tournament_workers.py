@@ -212,7 +212,7 @@ def _count(path: Path, table: str) -> int:
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--bus", "http://x"], "not an mqtt://HOST:PORT URL"),
+        (["--bus", "http://x"], "not an mqtt://[USER:PASSWORD@]HOST:PORT URL"),
         (["--bus", BROKER, "--workers", "0"], "--workers must be at least 1"),
         (["--bus", BROKER, "--name", "w" * 65], "--name must be 1 to 64 characters"),
     ],
