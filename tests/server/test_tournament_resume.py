@@ -193,7 +193,7 @@ def test_two_runs_of_one_tournament_store_each_match_once(tmp_path: Any) -> None
         (["--resume", "9"], "no stored tournament 9"),
         (["--resume", "1", "--games", "4"], "setup: not with --games"),
         (["--resume", "1", "--seed", "2", "--fresh-ratings"], "not with --seed, --fresh-ratings"),
-        (["--bus", "http://x"], "not an mqtt://HOST:PORT URL"),
+        (["--bus", "http://x"], "not an mqtt://[USER:PASSWORD@]HOST:PORT URL"),
         (["--bus", "mqtt://127.0.0.1:1", "--no-store"], "--bus needs the database"),
         (["--bus", "mqtt://127.0.0.1:1", "--workers", "2"], "give --workers to `cardtable worker`"),
         (["--bus", "mqtt://127.0.0.1:1", "--remote-seat", "x"], "--remote-seat and --bus"),
