@@ -16,7 +16,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from engine.errors import IllegalAction
 from engine.events import JSON, OMNISCIENT, Event
@@ -42,7 +49,9 @@ class GameConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
 
-    version: int = 1
+    # The rules' version a table was made under: stored with it so that it replays
+    # as played; each game raises the bound as its rules change.
+    version: int = Field(default=1, ge=1, le=1)
 
     @field_validator("*", mode="before")
     @classmethod
@@ -190,6 +199,16 @@ class Game(ABC, Generic[S, C]):
     tools: ClassVar[tuple[Tool, ...]] = ()
     # Whether the players may end the whole match by agreement (end_by_agreement).
     ends_by_agreement: ClassVar[bool] = False
+
+    def new_table_config(self, options: Mapping[str, Any] | None) -> C:
+        """The options of a new table: as :meth:`parse_config`, and at the rules'
+        current version (an older one is only for the tables stored under it)."""
+        config = self.parse_config(options)
+        current = self.config_model.model_fields["version"].default
+        if config.version != current:
+            raise IllegalAction("bad_option", f"option 'version': new tables are made at "
+                                f"version {current}, set by the server (leave it out)")
+        return config
 
     def parse_config(self, options: Mapping[str, Any] | None) -> C:
         """Validate table options; a bad one raises ``bad_option`` naming it."""

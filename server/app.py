@@ -522,7 +522,7 @@ class Server:
         pid = conn.require_session()
         self.lobby.check_waiting_cap(pid)
         game = get_game(msg.game)
-        config = game.parse_config(msg.options)
+        config = game.new_table_config(msg.options)
         seed = secrets.randbits(62)
         name = (msg.name or "").strip() or f"{game.title} table"
         count = game.seat_count(config)

@@ -164,6 +164,22 @@ async def test_malformed_requests_get_documented_codes(harness: Harness, frame: 
     assert (await c.request({"type": "ping"}))["type"] == "pong"  # still connected
 
 
+@pytest.mark.parametrize(("game", "version", "current"), [
+    ("tractor", 1, 4), ("bridge", 1, 2), ("whist", -5, 1), ("poker", 10**30, 1)])
+async def test_new_tables_are_made_at_the_rules_current_version(
+    harness: Harness, game: str, version: int, current: int
+) -> None:
+    """The options' ``version`` is the server's: an older one is for stored tables."""
+    c = await harness.client()
+    err = await c.request({"type": "create_table", "game": game,
+                           "options": {"version": version}})
+    assert err["type"] == "error" and err["code"] == "bad_option", err
+    assert "'version'" in err["message"]
+    made = await c.request({"type": "create_table", "game": game,
+                            "options": {"version": current}})
+    assert made["type"] == "table_created" and made["table"]["options"]["version"] == current
+
+
 async def test_hello_is_required_first(harness: Harness) -> None:
     c = await harness.client(hello=False)
     reply = await c.request({"type": "list_tables"})
