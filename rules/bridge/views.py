@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.cards import format_face
 from engine.events import JSON, OMNISCIENT, SPECTATOR
 from engine.game import Result
+from engine.presentation import plural
 from rules.bridge.boards import SEATS
 from rules.bridge.claims import claim_view
 from rules.bridge.state import BridgeState, Phase
@@ -100,7 +101,7 @@ def session_result(state: BridgeState) -> Result | None:
             assert r.declarer is not None and r.tricks is not None
             parts.append(
                 f"board {r.board}: {r.contract} by {SEATS[r.declarer]}, "
-                f"{r.tricks} tricks, NS {r.score_ns:+d}"
+                f"{plural(r.tricks, 'trick')}, NS {r.score_ns:+d}"
             )
     summary = "; ".join(parts) + (f"; total NS {total:+d}" if len(parts) > 1 else "")
     return Result(scores=(total, -total, total, -total), summary=summary)
