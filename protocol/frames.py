@@ -27,14 +27,22 @@ class FrameError(Exception):
     request_id: str | int | None = None
 
 
+MAX_ID_CHARS = 128  # a string id's most characters
+_ID_RANGE = (-(2**63), 2**63 - 1)  # an integer id is a signed 64-bit number
+
+
 def request_id(data: dict[str, Any]) -> str | int | None:
     """The ``id`` a reply echoes: a string or an integer, else none."""
     rid = data.get("id")
+    return rid if _usable_id(rid) else None
+
+
+def _usable_id(rid: Any) -> bool:
     if isinstance(rid, bool) or not isinstance(rid, str | int):
-        return None
-    if isinstance(rid, str) and (len(rid) > 128 or not _valid_text(rid)):
-        return None
-    return rid
+        return False
+    if isinstance(rid, str):
+        return len(rid) <= MAX_ID_CHARS and _valid_text(rid)
+    return _ID_RANGE[0] <= rid <= _ID_RANGE[1]
 
 
 def parse_frame(raw: str | bytes) -> dict[str, Any]:
@@ -57,6 +65,11 @@ def parse_frame(raw: str | bytes) -> dict[str, Any]:
             raise FrameError(exc.code, exc.message, rid) from None
     if not isinstance(data.get("type"), str):
         raise FrameError(ErrorCode.BAD_MESSAGE, "a message's type is a string", rid)
+    if data.get("id") is not None and rid is None:
+        # Refused, not ignored: the reply could not echo it, and a client matching
+        # replies by id would wait for ever.
+        raise FrameError(ErrorCode.BAD_MESSAGE, f"an id is a string of at most {MAX_ID_CHARS} "
+                         "characters or a whole number from -2^63 to 2^63 - 1")
     return data
 
 

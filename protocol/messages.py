@@ -23,7 +23,11 @@ PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 ANALYSIS_STEPS = 200  # steps per replay request with analysis (each may cost a search)
 
-RequestId = Annotated[str | int | None, Field(default=None, description="echoed in the reply")]
+RequestId = Annotated[
+    Annotated[str, Field(max_length=128)] | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+    | None,
+    Field(default=None, description="echoed in the reply"),
+]
 # Ids and versions are 64-bit in the database; larger numbers are refused as
 # malformed instead of overflowing a driver.
 Id = Annotated[int, Field(ge=0, le=2**63 - 1)]

@@ -26,7 +26,22 @@ HOSTILE: list[tuple[str | bytes, str]] = [
     ("not json", "bad_json"),
     ('"a string"', "bad_message"),
     ('{"type": "no_such_thing"}', "unknown_type"),
+    # An id a reply could not echo is refused, not answered without it.
+    ('{"type": "ping", "id": 9223372036854775808}', "bad_message"),
+    ('{"type": "ping", "id": -9223372036854775809}', "bad_message"),
+    ('{"type": "ping", "id": "' + "x" * 129 + '"}', "bad_message"),
+    ('{"type": "ping", "id": 1.5}', "bad_message"),
+    ('{"type": "ping", "id": true}', "bad_message"),
 ]
+
+
+async def test_the_widest_ids_are_echoed(harness: Harness) -> None:
+    c = await harness.client(hello=False)
+    for rid in (2**63 - 1, -(2**63), "x" * 128):
+        await c.ws.send(json.dumps({"type": "ping", "id": rid}))
+        assert (await c.expect("pong"))["id"] == rid
+    await c.ws.send('{"type": "ping", "id": null}')  # as good as none
+    assert "id" not in await c.expect("pong")
 
 
 @pytest.mark.parametrize(("frame", "code"), HOSTILE, ids=lambda v: repr(v)[:40])
