@@ -275,7 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure_logging(settings.log_level)
     from server.app import Server
     from server.bus.mqtt import shown_bus
-    from server.cluster.node import NodeNameTaken
+    from server.cluster.joining import CannotJoin
     from server.persistence.serving import DatabaseInUse
 
     async def run() -> int:
@@ -287,7 +287,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"error: cannot serve on {settings.host}:{settings.port}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
-        except (NodeNameTaken, DatabaseInUse) as exc:
+        except (CannotJoin, DatabaseInUse) as exc:
             await server.stop()
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -24,19 +24,21 @@ from protocol.messages import CloseCode, ErrorCode, TableError
 from server.bus import Bus, BusUnavailable, Topics
 from server.clock import Clock
 from server.cluster import wire
+from server.cluster.joining import (
+    check_identity,
+    refuse_a_namesake,
+)
 from server.cluster.remote import RemoteConnection, RemoteTable
 from server.connection import Connection
 from server.jsontext import encode
 from server.lobby import OPEN, Lobby
+from server.persistence.identity import live_holders
 from server.persistence.store import Store
 from server.settings import Settings
 from server.table import Table
 
 log = logging.getLogger("cardtable.cluster")
 
-
-class NodeNameTaken(Exception):
-    """Another running node has this node's name."""
 
 # Late answers remembered per client at most; a client timing out more often than
 # this is already being told the node is unavailable.
@@ -74,6 +76,8 @@ class Cluster:
         self._adopt = adopt
         self._replaced = replaced
         self.online: set[str] = set()
+        self.database = ""  # the database's id, announced with this node's presence
+        self._foreign: set[str] = set()  # nodes on this bus serving another database
         # node -> its tables: open, and finished while their owner keeps them
         self.remote: dict[str, dict[int, wire.LobbyEntry]] = {}
         # Clients of this node that forwarded requests, by key (the key names the
@@ -105,7 +109,8 @@ class Cluster:
     async def start(self) -> None:
         """Join the bus, then adopt the tables nobody owns (those of a previous
         run of this node at once, others' once their lease has expired)."""
-        await self._refuse_a_namesake()
+        await refuse_a_namesake(self.store, self.node, self.lease)
+        self.database = await check_identity(self.store, self.node, self.topics.prefix)
         self.store.fences = {}
         self.store.lease_for = (self.node, self.lease)
         self.bus.on_connect = self._connected
@@ -120,25 +125,6 @@ class Cluster:
         await self.bus.start()
         await self._round(mine=True)
         self._task = asyncio.create_task(self._keep_leases(), name="cluster-leases")
-
-    async def _refuse_a_namesake(self) -> None:
-        """:class:`NodeNameTaken` where another process runs under this node's name:
-        it keeps renewing the leases of its tables (a previous run's, dead, does not).
-        Checked before joining the bus, whose presence and last will go by name;
-        a restart with leases left waits half a lease to see."""
-        async def held() -> dict[int, float]:
-            return {g: e for g, n, _, e in await self.store.leases() if n == self.node}
-
-        before = await held()
-        if not before:
-            return
-        await asyncio.sleep(self.lease / 2)  # a live owner renews every third of a lease
-        after = await held()
-        if any(after.get(g, e) > e for g, e in before.items()):
-            raise NodeNameTaken(
-                f"a node named {self.node!r} is running (it keeps renewing its tables' "
-                "leases): every node needs a name of its own (--node)"
-            )
 
     async def halt(self) -> None:
         """Stop renewing and adopting (first thing on shutdown: no table is adopted
@@ -178,7 +164,8 @@ class Cluster:
             log.error("cluster task failed", exc_info=task.exception())
 
     def _connected(self) -> None:
-        self.bus.publish(self.topics.presence(self.node), wire.ONLINE, retain=True)
+        self.bus.publish(self.topics.presence(self.node), wire.online(self.database),
+                         retain=True)
         self._publish_lobby()
 
     def _disconnected(self) -> None:
@@ -339,14 +326,27 @@ class Cluster:
 
     def _on_session(self, topic: str, payload: bytes) -> None:
         msg = wire.Resumed.model_validate_json(payload)
-        if msg.node != self.node:
+        # Another database's player ids name other people.
+        if msg.node != self.node and msg.node not in self._foreign:
             self._replaced(msg.player, msg.at)
 
     def _on_presence(self, topic: str, payload: bytes) -> None:
         node = Topics.last_level(topic)
         if node == self.node:
             return
-        if payload == wire.ONLINE:
+        database = wire.online_database(payload)
+        if database is not None:
+            if database and database != self.database:
+                # Its table ids and player ids are another database's: merged, they
+                # collided and wrote strangers' ids into seats.
+                if node not in self._foreign:
+                    log.error("node %s on this bus serves another database: ignored (one "
+                              "broker and topics' prefix per database)", node)
+                self._foreign.add(node)
+                self.online.discard(node)
+                self.remote.pop(node, None)
+                return
+            self._foreign.discard(node)
             self.online.add(node)
         elif payload in (wire.OFFLINE, b""):
             if node in self.online:
@@ -414,6 +414,14 @@ class Cluster:
             if stored is None:
                 raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
             if stored.status in OPEN:
+                holder = (await live_holders(self.store)).get(table_id)
+                if holder is not None and holder != self.node and holder not in self.online:
+                    raise TableError(
+                        ErrorCode.NODE_UNAVAILABLE,
+                        f"table {table_id} is held by node {holder!r}, which this node "
+                        "does not see on its bus (another broker or topics' prefix?); "
+                        "another node takes it over once that node's lease runs out",
+                    )
                 raise TableError(
                     ErrorCode.NODE_UNAVAILABLE,
                     f"table {table_id}'s node is unreachable; another node takes it over "

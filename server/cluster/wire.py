@@ -13,6 +13,22 @@ from protocol.messages import TableInfo
 
 ONLINE = b"online"
 OFFLINE = b"offline"
+
+
+def online(database: str) -> bytes:
+    """A node's presence: online, serving the database of id ``database``."""
+    return ONLINE + b" " + database.encode("ascii")
+
+
+def online_database(payload: bytes) -> str | None:
+    """The database an online presence names ("" if it names none), or None for
+    another presence."""
+    if payload == ONLINE:
+        return ""
+    if payload.startswith(ONLINE + b" "):
+        return payload[len(ONLINE) + 1:].decode("ascii", "replace")
+    return None
+
 # Control lines on a connection's frames topic (frames themselves are JSON objects).
 DONE = b"!done "  # + request number: the owner has answered that request
 CLOSE = b"!close"  # the owner dropped the table: the client should resume elsewhere

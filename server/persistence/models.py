@@ -146,6 +146,16 @@ class RatingRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ClusterIdentity(Base):
+    """One row: the database's own random id (nodes of a cluster tell their bus
+    who they serve with it) and the topics' prefix its cluster uses."""
+
+    __tablename__ = "cluster_identity"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)  # always 1
+    database: Mapped[str] = mapped_column(String(36))
+    prefix: Mapped[str | None] = mapped_column(String(128), nullable=True)
+
+
 class TableLease(Base):
     """Which node of a cluster owns a live table, until when (seconds since the
     epoch on the database's clock), and the fencing token of that ownership: every

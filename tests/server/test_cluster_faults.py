@@ -407,7 +407,7 @@ async def test_a_second_node_of_the_same_name_is_refused(sqlite_url: str) -> Non
     """Every node needs a name of its own (docs/cluster.md): a second process under
     a running node's name would take its tables and, gone, mark it offline by its
     last will.  It is refused before it joins the bus; the running node plays on."""
-    from server.cluster.node import NodeNameTaken
+    from server.cluster.joining import NodeNameTaken
 
     hub = LocalHub()
     topics = Topics(PREFIX)
@@ -429,7 +429,70 @@ async def test_a_second_node_of_the_same_name_is_refused(sqlite_url: str) -> Non
         await twin.stop()
         assert table in a.lobby.tables and a.cluster is not None
         assert {g: n for g, n, _, _ in await a.store.leases()} == before
-        assert hub.retained.get(topics.presence("a")) == wire.ONLINE  # no last will of the twin
+        # No last will of the twin: still online, serving this database.
+        presence = hub.retained.get(topics.presence("a")) or b""
+        assert wire.online_database(presence) == a.cluster.database != ""
         await owner.close()
     finally:
+        await a.stop()
+
+
+async def test_a_node_under_another_prefix_is_refused_while_the_cluster_holds_tables(
+    sqlite_url: str,
+) -> None:
+    """Nodes of one database under two prefixes never see each other: each adopted
+    the other's tables as orphans. A node given another prefix than the one the
+    database's cluster uses is refused while that cluster holds tables, and a
+    request for a table held by a node out of sight says so."""
+    from server.cluster.joining import OtherPrefix
+
+    a = await start(sqlite_url, "a", LocalBus(LocalHub()), lease_seconds=600.0)
+    try:
+        owner = await client(a, "owner")
+        created = await owner.request(
+            {"type": "create_table", "game": "whist", "seat": 0, "start": True})
+        table = created["table"]["table"]
+        stray = Server(make_settings(sqlite_url, node="q", bus_prefix="elsewhere"),
+                       bus=LocalBus(LocalHub()))
+        with pytest.raises(OtherPrefix, match="uses the topics' prefix 'cardtable', where "
+                                              "node 'a' holds tables"):
+            await stray.start()
+        await stray.stop()
+        # A node on another bus under the same prefix cannot see a either.
+        blind = await start(sqlite_url, "b", LocalBus(LocalHub()))
+        try:
+            lost = await client(blind, "lost")
+            reply = await lost.request({"type": "spectate", "table": table})
+            assert reply["code"] == "node_unavailable", reply
+            assert "held by node 'a', which this node does not see on its bus" in reply[
+                "message"]
+            await lost.close()
+        finally:
+            await blind.stop()
+        await owner.close()
+    finally:
+        await a.stop()
+    # With no table held, the prefix moves with the first node to start.
+    moved = await start(sqlite_url, "q", LocalBus(LocalHub()), bus_prefix="elsewhere")
+    await moved.stop()
+
+
+async def test_a_node_of_another_database_on_the_bus_is_ignored(tmp_path: Any) -> None:
+    """Two databases' nodes on one broker and prefix: their table and player ids
+    would collide. Each announces its database with its presence and ignores the
+    other's, whose tables it neither lists nor forwards to."""
+    hub = LocalHub()
+    a = await start(f"sqlite:///{tmp_path}/one.db", "a", LocalBus(hub))
+    c = await start(f"sqlite:///{tmp_path}/two.db", "c", LocalBus(hub))
+    try:
+        mine, theirs = await client(a, "mine"), await client(c, "theirs")
+        await theirs.request({"type": "create_table", "game": "whist"})
+        await asyncio.sleep(0.3)
+        assert (await mine.request({"type": "list_tables"}))["tables"] == []
+        assert a.cluster is not None and "c" not in a.cluster.online
+        assert "c" in a.cluster._foreign
+        await mine.close()
+        await theirs.close()
+    finally:
+        await c.stop()
         await a.stop()
