@@ -403,8 +403,12 @@ class Server:
         except TableError as exc:
             reply.error(exc.code, exc.message, exc.reason)
         except IllegalAction as exc:
-            code = ErrorCode(exc.code) if exc.code in ErrorCode._value2member_map_ else None
-            reply.error(code or ErrorCode.ILLEGAL_ACTION, exc.message, exc.code)
+            # A code of the protocol's own (bad_option, unknown_format) is the error's
+            # code; a code of the rules' (must_follow_suit) is an illegal_action's reason.
+            if exc.code in ErrorCode._value2member_map_:
+                reply.error(ErrorCode(exc.code), exc.message, None)
+            else:
+                reply.error(ErrorCode.ILLEGAL_ACTION, exc.message, exc.code)
         except StorageError as exc:
             log.warning("request %s not stored: %s", kind, exc)
             reply.error(

@@ -161,6 +161,7 @@ async def test_malformed_requests_get_documented_codes(harness: Harness, frame: 
     err = await c.expect("error")
     assert err["code"] == code, err
     assert set(err) >= {"type", "code", "message", "reason"}  # the same keys, always
+    assert err["reason"] is None  # only an illegal_action has one
     assert (await c.request({"type": "ping"}))["type"] == "pong"  # still connected
 
 
