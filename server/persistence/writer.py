@@ -71,6 +71,12 @@ class _Pending:
     future: asyncio.Future[Any]
 
 
+def _said(exc: BaseException) -> str:
+    """What the database driver said, on one line, without the statement."""
+    said = str(exc.orig if isinstance(exc, DBAPIError) else exc).strip()
+    return (said.splitlines() or [type(exc).__name__])[0][:300]
+
+
 def transient(exc: BaseException) -> bool:
     """Whether retrying the same transaction may succeed: a busy/locked SQLite
     file, a lost or refused connection, a serialization failure."""
@@ -185,10 +191,14 @@ class Writer:
             except Exception as exc:
                 if not transient(exc) or loop.time() + delay > deadline:
                     if transient(exc):
-                        log.error("write failed after %d attempts: %s", attempt, exc)
-                        raise StorageError(f"the database refused the write: {exc}") from exc
+                        log.error("write failed after %d attempts: %s", attempt, _said(exc))
+                        raise StorageError(
+                            f"the database refused the write: {_said(exc)}") from exc
                     raise
-                log.warning("write attempt %d failed (%s); retrying", attempt, exc)
+                # Once per failing write, in the driver's words: the statement and its
+                # parameters, 25 times over, buried the log of a locked file.
+                (log.warning if attempt == 1 else log.debug)(
+                    "write attempt %d failed (%s); retrying", attempt, _said(exc))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.5)
                 continue

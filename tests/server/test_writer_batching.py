@@ -168,3 +168,29 @@ def test_only_the_drivers_words_make_a_failure_worth_retrying() -> None:
     assert not transient(quoted)
     assert transient(OperationalError("INSERT", (), sqlite3.OperationalError("database is locked")))
     assert transient(DBAPIError("INSERT", (), OSError("connection reset by peer")))
+
+
+async def test_a_write_retried_is_logged_once_in_the_drivers_words(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A locked file retried many times: one warning, without the statement or its
+    parameters (a player's name, a token's hash)."""
+    import logging
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    failures = iter(range(4))
+
+    def op(c: Any) -> str:
+        if next(failures, None) is not None:
+            raise OperationalError("INSERT INTO players VALUES (?)", ("hunter2",),
+                                   sqlite3.OperationalError("database is locked"))
+        return "stored"
+
+    with caplog.at_level(logging.DEBUG, "cardtable"):
+        assert await store.writer.run(op) == "stored"
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in warnings] == [
+        "write attempt 1 failed (database is locked); retrying"]
+    assert "hunter2" not in caplog.text and "INSERT" not in caplog.text
