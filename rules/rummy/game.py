@@ -14,7 +14,7 @@ views are ``views.py``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -22,6 +22,7 @@ from engine.cards import face_of, format_card
 from engine.errors import IllegalAction
 from engine.events import JSON, Event
 from engine.game import Action, Game, Move, Result
+from engine.rng import Rng
 from rules.rummy import flow, views
 from rules.rummy.flow import rules_of, wild_rank_of
 from rules.rummy.gin import GinRules, check_layoff, layoffs
@@ -88,6 +89,14 @@ class RummyGame(Game[RummyState, RummyConfig]):
         return (state.turn,)
 
     # --- legal actions -----------------------------------------------------------
+
+    def stand_in(self, legal: Sequence[Action], rng: Rng) -> Action:
+        """A late or absent player draws from the stock and never drops out of the
+        deal (a drop costs 20 or 40 points, a choice only its player makes); any other
+        legal action (a discard, a lay-off) at random."""
+        calm = [a for a in legal
+                if a.get("type") != "drop" and a != {"type": "draw", "from": "discard"}]
+        return dict(rng.choice(calm or list(legal)))
 
     def legal(self, state: RummyState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):

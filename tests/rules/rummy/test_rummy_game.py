@@ -415,3 +415,16 @@ def test_a_wild_card_used_as_a_joker_is_named_in_its_meld() -> None:
     impure = [m for m in melds if m["jokers"]]
     assert len(impure) == 1 and impure[0]["wild"] == ["JD"]
     assert sorted(impure[0]["cards"]) == ["5H", "6H", "JD"]
+
+
+def test_a_stand_in_draws_from_the_stock_and_never_drops() -> None:
+    """A player whose clock ran out (or whose bot failed) is not dropped out of the
+    deal for 20 points: the stand-in draws from the stock."""
+    from engine.rng import Rng
+
+    s = GAME.new(GAME.parse_config({"players": 3}), 5)
+    seat = GAME.to_act(s)[0]
+    legal = GAME.legal(s, seat)
+    assert {"type": "drop"} in legal
+    chosen = {str(GAME.stand_in(legal, Rng(n))) for n in range(40)}
+    assert chosen == {str({"type": "draw", "from": "stock"})}
