@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -71,6 +72,54 @@ class _Pending:
     future: asyncio.Future[Any]
 
 
+class FileGone(StorageError):
+    """The SQLite file (or its write-ahead log) was removed or replaced under the
+    server: a commit would go to a file nobody will open again."""
+
+
+class _FileWatch:
+    """The SQLite file as the first commit found it, and its write-ahead log as the
+    first commit on the writer's current connection found it (closing the last
+    connection deletes the log, so a new connection may meet a new one); each
+    later commit checks they are still the ones at their paths."""
+
+    def __init__(self, engine: Engine | None) -> None:
+        name = engine.url.database if engine is not None else None
+        self.paths = None if name in (None, "", ":memory:") else (name, f"{name}-wal")
+        self.main: tuple[int, int] | None = None
+        self.wal: tuple[int, int] | None = None
+        self.gone = False
+
+    @staticmethod
+    def _id(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def committed(self) -> None:
+        if self.paths is not None:
+            self.main = self.main or self._id(self.paths[0])
+            self.wal = self.wal or self._id(self.paths[1])
+
+    def reconnected(self) -> None:
+        self.wal = None
+
+    def check(self) -> None:
+        if self.paths is None or self.main is None:
+            return
+        if self.gone or self._id(self.paths[0]) != self.main or (
+                self.wal is not None and self._id(self.paths[1]) != self.wal):
+            if not self.gone:
+                log.error("the database file %s or its -wal was removed or replaced while "
+                          "the server ran: writes are refused; restore the file and restart",
+                          self.paths[0])
+            self.gone = True
+            raise FileGone(f"the database file {self.paths[0]} was removed or replaced "
+                           "while the server ran; restart the server")
+
+
 def _said(exc: BaseException) -> str:
     """What the database driver said, on one line, without the statement."""
     said = str(exc.orig if isinstance(exc, DBAPIError) else exc).strip()
@@ -80,8 +129,8 @@ def _said(exc: BaseException) -> str:
 def transient(exc: BaseException) -> bool:
     """Whether retrying the same transaction may succeed: a busy/locked SQLite
     file, a lost or refused connection, a serialization failure."""
-    if isinstance(exc, IntegrityError):
-        return False  # a constraint the same write breaks again
+    if isinstance(exc, IntegrityError | FileGone):
+        return False  # a constraint the same write breaks again; a file gone stays gone
     if isinstance(exc, OperationalError):
         return True
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
@@ -124,6 +173,7 @@ class Writer:
         # SQLite's writer connection: used by the loop or the thread, one batch at a time.
         self._conn: Connection | None = None
         self._inserts: dict[tuple[Table, tuple[str, ...]], _DriverInsert] = {}
+        self._file = _FileWatch(sync_engine)
         self._queue: list[_Pending] = []
         self._task: asyncio.Task[None] | None = None
         self.closed = False
@@ -212,11 +262,13 @@ class Writer:
         if self.sync_engine is None:
             async with self.engine.begin() as conn:
                 return await conn.run_sync(_apply, batch)
+        self._file.check()
         if all(isinstance(item.op, Insert) for item in batch):
             results = self._commit_sync(batch)  # on the loop: see the module's docstring
         else:
             loop = asyncio.get_running_loop()
             results = await loop.run_in_executor(self._thread, self._commit_sync, batch)
+        self._file.committed()
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.checkpoint_every and self._checkpoint is None:
             self._start_checkpoint()
@@ -280,6 +332,7 @@ class Writer:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
+            self._file.reconnected()
 
     def _driver_insert(self, conn: Connection, run: list[Insert]) -> bool:
         """Send ``run`` as driver SQL; False where only ``insert()`` will do."""

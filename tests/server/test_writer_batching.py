@@ -194,3 +194,54 @@ async def test_a_write_retried_is_logged_once_in_the_drivers_words(
     assert [r.getMessage() for r in warnings] == [
         "write attempt 1 failed (database is locked); retrying"]
     assert "hunter2" not in caplog.text and "INSERT" not in caplog.text
+
+
+@pytest.mark.parametrize("removed", ["cardtable.db", "cardtable.db-wal"])
+async def test_writes_to_a_database_file_removed_under_the_server_are_refused(
+    tmp_path: Any, removed: str
+) -> None:
+    """A file removed while the server runs takes every later commit with it (the
+    server wrote to an unlinked file, a restart found no games): they are refused."""
+    from server.persistence.writer import StorageError
+
+    store = await Store.open(f"sqlite:///{tmp_path}/cardtable.db")
+    try:
+        await store.create_player("ann", "t1")
+        (tmp_path / removed).unlink()
+        with pytest.raises(StorageError, match="was removed or replaced while the server ran"):
+            await store.create_player("bob", "t2")
+        with pytest.raises(StorageError):  # and stay refused
+            await store.create_player("cy", "t3")
+    finally:
+        await store.close()
+
+
+def test_a_log_met_anew_after_a_reconnection_is_not_taken_for_a_removal(tmp_path: Any) -> None:
+    """Closing the last connection deletes the write-ahead log, so after the writer
+    reconnects (a failed batch) the log may be a new file; before, it may not."""
+    from sqlalchemy import create_engine
+
+    from server.persistence.writer import FileGone, _FileWatch
+
+    main, wal = tmp_path / "c.db", tmp_path / "c.db-wal"
+    main.write_bytes(b"db")
+    wal.write_bytes(b"log")
+    watch = _FileWatch(create_engine(f"sqlite:///{main}"))
+    watch.committed()
+    watch.check()
+
+    def new_log() -> None:
+        wal.unlink()
+        (tmp_path / "other").write_bytes(b"log")  # holds the old inode number apart
+        wal.write_bytes(b"log")
+
+    new_log()
+    with pytest.raises(FileGone):
+        watch.check()
+    watch = _FileWatch(create_engine(f"sqlite:///{main}"))
+    watch.committed()
+    watch.reconnected()
+    new_log()
+    watch.check()  # nothing to compare the log with until the next commit
+    watch.committed()
+    watch.check()
