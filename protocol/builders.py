@@ -16,10 +16,12 @@ from protocol.messages import JSON, PROTOCOL_VERSION, ErrorCode
 def welcome(
     token: str, player: int, name: str, resumed: bool, games: list[str], seats: list[JSON],
     options: JSON | None = None, formats: JSON | None = None,
+    statistics: list[str] | None = None,
 ) -> JSON:
     """The answer to ``hello``; ``seats``: the session's seats at open tables;
     ``options``: each game's table options as a schema, for create-table forms;
-    ``formats``: each game's file formats (names), for import and export."""
+    ``formats``: each game's file formats (names), for import and export;
+    ``statistics``: the games that keep per-player statistics (``stats``)."""
     return {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
@@ -31,6 +33,7 @@ def welcome(
         "seats": seats,
         "options": options or {},
         "formats": formats or {},
+        "statistics": statistics or [],
     }
 
 

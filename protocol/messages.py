@@ -155,6 +155,10 @@ class Welcome(Message):
         default_factory=dict,
         description="each game's file formats by name, for import_file and export_game",
     )
+    statistics: list[str] = Field(
+        default_factory=list,
+        description="the games that keep per-player statistics of their stored games (stats)",
+    )
 
 
 class Tables(Message):

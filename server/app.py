@@ -83,6 +83,12 @@ def _file_formats() -> dict[str, list[str]]:
     return {g: [f.name for f in get_game(g).formats] for g in available()}
 
 
+@functools.cache
+def _with_statistics() -> list[str]:
+    """The games that keep per-player statistics (a table even over no games)."""
+    return [g for g in available() if get_game(g).statistics([]) is not None]
+
+
 class Server:
     def __init__(
         self, settings: Settings, clock: Clock | None = None, bus: Bus | None = None,
@@ -519,7 +525,7 @@ class Server:
         if self.cluster is not None:
             seats += await self.cluster.seats_of(pid)
         reply.send(p.welcome(token, pid, name, resumed, available(), seats, _option_schemas(),
-                             _file_formats()))
+                             _file_formats(), _with_statistics()))
 
     async def _create_table(self, reply: Reply, msg: rq.CreateTable) -> None:
         conn = reply.conn

@@ -77,7 +77,7 @@ export function onWelcome(msg) {
   const chosen = sel.value;
   sel.replaceChildren(...msg.games.map((g) => el("option", { value: g, selected: g === chosen }, g)));
   renderOptionForm();
-  offerStatsGames(msg.games);
+  offerStatsGames(msg.statistics || []);
   send({ type: "list_tables" });
   // Back after a drop, a reload or a server restart: re-attach to the table on screen.
   const cur = load(STORE.current, null);

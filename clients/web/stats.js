@@ -12,7 +12,7 @@ export function requestStats() {
   send({ type: "stats", game: $("#stats-game").value, player: player || undefined });
 }
 
-// The games a welcome lists, offered in the tab's game menu.
+// The games a welcome says keep statistics, offered in the tab's game menu.
 export function offerStatsGames(games) {
   const sel = $("#stats-game");
   const chosen = sel.value;

@@ -378,6 +378,9 @@ async def test_the_stats_page_shows_each_players_statistics(page: tuple[Page, Se
 
     p, server = page
     await add_hands(server.store)
+    # Only the games that keep statistics are offered.
+    offered = await p.js("[...document.querySelectorAll('#stats-game option')].map((o) => o.value)")
+    assert offered == ["poker"]
     await p.js("""document.querySelector('[data-tab=stats]').click();
         document.querySelector('#stats-game').value = 'poker';
         document.querySelector('#stats-form button[type=submit]').click(); 1""")
