@@ -7,10 +7,8 @@ import { S } from "./state.js";
 export function showTab(name) {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
   for (const p of document.querySelectorAll(".pane")) p.classList.toggle("hidden", p.id !== name);
-  if (name === "replays" && !S.gamesLoaded && S.connected) {
-    S.gamesLoaded = true;
-    requestGames();
-  }
+  // Each time: a game that ended since, or was just imported, is in the list.
+  if (name === "replays" && S.connected) requestGames();
 }
 
 export function requestGames() {

@@ -212,9 +212,12 @@ async def test_a_table_gone_after_its_game_ended_is_dropped_without_alarm(
     p, server = page
     # Watching a replay while the server drops the finished table, then reconnecting:
     # the client lets the table go quietly and the replay stays on screen.
+    await p.js("document.querySelector('[data-tab=replays]').click(); 1")  # the list, early
     table = await watch_bots_finish(p, "whist", {"deals": 1})
     await p.js("document.querySelector('#result button').click(); 1")
     await p.wait("!document.querySelector('#replays').classList.contains('hidden')")
+    # The list shown again holds the game that ended since it was first shown.
+    await p.wait(f"document.querySelector('#games').textContent.includes('#{table} whist')")
     await forget(server, table)
     await reconnect(p)
     await p.wait("S.cur === null")
