@@ -149,7 +149,10 @@ class Cluster:
                 log.warning("could not release the lease of table %d: %s", game_id, exc)
         if self._joined:  # (a node refused its name never spoke for that name)
             self._publish(self.topics.lobby(self.node), b"", retain=True)
-            if self._publish(self.topics.presence(self.node), wire.OFFLINE, retain=True):
+            # Cleared, not "offline": a broker keeps a retained message per topic for
+            # ever, and every node name ever used would leave one (the last will
+            # still says "offline" after a crash, until the name comes back).
+            if self._publish(self.topics.presence(self.node), b"", retain=True):
                 await asyncio.sleep(0.1)  # let the outbox reach the broker
         await self.bus.close()
 

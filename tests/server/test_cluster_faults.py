@@ -496,3 +496,28 @@ async def test_a_node_of_another_database_on_the_bus_is_ignored(tmp_path: Any) -
     finally:
         await c.stop()
         await a.stop()
+
+
+async def test_a_node_that_stops_leaves_no_retained_presence(sqlite_url: str) -> None:
+    """A retained message stays on the broker for ever: a node stopping cleanly
+    clears its presence (the others take that as offline) rather than leaving one
+    "offline" per node name ever used."""
+    hub = LocalHub()
+    topics = Topics(PREFIX)
+    a = await start(sqlite_url, "a", LocalBus(hub, will=(topics.presence("a"), wire.OFFLINE)))
+    b = await start(sqlite_url, "b", LocalBus(hub, will=(topics.presence("b"), wire.OFFLINE)))
+    try:
+        for _ in range(100):
+            if a.cluster is not None and "b" in a.cluster.online:
+                break
+            await asyncio.sleep(0.02)
+        assert a.cluster is not None and "b" in a.cluster.online
+        await b.stop()
+        assert topics.presence("b") not in hub.retained
+        for _ in range(100):
+            if "b" not in a.cluster.online:
+                break
+            await asyncio.sleep(0.02)
+        assert "b" not in a.cluster.online
+    finally:
+        await a.stop()
