@@ -103,14 +103,17 @@ def undeclined(state: TractorState, seat: int) -> list[tuple[int, int]]:
     return [o for o in declaration_options(state, seat) if o not in state.declined[seat]]
 
 
-def kitty_trump_suit(kitty: Sequence[int], rank: int) -> int:
+def kitty_trump_suit(kitty: Sequence[int], rank: int) -> int | None:
     """The suit the turned-up kitty fixes when nobody declared (``reveal_kitty``).
 
     The kitty's cards are turned up in order: the first rank card fixes its
     suit; without one, the highest-ranked suited card (the first of equals).
-    Jokers are skipped: they have no suit.
+    Jokers are skipped: they have no suit; a kitty of jokers only (three or more
+    decks, or a small kitty) fixes none, and the round is played at no trump.
     """
     suited = [c % FACES_PER_DECK for c in kitty if c % FACES_PER_DECK < SMALL_JOKER]
+    if not suited:
+        return None
     for f in suited:
         if f % 13 == rank:
             return f // 13

@@ -225,13 +225,15 @@ class TractorConfig(GameConfig):
     draw) -- for short casual tables and for tests.
     """
 
-    #: 4: the rules of docs/tractor.md.  Tables stored under an older version
+    #: 5: the rules of docs/tractor.md.  Tables stored under an older version
     #: replay as they were played and may not set the options added after it
     #: (:data:`ADDED_IN`): 1 before the house-rule options, 2 before
     #: ``kitty_theft`` and ``first_leader``, 3 before declarations were taken at
     #: any time during the draw (up to 3 a seat that could declare was to act, and
-    #: its public pass told everyone so).
-    version: int = Field(default=4, ge=1, le=4)
+    #: its public pass told everyone so), 4 before two decks always kept the pair
+    #: engine (a draw or bomb policy other than the default switched them to the
+    #: tuple engine, which rules a few follows otherwise).
+    version: int = Field(default=5, ge=1, le=5)
     seats: int = Field(default=4, ge=4, le=8, description=(
         "Players at the table: 4, or 5–8 with finding_friends."))
     finding_friends: bool = Field(default=False, description=(
@@ -373,13 +375,17 @@ class TractorConfig(GameConfig):
     @property
     def tuple_rules(self) -> bool:
         """Whether plays are cut into tuples of any width (rules/tractor/tuples.py):
-        with three or more decks, or a draw policy other than the default.  Two
-        decks under the default policy keep the classic pair engine, whose
-        checks are polynomial (docs/tractor.md, "Following: the legality rule")."""
+        with three or more decks.  Two decks keep the classic pair engine, whose
+        checks are polynomial (docs/tractor.md, "Following: the legality rule"):
+        with no face held three times, the draw and bomb policies change nothing
+        there (versions 2 to 4 switched engines on them all the same)."""
         if self.version == 1:
             return False
-        return (self.decks >= 3 or self.trick_draw_policy is not TrickDrawPolicy.NO_PROTECTIONS
-                or self.bomb_policy is not BombPolicy.NO_BOMBS)
+        if self.version <= 4:
+            return (self.decks >= 3
+                    or self.trick_draw_policy is not TrickDrawPolicy.NO_PROTECTIONS
+                    or self.bomb_policy is not BombPolicy.NO_BOMBS)
+        return self.decks >= 3
 
     def to_json(self) -> dict[str, object]:
         """The options as stored and shown (an older version's table without the
@@ -430,7 +436,7 @@ class TractorConfig(GameConfig):
         return 13 if self.max_rank == "NT" else RANKS.index(self.max_rank)
 
 
-VERSION = 4
+VERSION = 5
 """The config version new tables get."""
 
 ADDED_IN: dict[int, tuple[str, ...]] = {
@@ -442,6 +448,7 @@ ADDED_IN: dict[int, tuple[str, ...]] = {
         "defend_ranks"),
     3: ("kitty_theft", "first_leader"),
     4: (),  # no option: the draw takes declarations at any time, without passes
+    5: (),  # no option: two decks always keep the pair engine
 }
 """The options each config version added."""
 

@@ -166,7 +166,7 @@ async def test_malformed_requests_get_documented_codes(harness: Harness, frame: 
 
 
 @pytest.mark.parametrize(("game", "version", "current"), [
-    ("tractor", 1, 4), ("bridge", 1, 2), ("whist", -5, 1), ("poker", 10**30, 1)])
+    ("tractor", 1, 5), ("bridge", 1, 2), ("whist", -5, 1), ("poker", 10**30, 1)])
 async def test_new_tables_are_made_at_the_rules_current_version(
     harness: Harness, game: str, version: int, current: int
 ) -> None:

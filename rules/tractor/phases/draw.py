@@ -290,7 +290,8 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
         landlord = state.landlord if state.landlord is not None else state.starter
         revealed = kitty
         events.append(Event("kitty_revealed", {"cards": spell(kitty),
-                                               "suit": SUITS[suit]}))
+                                               "suit": SUITS[suit] if suit is not None
+                                               else "NT"}))
     trump = Trump(state.rank, suit)
     hands = list(state.hands)
     hands[landlord] = (*hands[landlord], *kitty)

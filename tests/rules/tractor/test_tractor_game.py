@@ -273,10 +273,20 @@ def test_no_declaration_reveals_the_kitty_to_fix_trump_by_default() -> None:
         ("5D KD 2S 4S 6S 7S 8S 9S", 3),  # the first rank card decides
         ("5D KD 4S 6S 7S 8S 9S 3C", 1),  # none: the highest card (KD)
         ("SJ BJ 4S AC 7S AH 9S 3C", 0),  # jokers skipped; first of the equal aces
+        ("SJ BJ SJ BJ", None),  # jokers only (a small kitty, or more decks): no trump suit
     ],
 )
-def test_kitty_trump_suit(kitty: str, suit: int) -> None:
+def test_kitty_trump_suit(kitty: str, suit: int | None) -> None:
     assert kitty_trump_suit(ids(kitty), 0) == suit
+
+
+def test_a_kitty_of_jokers_turned_up_fixes_no_trump() -> None:
+    """Nobody declared and every joker is in the kitty (a kitty of four cards, or
+    three decks and more): no card fixes a suit, and the round is played at no trump."""
+    s = drawing(["3C", "4C", "5C", "6C"], "9C SJ SJ BJ BJ", cfg=config(kitty_cards=4))
+    s, ev = act(s, 0, "draw")
+    assert event(ev, "kitty_revealed")["suit"] == "NT"
+    assert s.trump == Trump(0, None) and s.phase is Phase.BURY
 
 
 def test_no_declaration_redeal_policy_shuffles_again() -> None:
@@ -622,3 +632,21 @@ def test_a_decided_round_may_end_early() -> None:
     off = playing(["3C", "4C", "6C", "7C"], cfg=config(early_end=False))
     with pytest.raises(IllegalAction):
         act(off, 0, "end_round")
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"trick_draw_policy": "longer_tuples_protected"}, {"bomb_policy": "allow_bombs"}])
+def test_two_decks_follow_alike_whatever_the_draw_and_bomb_policies(
+    options: dict[str, Any],
+) -> None:
+    """With two decks no face is held three times, so the draw and bomb policies have
+    nothing to rule on: "the hand can follow with 5 pairs" stands under each (version
+    4 tables switched to the tuple engine on them, which let the J♣ pair stay back)."""
+    s = playing(["3C 3C 4C 4C 5C 5C 7C 7C 8C 8C 3D", "2C 2C 6C 6C 9C 9C JC JC AC AC KC",
+                 "3S 4S 5S 6S 7S 8S 9S TS JS 3H 4H", "4D 5D 6D 7D 8D 9D TD JD KD AD 5H"],
+                trump=Trump(10, 3), cfg=config(**options))
+    assert not s.config.tuple_rules
+    s, _ = act(s, 0, "play", "3C 3C 4C 4C 5C 5C 7C 7C 8C 8C")
+    with pytest.raises(IllegalAction, match="5 pairs"):
+        act(s, 1, "play", "2C 2C 6C 6C 9C 9C AC AC JC KC")
+    assert config(version=4, **options).tuple_rules == bool(options)

@@ -64,17 +64,33 @@ CASES: list[tuple[str, dict[str, Any], int, int, str, str]] = [
       "rounds": 1}, 19, 600,
      "525975c9eb6cef5121bc2ab980043a620b6ddcac8e29aa5308bb74a413d4b657",
      "1adb506fe9f5c729859c7480d93c9ae36c751d3ae42dc79478f287c495ba2c0f"),
-    # Version 4 (the default): declarations at any time during the draw, no pass.
-    ("v4 plain", {}, 7, 600,
+    # Version 4: declarations at any time during the draw, no pass.
+    ("v4 plain", {"version": 4}, 7, 600,
      "fe6da6b714813c5727969fe1730b52603e2c65c9e51489347eb4d73e49b36978",
      "375f8839f4e6afaa72280a4478e41976ae7732f28ae436a5fc437019d0732e5d"),
     ("v4 kitty theft, the exchanger leads",
-     {"kitty_theft": True, "first_leader": "exchanger", "deck_count": 3, "rounds": 1}, 19, 600,
+     {"version": 4, "kitty_theft": True, "first_leader": "exchanger", "deck_count": 3,
+      "rounds": 1}, 19, 600,
      "b8e2c8686d59caec3e20f1b266b3ba62265879a6f73d036290805dc1ed498d61",
      "7a834415fb951c2c8530ee9a77fc450f3a7d9155c2fc38646f2619c65137e86e"),
-    ("v4 finding friends, 6 seats", {"seats": 6, "finding_friends": True, "rounds": 1}, 23, 600,
+    ("v4 finding friends, 6 seats",
+     {"version": 4, "seats": 6, "finding_friends": True, "rounds": 1}, 23, 600,
      "e73a81f6227c40d1ab4e64addd06486639d4c332a57646306f5ff49a1b53fd98",
      "06c4be424a72b9f017f259f3b53e2b06190134ff2730f53157d88709ea897729"),
+    ("v4 two decks, a draw policy and bombs (the tuple engine)",
+     {"version": 4, "trick_draw_policy": "longer_tuples_protected", "bomb_policy": "allow_bombs",
+      "rounds": 1}, 29, 600,
+     "6b2234dd11ef2d3b2a2b5ea97ae1dd82aa6dcb4f8400f45abaaf9d83b103e518",
+     "4e69f0a0f63e0279b1eb1cb45bf67738dcb8f07989695423e7bb3fdd38f6e988"),
+    # Version 5 (the default): two decks keep the pair engine whatever the policies.
+    ("v5 plain", {}, 7, 600,
+     "cf762fd5e12871620ae78070388b8b73b3131cd36db8ec1e56c736e88293e11c",
+     "2140f3bc57399714f673dcfa2aa74f9b9d0ec4777ed16d88ef565b6d05390e11"),
+    ("v5 two decks, a draw policy and bombs (the pair engine)",
+     {"trick_draw_policy": "longer_tuples_protected", "bomb_policy": "allow_bombs",
+      "rounds": 1}, 29, 600,
+     "ee7dc59c8838222b32f45f611269e4af98f05e01ffb2cb46a9de7a75b4dde10c",
+     "e68bd6d491be6a72e7376b74845e0d4e66b752af172e4e8509ee5ad5968d928d"),
 ]
 
 
