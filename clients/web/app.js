@@ -38,6 +38,12 @@ export function setup() {
   $("#create-spectate").addEventListener("change", () => {
     $("#create-seat").disabled = $("#create-spectate").checked;
   });
+  // A house rule out of bounds inside the folded section: unfold it, or the browser
+  // has nowhere to show why the form will not submit.
+  $("#create").addEventListener("invalid", (ev) => {
+    const section = ev.target.closest("details");
+    if (section) section.open = true;
+  }, true);
   $("#create").addEventListener("submit", (ev) => {
     ev.preventDefault();
     let options;
@@ -129,6 +135,8 @@ export function setup() {
   // Deep links: #replay=ID opens a replay, #table=ID watches or resumes a table.
   const hash = new URLSearchParams(location.hash.slice(1));
   S.deepLink = { replay: hash.get("replay"), table: hash.get("table") };
+  // Followed once: a reload later (seated at a table by then) must not open it again.
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   onMessage(handle);
   connect();
 }

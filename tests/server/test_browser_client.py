@@ -413,3 +413,31 @@ async def test_a_secret_replay_step_names_no_seat(page: tuple[Page, Server]) -> 
     await p.js(f"stepReplay({len(moves)}); 1")
     assert await p.js("document.querySelector('#rp-action').textContent") == (
         "A step not shown to this viewer")
+
+
+async def test_a_bad_house_rule_in_the_folded_section_is_shown(
+    page: tuple[Page, Server],
+) -> None:
+    p, server = page
+    await p.wait("S.optionSchemas && S.optionSchemas.poker")
+    await p.js("""document.querySelector('#create-game').value = 'poker';
+        document.querySelector('#create-game').dispatchEvent(new Event('change')); 1""")
+    await p.wait("!!document.querySelector('#create-form [data-option=seats]')")
+    await p.js("""document.querySelector('#create-form [data-option=seats]').value = '11';
+        document.querySelector('#create-rules').open = false;
+        document.querySelector('#create button[type=submit]').click(); 1""")
+    await p.wait("document.querySelector('#create-rules').open")
+    assert server.lobby.tables == {}
+
+
+async def test_a_replay_link_is_followed_once(page: tuple[Page, Server]) -> None:
+    """A tournament page's link opens its replay; a reload later (seated at a table
+    by then) opens the page as it is, not that replay again."""
+    p, server = page
+    moves, _ = drawn_to_a_pass()
+    (stored,) = await server.store.import_games([ImportedGame(
+        "tractor", {}, SEED, "a linked game", 4, "abandoned", None, {}, moves, "linked")])
+    await p.call("Page.navigate", url="about:blank")  # a load, not a same-page hash change
+    await p.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/#replay={stored.game_id}")
+    await p.wait(f"S.replay && S.replay.gameId === {stored.game_id}", loading=True)
+    assert await p.js("location.hash") == ""
