@@ -318,6 +318,9 @@ class _Run:
                 while window:
                     pairing, seed, number, games = window.popleft()
                     if isinstance(games, StoredMatch):
+                        # A stored match leaves the window too: refill it, or a run
+                        # resumed past a window of stored matches stopped there.
+                        self._fill(window, planned, stored)
                         match = self._recount(pairing, seed, number, games)
                     else:
                         played = await games

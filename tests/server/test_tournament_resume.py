@@ -115,6 +115,28 @@ def test_a_resumed_swiss_tournament_stores_what_an_uninterrupted_one_does(
     assert f"tournament {cut_id} is finished: nothing to resume" in capsys.readouterr().err
 
 
+def test_a_run_resumed_past_a_window_of_stored_matches_plays_the_rest(
+    tmp_path: Any, capsys: Any
+) -> None:
+    """More stored matches than play at once (64): each one recounted leaves room
+    for a planned match, so the resumed run plays every match left (it stopped after
+    the first 64 and was marked finished)."""
+    from server.tournament.runner import WINDOW
+
+    setup = TournamentSetup(
+        game="whist", options={"deals": 1},
+        entrants=(Entrant("a", "bots.base:RandomBot"), Entrant("b", "bots.base:RandomBot")),
+        deals=WINDOW + 6, seed=3)
+    url = f"sqlite:///{tmp_path}/t.db"
+    tid = asyncio.run(run_stored(url, setup, stop_at=WINDOW + 3))
+    assert len(asyncio.run(load_tournament(url, tid)).matches) == WINDOW + 2
+    assert main(["tournament", "--resume", str(tid), "--db", url]) == 0
+    assert f"{WINDOW + 2} stored before resuming" in capsys.readouterr().out
+    resumed = asyncio.run(load_tournament(url, tid))
+    assert resumed.status == "finished"
+    assert [m.number for m in resumed.matches] == list(range(1, WINDOW + 7))
+
+
 def test_a_running_swiss_tournament_counts_its_byes(tmp_path: Any, capsys: Any) -> None:
     url = f"sqlite:///{tmp_path}/t.db"
     tid = asyncio.run(run_stored(url, SWISS, stop_at=4))
