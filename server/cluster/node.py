@@ -78,6 +78,7 @@ class Cluster:
         self.online: set[str] = set()
         self.database = ""  # the database's id, announced with this node's presence
         self._foreign: set[str] = set()  # nodes on this bus serving another database
+        self.seen: set[str] = set()  # every node seen online on this bus since the start
         # node -> its tables: open, and finished while their owner keeps them
         self.remote: dict[str, dict[int, wire.LobbyEntry]] = {}
         # Clients of this node that forwarded requests, by key (the key names the
@@ -351,6 +352,7 @@ class Cluster:
                 return
             self._foreign.discard(node)
             self.online.add(node)
+            self.seen.add(node)
         elif payload in (wire.OFFLINE, b""):
             if node in self.online:
                 log.warning("node %s left the cluster", node)
@@ -418,7 +420,9 @@ class Cluster:
                 raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
             if stored.status in OPEN:
                 holder = (await live_holders(self.store)).get(table_id)
-                if holder is not None and holder != self.node and holder not in self.online:
+                # A node seen on the bus and gone since is a failover under way (the
+                # usual message below); one never seen is on another broker or prefix.
+                if holder is not None and holder != self.node and holder not in self.seen:
                     raise TableError(
                         ErrorCode.NODE_UNAVAILABLE,
                         f"table {table_id} is held by node {holder!r}, which this node "

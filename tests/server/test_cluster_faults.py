@@ -238,6 +238,10 @@ async def test_a_seat_at_a_table_being_taken_over_is_in_the_welcome(sqlite_url: 
         assert b.cluster.owner_of(table) is None
         again = await client(b, "owner", owner.token)
         assert json.loads(again.frames[-1])["seats"] == [{"table": table, "seat": 1}]
+        # A failover under way, said as such (a was seen: not another broker).
+        reply = await again.request({"type": "spectate", "table": table})
+        assert reply["code"] == "node_unavailable", reply
+        assert "another node takes it over within" in reply["message"], reply
         await again.close()
     finally:
         await a.stop()
