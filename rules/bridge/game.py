@@ -311,7 +311,8 @@ class BridgeGame(Game[BridgeState, BridgeConfig]):
                 if not isinstance(alert, str) or len(alert) > MAX_ALERT:
                     raise IllegalAction("bad_alert", f"an alert is a text of at most "
                                                      f"{MAX_ALERT} characters")
-                canonical = FrozenAction(canonical, alert=alert)
+                # One line, as the files that keep it (a PBN note) hold it.
+                canonical = FrozenAction(canonical, alert=" ".join(alert.split()))
             return BridgeMove(canonical, seat, state, call=call)
         if state.phase is Phase.CLAIM:
             if kind not in ("accept_claim", "reject_claim"):

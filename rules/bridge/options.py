@@ -51,6 +51,10 @@ class BridgeConfig(GameConfig):
 
     @model_validator(mode="after")
     def _deal_needs_one_board(self) -> BridgeConfig:
+        if self.first_board + self.boards - 1 > 9999:
+            # Files number boards up to 9999; a later one would be read back as another.
+            raise ValueError(f"boards {self.first_board}..{self.first_board + self.boards - 1} "
+                             "go past board 9999")
         if (self.dealer or self.vulnerable) and self.boards != 1:
             raise ValueError("dealer and vulnerable overrides are for a single board")
         if self.deal is not None:

@@ -8,7 +8,9 @@ import pytest
 from engine.cards import parse_face
 from engine.errors import IllegalAction
 from engine.events import SPECTATOR
+from engine.formats import GameRecord
 from rules.bridge import BridgeGame
+from rules.bridge.game import PBN
 from rules.bridge.state import Phase
 
 GAME = BridgeGame()
@@ -137,6 +139,16 @@ def test_a_call_may_carry_an_alert_that_every_seat_sees():
     with pytest.raises(IllegalAction) as err:
         GAME.act(s, E, {"type": "call", "call": "P", "alert": 3})
     assert err.value.code == "bad_alert"
+    # An alert is one line, as a PBN note keeps it (a line break wrote a file that
+    # its own reader refused).
+    move = GAME.validate(s, E, {"type": "call", "call": "2H",
+                                "alert": " 5+ hearts\n\r weak \u2028 preempt "})
+    assert move.action["alert"] == "5+ hearts weak preempt"
+    record = GameRecord("bridge", GAME.config_json(s.config), 0,
+                        ((N, {"type": "call", "call": "2C", "alert": "strong"}),
+                         (E, dict(move.action))))
+    (back,) = PBN.read(PBN.write([record]))
+    assert back.actions[1][1]["alert"] == "5+ hearts weak preempt"
 
 
 def test_no_claim_once_the_last_trick_has_begun():

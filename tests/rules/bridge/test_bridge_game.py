@@ -168,6 +168,8 @@ def test_views_hide_hands_until_the_board_ends():
         ({"boards": 2, "deal": SUITED}, "single board"),
         ({"claims": "never"}, "claims"),
         ({"dealer": "X"}, "dealer"),
+        # Files number boards to 9999: a later board would be read back as another.
+        ({"first_board": 9999, "boards": 2}, "boards 9999..10000 go past board 9999"),
     ],
 )
 def test_bad_options_are_refused_naming_the_option(options, message):
