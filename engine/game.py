@@ -222,6 +222,8 @@ class Game(ABC, Generic[S, C]):
             where = ".".join(str(p) for p in err["loc"])
             # A rule between options (no one field to blame) says which in its text.
             text = str(err["msg"]).removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":  # a typo: name the options there are
+                text = f"no such option ({self.name}'s: {', '.join(self.options_schema())})"
             raise IllegalAction(
                 "bad_option", f"option {where!r}: {text}" if where else f"options: {text}"
             ) from None

@@ -52,6 +52,16 @@ def test_a_yes_no_option_takes_a_boolean(game_name: str):
         assert getattr(game.parse_config({name: default}), name) is default
 
 
+@pytest.mark.parametrize("game_name", available())
+def test_a_misspelt_option_is_named_with_the_options_there_are(game_name: str):
+    game = get_game(game_name)
+    with pytest.raises(IllegalAction) as refused:
+        game.parse_config({"no_such_thing": 1})
+    offered = ", ".join(game.options_schema())
+    assert refused.value.message == (
+        f"option 'no_such_thing': no such option ({game_name}'s: {offered})")
+
+
 def test_a_number_written_as_text_still_converts():
     game = get_game("whist")
     assert game.parse_config({"deals": "2"}) == game.parse_config({"deals": 2})
