@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from engine.errors import IllegalAction
-from engine.game import Game
+from rules.tractor.game import TractorGame
 from rules.tractor.options import (
     KittyMultiplier,
     NoDeclarationPolicy,
@@ -21,8 +20,7 @@ from rules.tractor.options import (
 
 def parse(options: dict[str, Any]) -> TractorConfig:
     """What the Tractor Game's ``parse_config`` does with table options."""
-    fake_game = SimpleNamespace(config_model=TractorConfig)
-    return Game.parse_config(fake_game, options)  # type: ignore[arg-type]
+    return TractorGame().parse_config(options)
 
 
 def test_documented_defaults() -> None:
