@@ -47,6 +47,8 @@ def encode(state: TractorState, config: JSON) -> JSON:
             tb.seat, list(tb.cards), tb.winning, list(tb.called_by), tb.points],
         "retracted": list(state.retracted),
     }
+    if state.ended_under_way:  # only then: every other state hashes as it always did
+        out["ended_under_way"] = True
     if state.config.version >= 3:
         # Fields of version 3; older tables hash as they always did.
         out["exchanger"] = state.exchanger

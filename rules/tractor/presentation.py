@@ -416,7 +416,9 @@ class TractorPresentation(Presentation):
                 if s * 13 + r in allowed
             ]
         results = view.get("results") or []
-        if view.get("phase") in ("round_over", "over") and results:
+        # Not the round before's, over a round the match ended under way.
+        if (view.get("phase") in ("round_over", "over") and results
+                and len(results) >= int(view.get("round") or 0)):
             out["round_result"] = self.round_result_text(results[-1], view, names)
         if isinstance(view.get("result"), Mapping):
             out["result"] = self.summary(view["result"], names)

@@ -153,6 +153,8 @@ class TractorState:
     # opened (None: no window open).
     exchanger: int | None = None
     overbid_mark: int | None = None
+    # The match ended by its players' agreement with a round under way (unscored).
+    ended_under_way: bool = False
 
     @property
     def rank(self) -> int:

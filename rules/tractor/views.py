@@ -46,10 +46,12 @@ def _public_view(state: TractorState, name: str) -> JSON:
     landlord = state.landlord
     out: JSON = {
         "game": name,
-        # At least 1: a match ended by agreement before its first round ended
-        # was still in round 1, not in a round 0.
-        "round": max(1, state.rounds_played + (0 if state.phase in (Phase.ROUND_OVER,
-                                                                     Phase.OVER) else 1)),
+        # The round scored last once a round or the match is over, unless the match
+        # was ended by agreement with a round under way (cards left to draw or in
+        # hand): that round, unscored. At least 1.
+        "round": max(1, state.rounds_played + (
+            0 if state.phase in (Phase.ROUND_OVER, Phase.OVER) and not state.ended_under_way
+            else 1)),
         "phase": state.phase.value,
         "levels": [rank_name(v) for v in state.levels],
         "max_rank": state.config.max_rank,

@@ -145,7 +145,9 @@ def end_by_agreement(state: TractorState) -> Step:
     """The players agreed to end the match now: the standings are the levels as
     they stand (the round in progress is not scored), the higher level wins and
     equal levels draw, as at the ``rounds`` limit."""
-    final = sides_for(state.config).finish(replace(state, takeback=None), (), False)
+    under_way = bool(state.stock or state.trick or any(state.hands))
+    final = sides_for(state.config).finish(
+        replace(state, takeback=None, ended_under_way=under_way), (), False)
     res = match_result(final)
     assert res is not None
     return final, [Event("match_ended", {"reason": "agreement",

@@ -83,3 +83,26 @@ def test_a_match_ended_in_its_first_round_is_in_round_one() -> None:
     assert GAME.view(ended, 0)["round"] == 1
     result = GAME.result(ended)
     assert result is not None and "drawn before the first round ended" in result.summary
+
+
+@pytest.mark.parametrize("options", [{}, {"finding_friends": True, "seats": 5}],
+                         ids=["classic", "friends"])
+def test_a_match_ended_under_way_shows_that_round_not_the_last_scored(
+    options: dict[str, Any],
+) -> None:
+    """Ended with round 2 under way: the table shows round 2 (unscored), not round 1
+    over round 2's cards; ended between rounds, round 1 and its result."""
+    state, _ = into_second_round(options, 3)
+    ended, _ = GAME.end_by_agreement(state)
+    view = GAME.view(ended, 0)
+    assert view["round"] == 2 and len(view["results"]) == 1
+    assert "round_result" not in GAME.presentation.hints(view)
+    config = GAME.parse_config(options)  # the same play, stopped at the end of round 1
+    s, rng = GAME.new(config, 3), Rng(3)
+    while s.phase is not Phase.ROUND_OVER:
+        seat = rng.choice(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, GAME.validate(s, seat, rng.choice(GAME.legal(s, seat))))
+    ended, _ = GAME.end_by_agreement(s)
+    view = GAME.view(ended, 0)
+    assert view["round"] == 1
+    assert "round_result" in GAME.presentation.hints(view)
