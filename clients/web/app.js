@@ -70,7 +70,7 @@ export function setup() {
     const watch = $("#create-spectate").checked;
     // create_table with start but no seat would seat us anyway (first free seat).
     if (watch) msg.start = false;
-    else msg.seat = Number($("#create-seat").value || 0);
+    else msg.seat = Number($("#create-seat").value || 1) - 1;  // shown from 1, as seats are named
     S.createWatch = watch;
     S.startAfterWatch = watch && $("#create-start").checked;
     S.pendingCreate = send(msg);

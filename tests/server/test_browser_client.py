@@ -441,3 +441,13 @@ async def test_a_replay_link_is_followed_once(page: tuple[Page, Server]) -> None
     await p.call("Page.navigate", url=f"http://127.0.0.1:{server.port}/#replay={stored.game_id}")
     await p.wait(f"S.replay && S.replay.gameId === {stored.game_id}", loading=True)
     assert await p.js("location.hash") == ""
+
+
+async def test_the_seat_asked_for_is_counted_from_one(page: tuple[Page, Server]) -> None:
+    """The form's seat 3 is the third seat (South at whist), as the table names it."""
+    p, _ = page
+    await p.js("""document.querySelector('#create-spectate').checked = false;
+        document.querySelector('#create-seat').disabled = false;
+        document.querySelector('#create-seat').value = '3'; 1""")
+    await create(p, "whist", {"deals": 1})
+    assert await p.js("S.cur.seat") == 2
