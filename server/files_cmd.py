@@ -68,7 +68,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         summary = (summary_text(c.record.game, c.config, c.result, c.record.players)
                    if c.result else "unfinished record")
         again = "" if stored.new else "  (stored before)"
-        print(f"{stored.game_id:>6}  {c.record.title}: {summary}{again}")
+        title = c.record.title.strip()
+        # A title the summary already starts with ("Board 18" / "board 18: ...") or
+        # none at all (a PHH hand) is not written before it.
+        head = f"{title}: " if title and not summary.lower().startswith(title.lower()) else ""
+        print(f"{stored.game_id:>6}  {head}{summary}{again}")
     print("replay one with `cardtable replay ID`")
     return 0
 

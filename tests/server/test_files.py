@@ -81,6 +81,8 @@ def test_a_bad_file_stores_nothing_and_says_where(sqlite_url: str, tmp_path: Pat
 
 def test_export_in_each_format_and_back(sqlite_url: str, tmp_path: Path, capsys: Any) -> None:
     assert main(["import", str(LIN_FILE), "--db", sqlite_url]) == 0
+    # A title the summary already starts with is said once.
+    assert "     1  board 1: 4H by N" in capsys.readouterr().out
     out = tmp_path / "board.pbn"
     assert main(["export", "1", "--format", "pbn", "-o", str(out), "--db", sqlite_url]) == 0
     assert "[ParContract " in out.read_text() and '[North "kontiki_"]' in out.read_text()
