@@ -33,7 +33,7 @@ from server.table_analyses import TableAnalyses
 from server.table_context import TableContext
 from server.table_moves import TableMoves
 from server.table_votes import TableVotes
-from server.turnclock import TurnClock, bank_detail
+from server.turnclock import TurnClock
 
 log = logging.getLogger("cardtable.table")
 T = TypeVar("T")
@@ -550,25 +550,17 @@ class Table(TableMoves, TableAbsence, TableVotes, TableAnalyses):
         the new version, everyone's update, the end of the game if it ended."""
         version = self.version + 1
         result = self.game.result(new_state)
-        # The bank the turn spent is stored with the action that ended the turn: a
-        # crash right after the ack would otherwise give the time back.
-        at = self.ctx.clock.now()
-        banks = self.clock.settled(at) if self.clock is not None else {}
+        at, banks = self._turn_spent()
         # Durable before visible: nobody hears of an action the database lacks,
-        # and a game's last action and its end are one write.
+        # and a game's last action and its end are one write (and the bank its
+        # turn spent: a crash right after the ack must not give the time back).
         await self.ctx.store.append_action(
-            self.id,
-            version,
-            seat,
-            action,
-            actor,
+            self.id, version, seat, action, actor,
             status="finished" if result is not None else None,
             result=result.to_json() if result is not None else None,
-            event=("time_bank", bank_detail(banks)) if banks else None,
+            event=banks,
         )
-        if self.clock is not None:
-            self.clock.settle(at)
-            self.clock.take_changes()  # stored with the action
+        self._turn_stored(at)
         self.state, self.version = new_state, version
         self.history.append((version, events, new_state))
         if result is not None:

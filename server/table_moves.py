@@ -128,6 +128,19 @@ class TableMoves:
         if self.turn_timer is not None:
             self.turn_timer.cancel()
 
+    def _turn_spent(self) -> tuple[float, tuple[str, dict[str, Any]] | None]:
+        """Now, and the ``time_bank`` table event of what the turn on the clock spent
+        if it ended now (None: nothing), to store with the action that ends it."""
+        at = self.ctx.clock.now()
+        banks = self.clock.settled(at) if self.clock is not None else {}
+        return at, (("time_bank", bank_detail(banks)) if banks else None)
+
+    def _turn_stored(self, at: float) -> None:
+        """The turn ended at ``at`` and its bank was stored with its action."""
+        if self.clock is not None:
+            self.clock.settle(at)
+            self.clock.take_changes()
+
     def _store_banks(self) -> None:
         assert self.clock is not None
         changed = self.clock.take_changes()

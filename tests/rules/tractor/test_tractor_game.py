@@ -632,21 +632,3 @@ def test_a_decided_round_may_end_early() -> None:
     off = playing(["3C", "4C", "6C", "7C"], cfg=config(early_end=False))
     with pytest.raises(IllegalAction):
         act(off, 0, "end_round")
-
-
-@pytest.mark.parametrize("options", [
-    {}, {"trick_draw_policy": "longer_tuples_protected"}, {"bomb_policy": "allow_bombs"}])
-def test_two_decks_follow_alike_whatever_the_draw_and_bomb_policies(
-    options: dict[str, Any],
-) -> None:
-    """With two decks no face is held three times, so the draw and bomb policies have
-    nothing to rule on: "the hand can follow with 5 pairs" stands under each (version
-    4 tables switched to the tuple engine on them, which let the J♣ pair stay back)."""
-    s = playing(["3C 3C 4C 4C 5C 5C 7C 7C 8C 8C 3D", "2C 2C 6C 6C 9C 9C JC JC AC AC KC",
-                 "3S 4S 5S 6S 7S 8S 9S TS JS 3H 4H", "4D 5D 6D 7D 8D 9D TD JD KD AD 5H"],
-                trump=Trump(10, 3), cfg=config(**options))
-    assert not s.config.tuple_rules
-    s, _ = act(s, 0, "play", "3C 3C 4C 4C 5C 5C 7C 7C 8C 8C")
-    with pytest.raises(IllegalAction, match="5 pairs"):
-        act(s, 1, "play", "2C 2C 6C 6C 9C 9C AC AC JC KC")
-    assert config(version=4, **options).tuple_rules == bool(options)

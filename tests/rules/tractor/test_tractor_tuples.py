@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.cards import FACES_PER_DECK, parse_faces
@@ -284,3 +286,23 @@ def test_the_classic_api_cuts_three_copies_into_tuples() -> None:
     assert sorted(a_legal_follow(lead, hand, TRUMP)) == sorted(pick(hand, "9S 9S 9S"))
     # The version-1 rules keep pairs: the triple is a pair and a single.
     assert get_structure(lead, TRUMP, pairs_only=True).template.pairs == 1
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"trick_draw_policy": "longer_tuples_protected"}, {"bomb_policy": "allow_bombs"}])
+def test_two_decks_follow_alike_whatever_the_draw_and_bomb_policies(
+    options: dict[str, Any],
+) -> None:
+    """With two decks no face is held three times, so the draw and bomb policies have
+    nothing to rule on: "the hand can follow with 5 pairs" stands under each (version
+    4 tables switched to the tuple engine on them, which let the J♣ pair stay back)."""
+    from tests.rules.tractor.test_tractor_game import act, config, playing
+
+    s = playing(["3C 3C 4C 4C 5C 5C 7C 7C 8C 8C 3D", "2C 2C 6C 6C 9C 9C JC JC AC AC KC",
+                 "3S 4S 5S 6S 7S 8S 9S TS JS 3H 4H", "4D 5D 6D 7D 8D 9D TD JD KD AD 5H"],
+                trump=Trump(10, 3), cfg=config(**options))
+    assert not s.config.tuple_rules
+    s, _ = act(s, 0, "play", "3C 3C 4C 4C 5C 5C 7C 7C 8C 8C")
+    with pytest.raises(IllegalAction, match="5 pairs"):
+        act(s, 1, "play", "2C 2C 6C 6C 9C 9C AC AC JC KC")
+    assert config(version=4, **options).tuple_rules == bool(options)
