@@ -88,7 +88,9 @@ async def test_a_gin_deal_is_played_by_clicking(page: tuple[Page, Server]) -> No
     await p.js("document.querySelector('#errors').replaceChildren(); 1")
     assert await p.js("document.querySelectorAll('#hand button.card, #hand .card').length") >= 10
     done = await play_out(p, RUMMY_STEP)
-    assert "discard" in done and ("stock" in done or "take" in done)
+    # A discard, or a knock (which discards) when the first draw already made a
+    # hand to knock with: the table's deal is random.
+    assert {"discard", "finish"} & set(done) and ("stock" in done or "take" in done)
     assert "Game finished" in await p.js("document.querySelector('#result').textContent")
     log = await p.js("[...document.querySelectorAll('#log li')].map((l) => l.textContent)")
     assert any("from the stock" in line or "from the discard pile" in line for line in log)
