@@ -123,12 +123,15 @@ export function renderOptionForm() {
   const game = $("#create-game").value;
   const schema = (S.optionSchemas || {})[game] || {};
   $("#create-form").dataset.game = game;
-  const rows = Object.entries(schema).map(([name, prop]) => {
-    const label = prop.title || name;
-    const tip = (prop.description || "").split("\n")[0];
+  const rows = Object.entries(schema).map(([name, option]) => {
+    const label = option.title || name;
+    const tip = (option.description || "").split("\n")[0];
+    const unset = optional(option);
+    const prop = unset ? { ...unset, default: option.default } : option;
     let input;
     if (Array.isArray(prop.enum)) {
-      input = el("select", { "data-option": name }, ...prop.enum.map((v) =>
+      const none = unset ? [el("option", { value: "", selected: prop.default === null }, "(unset)")] : [];
+      input = el("select", { "data-option": name }, ...none, ...prop.enum.map((v) =>
         el("option", { value: v, selected: v === prop.default }, String(v))));
     } else if (prop.type === "boolean") {
       input = el("input", { type: "checkbox", "data-option": name });
@@ -148,6 +151,12 @@ export function renderOptionForm() {
   $("#create-rules").classList.toggle("hidden", !rows.length);
 }
 
+// An option that may be left unset (a type or nothing): its type, else null.
+function optional(prop) {
+  if (!Array.isArray(prop.anyOf) || !prop.anyOf.some((t) => t.type === "null")) return null;
+  return prop.anyOf.find((t) => t.type !== "null") || null;
+}
+
 // The options the form changed from their defaults.
 export function formOptions() {
   const game = $("#create-game").value;
@@ -160,6 +169,7 @@ export function formOptions() {
     const prop = schema[name] || {};
     let value = input.type === "checkbox" ? input.checked : input.value;
     if (input.type === "number") value = value === "" ? prop.default : Number(value);
+    if (value === "" && optional(prop)) value = prop.default; // left unset
     if (value !== prop.default) out[name] = value;
   }
   return out;

@@ -34,6 +34,7 @@ PAGE_MODULES = (
     'const { S } = await import("/state.js");'
     ' const { openReplay, stepReplay } = await import("/replay.js");'
     ' const { TR, tractorAutoStep } = await import("/game-tractor.js");'
+    ' const { formOptions } = await import("/lobby.js");'
 )
 
 

@@ -453,3 +453,24 @@ async def test_the_seat_asked_for_is_counted_from_one(page: tuple[Page, Server])
         document.querySelector('#create-seat').value = '3'; 1""")
     await create(p, "whist", {"deals": 1})
     assert await p.js("S.cur.seat") == 2
+
+
+async def test_an_option_that_may_be_left_unset_is_in_the_form(page: tuple[Page, Server]) -> None:
+    """Bridge's dealer override (a choice or nothing) is drawn unset, and set from
+    the form reaches the table; poker's minimum bet (a number or nothing) likewise."""
+    p, server = page
+    await p.wait("S.optionSchemas && S.optionSchemas.bridge")
+    await p.js("""document.querySelector('#create-game').value = 'bridge';
+        document.querySelector('#create-game').dispatchEvent(new Event('change')); 1""")
+    dealer = "document.querySelector('#create-form [data-option=dealer]')"
+    assert await p.js(f"{dealer}.value") == ""
+    assert await p.js("formOptions()") == {}
+    await p.js(f"{dealer}.value = 'S'; document.querySelector('#create-options').value = '';"
+               " document.querySelector('#create button[type=submit]').click(); 1")
+    await p.wait("S.cur && S.cur.view && S.cur.view.game === 'bridge'")
+    (table,) = server.lobby.tables.values()
+    assert table.config.dealer == "S"
+    await p.js("""document.querySelector('#create-game').value = 'poker';
+        document.querySelector('#create-game').dispatchEvent(new Event('change'));
+        document.querySelector('#create-form [data-option=min_bet]').value = '4'; 1""")
+    assert await p.js("formOptions()") == {"min_bet": 4}
