@@ -218,7 +218,20 @@ class BridgePresentation(Presentation):
             "vulnerable": _VULNERABLE.get(vul, vul),
             "vulnerable_sides": [vul in ("NS", "All"), vul in ("EW", "All")],
             "auction": [call_text(c.get("call")) for c in auction],
-            "explanations": [e.json() for e in explained],
+            # (none where the auction does not read as one: zip stops there)
+            "explanations": [_as_alerted(e.json(), c)
+                             for e, c in zip(explained, auction, strict=False)],
             "contract": call_text(view["contract"]) if view.get("contract") else None,
             "results": [board_result_text(r) for r in view.get("results") or []],
         }
+
+
+def _as_alerted(explained: JSON, call: Any) -> JSON:
+    """A call alerted with words is explained by them: they are the players' own
+    agreement (an imported record's notes, a human's alert), which the system's
+    reading of the call need not be."""
+    words = call.get("alert") if isinstance(call, Mapping) else None
+    if isinstance(words, str) and words.strip():
+        return {"meaning": f"alerted: {words.strip()}", "forcing": explained["forcing"],
+                "alert": True}
+    return explained

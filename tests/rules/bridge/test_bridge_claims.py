@@ -136,6 +136,9 @@ def test_a_call_may_carry_an_alert_that_every_seat_sees():
     assert GAME.view(s, W)["auction"] == [{"seat": N, "call": "2C", "alert": "strong"}]
     line = GAME.presentation.narrate({}, events[0].to_json(), W, ["N", "E", "S", "W"])
     assert line == "N bids 2♣ (alert: strong)"
+    # The players' own words explain the call, not the system's reading of it.
+    (said,) = GAME.presentation.hints(GAME.view(s, W))["explanations"]
+    assert said["meaning"] == "alerted: strong" and said["alert"] is True
     with pytest.raises(IllegalAction) as err:
         GAME.act(s, E, {"type": "call", "call": "P", "alert": 3})
     assert err.value.code == "bad_alert"
