@@ -36,7 +36,7 @@ export function renderLobby() {
     const clock = clockSummary(t);
     return el("tr", {},
       el("td", {}, t.table), el("td", {}, t.name),
-      el("td", {}, t.game, clock ? el("div", { class: "muted small" }, clock) : null,
+      el("td", {}, words(t.game), clock ? el("div", { class: "muted small" }, clock) : null,
         t.fixed_deal ? el("div", { class: "muted small", title: "The table's creator chose the cards (and knows them)." }, "fixed deal") : null),
       el("td", {}, el("span", { class: `badge ${t.status}` }, t.status), t.spectators ? ` 👁 ${t.spectators}` : ""),
       el("td", {}, el("div", { class: "seat-chips" }, seats)),
@@ -132,7 +132,7 @@ export function renderOptionForm() {
     if (Array.isArray(prop.enum)) {
       const none = unset ? [el("option", { value: "", selected: prop.default === null }, "(unset)")] : [];
       input = el("select", { "data-option": name }, ...none, ...prop.enum.map((v) =>
-        el("option", { value: v, selected: v === prop.default }, String(v))));
+        el("option", { value: v, selected: v === prop.default }, words(v))));
     } else if (prop.type === "boolean") {
       input = el("input", { type: "checkbox", "data-option": name });
       input.checked = !!prop.default;
@@ -149,6 +149,11 @@ export function renderOptionForm() {
   }).filter(Boolean);
   $("#create-form").replaceChildren(...rows);
   $("#create-rules").classList.toggle("hidden", !rows.length);
+}
+
+// A name as people read it: crazy_eights, one_each -> crazy eights, one each.
+function words(name) {
+  return String(name).replaceAll("_", " ");
 }
 
 // An option that may be left unset (a type or nothing): its type, else null.

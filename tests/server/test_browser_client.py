@@ -465,6 +465,9 @@ async def test_an_option_that_may_be_left_unset_is_in_the_form(page: tuple[Page,
     dealer = "document.querySelector('#create-form [data-option=dealer]')"
     assert await p.js(f"{dealer}.value") == ""
     assert await p.js("formOptions()") == {}
+    # Choices read as words (the value sent is the option's own).
+    claims = "document.querySelector('#create-form [data-option=claims]')"
+    assert "double dummy" in await p.js(f"[...{claims}.options].map((o) => o.textContent)")
     await p.js(f"{dealer}.value = 'S'; document.querySelector('#create-options').value = '';"
                " document.querySelector('#create button[type=submit]').click(); 1")
     await p.wait("S.cur && S.cur.view && S.cur.view.game === 'bridge'")
