@@ -8,6 +8,7 @@ what the game would count.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,6 +37,7 @@ _HOW = {
     "void": "void deal",
 }
 _GIN_ENDS = ("gin", "knock", "undercut")
+_POINTS = re.compile(r"points \[(-?[0-9]+(?:, -?[0-9]+)*)\]")
 _SUIT_ORDER = {3: 0, 2: 1, 0: 2, 1: 3}  # spades, hearts, clubs, diamonds
 
 
@@ -226,8 +228,20 @@ class RummyPresentation(Presentation):
             )
             return f"Deal over: {deal_result_text(event, names, gin)} · totals {totals}"
         if kind == "game_over":
-            return f"Game over: {event.get('summary')}"
+            return f"Game over: {self.summary(event, names)}"
         return None
+
+    def summary(self, result: Mapping[str, Any], names: Sequence[str]) -> str:
+        """The rules' ``points [144, 20]`` (stored so) as ``points: Seat 1 144, ...``."""
+        text = str(result.get("summary") or "")
+        found = _POINTS.search(text)
+        if found is None:
+            return text
+        points = found.group(1).split(", ")
+        if len(points) != len(names):
+            return text
+        said = ", ".join(f"{name} {p}" for name, p in zip(names, points, strict=True))
+        return f"{text[:found.start()]}points: {said}{text[found.end():]}"
 
     # hints
 

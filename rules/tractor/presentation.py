@@ -10,6 +10,7 @@ East/West; Finding Friends tables (5-8 seats) have no fixed sides.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -172,6 +173,9 @@ def teams(names: Sequence[str]) -> tuple[str, str]:
     return "seats 1 and 3", "seats 2 and 4"
 
 
+_SEATS_WIN = re.compile(r"\bseats ([0-9]+(?:, [0-9]+)*) win\b")
+_SEAT = re.compile(r"\bseat ([0-9]+)\b")
+
 class TractorPresentation(Presentation):
     """Four seats by the compass, Finding Friends tables by number."""
 
@@ -181,10 +185,19 @@ class TractorPresentation(Presentation):
         return list(COMPASS) if count == 4 else super().seat_names(count)
 
     def summary(self, result: Mapping[str, Any], names: Sequence[str]) -> str:
-        """The rules' ``seats 0 and 2`` spelled as the table's team names."""
+        """The rules' ``seats 0 and 2`` spelled as the table's team names, and
+        Finding Friends' ``seat 4`` (numbered from 1) as the seat's name."""
         a, b = teams(names)
         text = str(result.get("summary") or "")
-        return text.replace("seats 0 and 2", a).replace("seats 1 and 3", b)
+        text = text.replace("seats 0 and 2", a).replace("seats 1 and 3", b)
+
+        def name(number: str) -> str:
+            k = int(number)
+            return names[k - 1] if 0 < k <= len(names) else f"seat {number}"
+
+        text = _SEATS_WIN.sub(
+            lambda m: ", ".join(name(k) for k in m.group(1).split(", ")) + " win", text)
+        return _SEAT.sub(lambda m: name(m.group(1)), text)
 
     # labels
 

@@ -84,3 +84,11 @@ def test_a_deal_without_a_winner_names_how_it_ended_once() -> None:
     said = [deal_result_text(r, names, False) for r in (void, wrong, won)]
     assert [s.count("(") for s in said] == [0, 0, 1], said
     assert said[1].endswith("; charged North 80") and "wins (" in said[2]
+
+
+def test_a_pools_result_names_each_seats_points() -> None:
+    """The stored summary keeps the rules' list; the table says it in words."""
+    stored = {"summary": "Seat 2 wins the pool; points [144, 20]"}
+    assert P.summary(stored, ["Ann", "Bob"]) == "Seat 2 wins the pool; points: Ann 144, Bob 20"
+    line = P.narrate({}, {"kind": "game_over", **stored}, 0, ["Ann", "Bob"])
+    assert line == "Game over: Seat 2 wins the pool; points: Ann 144, Bob 20"

@@ -102,3 +102,13 @@ def test_the_hand_in_trump_order_with_points() -> None:
 def test_the_result_names_the_teams() -> None:
     result = {"summary": "seats 1 and 3 win the match"}
     assert P.summary(result, NAMES) == "East/West win the match"
+
+
+def test_a_finding_friends_result_names_the_seats() -> None:
+    """The rules number seats from 1 in lower case; the table says their names."""
+    names = ["Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5"]
+    assert P.summary({"summary": "seats 1, 3 win after 2 rounds: seat 1 at 4, seat 2 at 2"},
+                     names) == "Seat 1, Seat 3 win after 2 rounds: Seat 1 at 4, Seat 2 at 2"
+    assert P.summary({"summary": "seats 0 and 2 win after 1 round: seats 0 and 2 at 3"},
+                     ["North", "East", "South", "West"]) == (
+        "North/South win after 1 round: North/South at 3")
