@@ -582,4 +582,3 @@ def _plain(
 
 def with_port(settings: Settings, port: int) -> Settings:
     return replace(settings, port=port)
-

@@ -292,9 +292,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         except Exception as exc:
-            if corrupt_database(exc) is None:
-                raise
-            await server.stop()  # the bot pool and the store end here too
+            if corrupt_database(exc) is not None:  # main() says it in one line
+                await server.stop()  # the bot pool and the store end here too
             raise
         tune_gc()
         where = f"node {settings.node} on {shown_bus(settings.bus)}; " if settings.bus else ""
@@ -332,10 +331,7 @@ def _cluster_problem(settings: Settings) -> str | None:
     if not valid_node_name(settings.node):
         return (f"--node {settings.node!r} is not a node name: letters, digits, _ and -, "
                 "at most 64")
-
-    if settings.lease_seconds <= 0:
-        return "--lease-seconds must be positive"
-    return None
+    return None  # (the lease's range is the settings' own check)
 
 
 def tune_gc() -> None:

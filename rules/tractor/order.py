@@ -44,6 +44,11 @@ def rank_name(rank: int) -> str:
     return "NT" if rank == NT_LEVEL else RANKS[rank]
 
 
+def suit_name(suit: int | None) -> str:
+    """A trump suit's letter, or ``NT`` for none (jokers and level cards only)."""
+    return "NT" if suit is None else SUITS[suit]
+
+
 def rank_index(name: str) -> int:
     """The level a name spells (``NT`` past A); ValueError for anything else."""
     return NT_LEVEL if name == "NT" else RANKS.index(name)
@@ -70,7 +75,7 @@ class Trump:
     def __str__(self) -> str:
         if self.rank == NT_LEVEL:
             return "NT"
-        return RANKS[self.rank] + (SUITS[self.suit] if self.suit is not None else "NT")
+        return RANKS[self.rank] + suit_name(self.suit)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from rules.tractor.friends import callable_faces
 from rules.tractor.options import FriendSelection
 from rules.tractor.order import TRUMP, Trump, rank_index, tables
 from rules.tractor.scoring import card_points
+from rules.tractor.sides import after_rounds
 from rules.tractor.structure import get_structure, suit_of_play
 from rules.tractor.tuples import decompose, describe
 
@@ -175,6 +176,7 @@ def teams(names: Sequence[str]) -> tuple[str, str]:
 
 _SEATS_WIN = re.compile(r"\bseats ([0-9]+(?:, [0-9]+)*) win\b")
 _SEAT = re.compile(r"\bseat ([0-9]+)\b")
+
 
 class TractorPresentation(Presentation):
     """Four seats by the compass, Finding Friends tables by number."""
@@ -321,10 +323,8 @@ class TractorPresentation(Presentation):
         if kind == "round_ended_early":
             return "The round ends early: its result can no longer change"
         if kind == "match_ended":
-            rounds = event.get("rounds")
-            when = ("before the first round ended" if rounds == 0
-                    else f"after {plural(rounds, 'round')}")
-            return (f"The players agree to end the match {when}: the levels stand as "
+            return (f"The players agree to end the match "
+                    f"{after_rounds(int(event.get('rounds') or 0))}: the levels stand as "
                     "they are")
         if kind == "takeback_bid":
             return (f"{actor} {verb('withdraw', you)} the declaration "

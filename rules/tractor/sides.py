@@ -17,6 +17,7 @@ from typing import ClassVar, Protocol
 from engine.cards import format_card
 from engine.events import JSON, Event
 from engine.game import Result
+from engine.presentation import plural
 from rules.tractor.friends import calls_json, reveal
 from rules.tractor.options import MultipleJoin, TractorConfig
 from rules.tractor.order import rank_name
@@ -26,11 +27,12 @@ from rules.tractor.state import Phase, TractorState, team
 TEAM_NAMES = ("seats 0 and 2", "seats 1 and 3")
 
 
-def _after(rounds: int) -> str:
-    # Only a match its players end by agreement stops before its first round ends.
+def after_rounds(rounds: int) -> str:
+    """When a match ended: ``after 2 rounds`` (only a match its players end by
+    agreement stops ``before the first round ended``)."""
     if rounds == 0:
         return "before the first round ended"
-    return f"after {rounds} round{'s' if rounds != 1 else ''}"
+    return f"after {plural(rounds, 'round')}"
 
 
 class Sides(Protocol):
@@ -152,7 +154,7 @@ class FixedTeams:
             gained[side] += r.levels
         scores = tuple(float(gained[team(s)]) for s in range(state.seats))
         levels = ", ".join(f"{TEAM_NAMES[t]} at {rank_name(state.levels[t])}" for t in (0, 1))
-        after = _after(state.rounds_played)
+        after = after_rounds(state.rounds_played)
         if state.winner is None:
             summary = f"drawn {after}: {levels}"
         else:
@@ -245,7 +247,7 @@ class FindingFriends:
                 gained[s] += r.levels
         # Seats numbered from 1, as the table screens name them.
         levels = ", ".join(f"seat {s + 1} at {rank_name(v)}" for s, v in enumerate(state.levels))
-        after = _after(state.rounds_played)
+        after = after_rounds(state.rounds_played)
         if not state.champions:
             summary = f"drawn {after}: {levels}"
         else:

@@ -419,7 +419,7 @@ class Cluster:
             if stored is None:
                 raise TableError(ErrorCode.UNKNOWN_TABLE, f"no live table {table_id}")
             if stored.status in OPEN:
-                holder = (await live_holders(self.store)).get(table_id)
+                holder = (await live_holders(self.store, table_id)).get(table_id)
                 # A node seen on the bus and gone since is a failover under way (the
                 # usual message below); one never seen is on another broker or prefix.
                 if holder is not None and holder != self.node and holder not in self.seen:

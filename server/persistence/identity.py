@@ -42,13 +42,15 @@ async def record_prefix(store: Store, prefix: str) -> None:
     await store.writer.run(op)
 
 
-async def live_holders(store: Store) -> dict[int, str]:
-    """The nodes whose leases are live now, by table."""
+async def live_holders(store: Store, table_id: int | None = None) -> dict[int, str]:
+    """The nodes whose leases are live now, by table (``table_id``: of that one)."""
 
     def query(c: Connection) -> dict[int, str]:
-        rows = c.execute(select(TableLease.game_id, TableLease.node)
-                         .where(TableLease.expires_at > db_now(c)))
-        return {int(g): str(n) for g, n in rows}
+        live = select(TableLease.game_id, TableLease.node).where(
+            TableLease.expires_at > db_now(c))
+        if table_id is not None:
+            live = live.where(TableLease.game_id == table_id)
+        return {int(g): str(n) for g, n in c.execute(live)}
 
     async with store.engine.connect() as conn:
         return await conn.run_sync(query)

@@ -23,7 +23,7 @@ from engine.rng import Rng
 from rules.tractor.declarations import declaration_options, kitty_trump_suit, undeclined
 from rules.tractor.memo import Memo
 from rules.tractor.options import FirstLandlord, NoDeclarationPolicy, TractorConfig
-from rules.tractor.order import NT_LEVEL, Trump, rank_name
+from rules.tractor.order import NT_LEVEL, Trump, rank_name, suit_name
 from rules.tractor.phases.base import PhaseRules, Step, TractorMove
 from rules.tractor.phases.common import (
     display_trump,
@@ -289,9 +289,7 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
         suit = kitty_trump_suit(kitty, state.rank)
         landlord = state.landlord if state.landlord is not None else state.starter
         revealed = kitty
-        events.append(Event("kitty_revealed", {"cards": spell(kitty),
-                                               "suit": SUITS[suit] if suit is not None
-                                               else "NT"}))
+        events.append(Event("kitty_revealed", {"cards": spell(kitty), "suit": suit_name(suit)}))
     trump = Trump(state.rank, suit)
     hands = list(state.hands)
     hands[landlord] = (*hands[landlord], *kitty)
@@ -299,7 +297,7 @@ def _fix_trump(state: TractorState, events: list[Event]) -> Step:
     events.append(Event("trump", {
         "landlord": landlord,
         "rank": rank_name(trump.rank),
-        "suit": SUITS[suit] if suit is not None else "NT",
+        "suit": suit_name(suit),
     }))
     events.append(Event("kitty", {"seat": landlord, "cards": spell(kitty)}, only(landlord)))
     after = replace(state, stock=(), hands=tuple(hands), trump=trump, landlord=landlord,

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.cards import SMALL_JOKER, SUITS
+from engine.cards import SMALL_JOKER
 from engine.events import Event, only
 from rules.tractor.declarations import undeclined
 from rules.tractor.options import FirstLeader
-from rules.tractor.order import NT_LEVEL, Trump, rank_name
+from rules.tractor.order import NT_LEVEL, Trump, rank_name, suit_name
 from rules.tractor.phases.base import Step
 from rules.tractor.phases.common import sort_hand, spell
 from rules.tractor.phases.draw import Draw
@@ -79,12 +79,11 @@ def _take_kitty(state: TractorState, events: list[Event]) -> Step:
     kitty = state.kitty
     hands = list(state.hands)
     hands[seat] = (*hands[seat], *kitty)
-    suit_name = SUITS[suit] if suit is not None else "NT"
     events = [
         *events,
-        Event("kitty_taken", {"seat": seat, "from": state.kitty_holder, "suit": suit_name}),
+        Event("kitty_taken", {"seat": seat, "from": state.kitty_holder, "suit": suit_name(suit)}),
         Event("trump", {"landlord": state.landlord, "rank": rank_name(trump.rank),
-                        "suit": suit_name}),
+                        "suit": suit_name(suit)}),
         Event("kitty", {"seat": seat, "cards": spell(kitty)}, only(seat)),
     ]
     after = replace(state, hands=tuple(sort_hand(h, trump) for h in hands), trump=trump,
